@@ -1,0 +1,85 @@
+import type { Json, JsonObject } from '../json.js'
+import type { Rng } from '../random/streams.js'
+
+/** What a policy sees besides its random stream. */
+export interface StepView {
+  /** The step's name, as passed to `ctx.step`. */
+  readonly name: string
+  /** The step's index in the run (0-based count of decisions). */
+  readonly index: number
+  /** The context the step decides from; `editContext` may have changed it. */
+  readonly context: Json | undefined
+  /** A 31-bit integer from the step's stream, for providers that take a `seed` call option. */
+  readonly seed: number
+  /** Aborted when the rollout times out, is cancelled or the budget is spent. */
+  readonly signal: AbortSignal
+}
+
+/**
+ * A stochastic decision function: given the step's own PRNG stream and its view, return the action
+ * (any JSON value). A model call in an LLM agent, a seeded choice in a synthetic one.
+ */
+export type Policy<A extends Json = Json> = (rng: Rng, view: StepView) => A | Promise<A>
+
+/** Options of `ctx.step`. */
+export interface StepOptions<A extends Json = Json> {
+  /** Default: none. What the step decides from (e.g. the message list); recorded with a digest. */
+  context?: Json
+  /** Default: none. Cost in USD of a policy call that returned `action`; counts against `budget.maxCostUsd`. */
+  costUsd?: (action: A) => number
+  /** Default: none. Facts to record with the step (token usage, model id, …). */
+  meta?: (action: A) => JsonObject
+}
+
+/** Which run a rollout is. */
+export interface RolloutInfo {
+  /** The run seed. */
+  readonly seed: number
+  /** The rollout's index in its run. */
+  readonly index: number
+}
+
+/** What an agent's `run` gets: the only doors to randomness and to the outside world. */
+export interface AgentContext {
+  /**
+   * One decision. Outside replay it calls `policy` with the step's own stream; during replay a
+   * held step returns the recorded action instead, a forced step the forced one.
+   */
+  step<A extends Json>(name: string, policy: Policy<A>, options?: StepOptions<A>): Promise<A>
+  /**
+   * One tool call (an observation), attached to the preceding step. `args` and the result must be
+   * JSON (the result may also be undefined). Replay may answer it from the recording or replace it.
+   */
+  tool<R extends Json | undefined>(name: string, args: Json, impl: (args: Json) => R | Promise<R>): Promise<R>
+  /** Aborted when the rollout times out, is cancelled or the budget is spent; pass it to I/O. */
+  readonly signal: AbortSignal
+  /** The seed and index of this rollout. */
+  readonly rollout: RolloutInfo
+}
+
+/** What `defineAgent` takes. The input must be a JSON value (it is recorded with every run). */
+export interface AgentDefinition<I = Json, O = unknown> {
+  /** Shown in messages and used for report paths. */
+  name: string
+  /** Default: none. The scenario input used when a function gets the agent itself. */
+  input?: I
+  /** The agent. Deterministic given its step actions and tool results: all randomness goes through `ctx.step`. */
+  run(input: I, ctx: AgentContext): O | Promise<O>
+}
+
+/** An agent plus an input: what gets rolled out. */
+export interface Scenario<I = Json, O = unknown> {
+  readonly kind: 'scenario'
+  readonly agent: Agent<I, O>
+  readonly input: I
+}
+
+/** A defined agent. `agent.on(input)` is a scenario. */
+export interface Agent<I = Json, O = unknown> {
+  readonly kind: 'agent'
+  readonly name: string
+  readonly input: I | undefined
+  run(input: I, ctx: AgentContext): O | Promise<O>
+  /** The scenario of this agent on `input`. */
+  on(input: I): Scenario<I, O>
+}

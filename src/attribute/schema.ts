@@ -1,0 +1,101 @@
+import { z } from 'zod'
+import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
+import { JsonSchema } from '../trajectory/schema.js'
+
+/** Which run was attributed: `record(agent, { seed, rollout })` brings it back. */
+export const ReplayHandleSchema = z.object({
+  seed: z.number().int(),
+  rollout: z.number().int().nonnegative(),
+})
+export type ReplayHandle = z.infer<typeof ReplayHandleSchema>
+
+/** One step of a contrastive attribution. */
+export const ContrastiveStepSchema = z.object({
+  index: z.number().int().nonnegative(),
+  name: z.string(),
+  /** The factual action of the step. */
+  action: JsonSchema,
+  /** False when the search skipped this step (binary search evaluates O(log n) steps). */
+  evaluated: z.boolean(),
+  /** P(bad | resample(k)), with its interval. */
+  pBad: EstimateSchema,
+  /** P(bad | resample(k)) − P(bad | baseline): negative means resampling rescues. Paired (Tango) under CRN, else Newcombe. */
+  effect: IntervalSchema,
+  /** One-sided p-value of "resampling step k reduces P(bad)", Holm-adjusted across evaluated steps. */
+  pValue: z.number().min(0).max(1),
+  /** `rescues`: significantly reduces P(bad) (Holm); `worsens`: the interval lies above 0 (reported, never the locus); else `none`. */
+  direction: z.enum(['rescues', 'worsens', 'none']),
+  /**
+   * The marginal rescue of step k alone: P(bad | resample(k+1)) − P(bad | resample(k)), paired
+   * under CRN; for the last step, P(bad | baseline) − P(bad | resample(k)). Null when not evaluated.
+   */
+  rescues: IntervalSchema.nullable(),
+  /** Rollouts spent on this step's arm. */
+  rolloutsUsed: z.number().int().nonnegative(),
+})
+export type ContrastiveStep = z.infer<typeof ContrastiveStepSchema>
+
+/** The result of `contrastive`: plain data, read back by the reporter, the HTML report and the CLI. */
+export const ContrastiveResultSchema = z.object({
+  kind: z.literal('contrastive'),
+  agent: z.string(),
+  factual: ReplayHandleSchema,
+  steps: z.array(ContrastiveStepSchema),
+  /** The latest step whose resampling significantly reduces P(bad); null when none does (abstain). */
+  locus: z.number().int().nonnegative().nullable(),
+  /** P(bad | hold(all)): the replay fidelity, how often replaying the factual run reproduces the failure. */
+  baseline: EstimateSchema,
+  /** Share of held steps whose name and context matched the recording, over every replay. */
+  actionMatchRate: z.number().min(0).max(1),
+  /** Rollouts spent in all, baseline included. */
+  rolloutsUsed: z.number().int().nonnegative(),
+  /** The maximum rollouts per arm (`rollouts` option). */
+  rolloutsPerStep: z.number().int().positive(),
+  search: z.enum(['linear', 'binary']),
+  crn: z.boolean(),
+  sequential: z.boolean(),
+  confidence: z.number().gt(0).lt(1),
+  correction: z.literal('holm'),
+  /** Interval methods: for P(bad) estimates, for effects, and the sequential stopping rule if any. */
+  methods: z.object({
+    proportion: z.string(),
+    effect: z.string(),
+    sequential: z.string().nullable(),
+  }),
+  /** True when the budget stopped the attribution early; the steps hold what was done. */
+  truncated: z.boolean(),
+})
+export type ContrastiveResult = z.infer<typeof ContrastiveResultSchema>
+
+/** One step's Shapley value: its share of v(N) − v(∅), with an interval. */
+export const ShapleyStepSchema = z.object({
+  index: z.number().int().nonnegative(),
+  name: z.string(),
+  action: JsonSchema,
+  value: z.number(),
+  low: z.number(),
+  high: z.number(),
+})
+export type ShapleyStep = z.infer<typeof ShapleyStepSchema>
+
+/** The result of `shapley`: plain data, read back by the reporter, the HTML report and the CLI. */
+export const ShapleyResultSchema = z.object({
+  kind: z.literal('shapley'),
+  agent: z.string(),
+  factual: ReplayHandleSchema,
+  steps: z.array(ShapleyStepSchema),
+  /** v(N) − v(∅) = P(bad | hold(all)) − P(bad | hold(none)), with its interval: the Shapley values add up to it. */
+  efficiencySum: IntervalSchema,
+  method: z.enum(['exact', 'permutation']),
+  /** Permutations sampled (permutation method; counting both members of an antithetic pair). */
+  permutations: z.number().int().nonnegative(),
+  samplesPerEval: z.number().int().positive(),
+  antithetic: z.boolean(),
+  confidence: z.number().gt(0).lt(1),
+  /** Coalition evaluations made (each `samplesPerEval` rollouts). */
+  evaluations: z.number().int().nonnegative(),
+  rolloutsUsed: z.number().int().nonnegative(),
+  /** True when the budget stopped the run early; the values are from the work done. */
+  truncated: z.boolean(),
+})
+export type ShapleyResult = z.infer<typeof ShapleyResultSchema>

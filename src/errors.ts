@@ -1,0 +1,83 @@
+/**
+ * The error hierarchy. Checks go by `name` (see {@link isCausalReplayError}) because errors cross
+ * the worker → reporter boundary as plain objects, where `instanceof` no longer holds.
+ */
+export class CausalReplayError extends Error {
+  override name = 'CausalReplayError'
+}
+
+/** A value that must be JSON (an action, a context, a tool result, an input) is not. */
+export class NotJsonError extends CausalReplayError {
+  override name = 'NotJsonError'
+}
+
+/** A trajectory, baseline or report file is missing, unreadable or does not match its schema. */
+export class InvalidTrajectoryError extends CausalReplayError {
+  override name = 'InvalidTrajectoryError'
+  constructor(
+    message: string,
+    /** The file that was read, when there was one. */
+    readonly file?: string,
+  ) {
+    super(message)
+  }
+}
+
+/** A rollout ran longer than `timeoutMs`. */
+export class RolloutTimeoutError extends CausalReplayError {
+  override name = 'RolloutTimeoutError'
+}
+
+/** A rollout took more than `maxSteps` decisions (or tool calls): the agent loops. */
+export class MaxStepsExceededError extends CausalReplayError {
+  override name = 'MaxStepsExceededError'
+}
+
+/** A rollout was stopped by its `signal` (test timeout, interrupt, budget). */
+export class RolloutAbortedError extends CausalReplayError {
+  override name = 'RolloutAbortedError'
+}
+
+/**
+ * Strict replay found a held step whose name or context no longer matches the recording. By
+ * default divergences are only counted (see `actionMatchRate`); `onDivergence: 'error'` raises this.
+ */
+export class ReplayDivergenceError extends CausalReplayError {
+  override name = 'ReplayDivergenceError'
+}
+
+/**
+ * A budget limit (`maxRollouts` or `maxCostUsd`) would be exceeded. `partial` holds the work done
+ * before the stop: a rollout set, an attribution result, … (the thrower documents which).
+ */
+export class BudgetExceededError<Partial = unknown> extends CausalReplayError {
+  override name = 'BudgetExceededError'
+  constructor(
+    message: string,
+    readonly partial: Partial,
+  ) {
+    super(message)
+  }
+}
+
+/** An option has a value we cannot use; the message names the option and what it accepts. */
+export class InvalidOptionError extends CausalReplayError {
+  override name = 'InvalidOptionError'
+}
+
+const ERROR_NAMES = new Set([
+  'CausalReplayError',
+  'NotJsonError',
+  'InvalidTrajectoryError',
+  'RolloutTimeoutError',
+  'MaxStepsExceededError',
+  'RolloutAbortedError',
+  'ReplayDivergenceError',
+  'BudgetExceededError',
+  'InvalidOptionError',
+])
+
+/** True for any error of this library, also after it was serialized across a worker boundary. */
+export function isCausalReplayError(error: unknown): error is CausalReplayError {
+  return typeof error === 'object' && error !== null && ERROR_NAMES.has((error as { name?: unknown }).name as string)
+}

@@ -1,0 +1,121 @@
+import type { Json } from '../json.js'
+import type { Policy } from '../agent/types.js'
+import type { Observation, Step, Trajectory } from '../trajectory/schema.js'
+import { describeIntervention, type Intervention, type ObservationSelector } from './interventions.js'
+
+/** How replay answers one step. */
+export type StepDirective =
+  | { kind: 'sample'; policy?: Policy } // call the policy (or a swapped-in one)
+  | { kind: 'hold'; recorded: Step } // return the recorded action
+  | { kind: 'force'; action: Json }
+  | { kind: 'edit'; edit: (context: Json | undefined) => Json }
+
+/** How replay answers one tool call. */
+export type ToolDirective =
+  | { kind: 'live' }
+  | { kind: 'recorded'; recorded: Observation }
+  | { kind: 'replaced'; result: Json }
+
+/** Whether replay calls tools of held steps (`live`) or answers them from the recording (`recorded`). */
+export type ToolMode = 'live' | 'recorded'
+
+/**
+ * What a rollout does at each step and tool call. A plain rollout samples everything; replay
+ * builds a plan from a recording and an intervention.
+ */
+export interface Plan {
+  /** The intervention's label, recorded on every trajectory of the run. */
+  readonly label: string | undefined
+  step(index: number, name: string): StepDirective
+  tool(call: ToolCallPosition): ToolDirective
+}
+
+/** Where a tool call sits in the run. */
+export interface ToolCallPosition {
+  /** The index of the step the call follows, or -1 for the preamble. */
+  step: number
+  /** Its position among the step's tool calls. */
+  position: number
+  /** Its position among the step's calls of the same tool. */
+  positionOfTool: number
+  tool: string
+}
+
+/** The plan of a plain rollout: every step calls its policy, every tool runs. */
+export const SAMPLE_EVERYTHING: Plan = {
+  label: undefined,
+  step: () => ({ kind: 'sample' }),
+  tool: () => ({ kind: 'live' }),
+}
+
+/** The plan that replays `factual` under `intervention`. */
+export function planFor(factual: Trajectory, intervention: Intervention, tools: ToolMode): Plan {
+  const isHeld = heldSteps(intervention, factual.steps.length)
+  const recordedStep = (index: number) => factual.steps[index]
+
+  const step = (index: number, name: string): StepDirective => {
+    const recorded = recordedStep(index)
+    if (recorded !== undefined && isHeld(index)) return { kind: 'hold', recorded }
+    switch (intervention.kind) {
+      case 'force-action':
+        if (index === intervention.step) return { kind: 'force', action: intervention.action }
+        break
+      case 'edit-context':
+        if (index === intervention.step) return { kind: 'edit', edit: intervention.edit }
+        break
+      case 'swap-policy': {
+        const policy = index >= intervention.step ? intervention.policies[name] : undefined
+        if (policy !== undefined) return { kind: 'sample', policy }
+        break
+      }
+    }
+    return { kind: 'sample' }
+  }
+
+  const tool = (call: ToolCallPosition): ToolDirective => {
+    const { step: stepIndex, position, tool: toolName } = call
+    if (
+      intervention.kind === 'replace-observation' &&
+      stepIndex === intervention.step &&
+      selects(intervention.select, call)
+    ) {
+      return { kind: 'replaced', result: intervention.result }
+    }
+    // Recorded answers only where the run still follows the recording: the preamble and held steps.
+    if (tools === 'recorded' && (stepIndex === -1 || isHeld(stepIndex))) {
+      const observations = stepIndex === -1 ? factual.preamble : factual.steps[stepIndex]?.observations
+      const recorded = observations?.[position]
+      if (recorded !== undefined && recorded.tool === toolName && recorded.error === undefined) {
+        return { kind: 'recorded', recorded }
+      }
+    }
+    return { kind: 'live' }
+  }
+
+  return { label: describeIntervention(intervention), step, tool }
+}
+
+/** Which step indices an intervention holds at their recorded actions. */
+function heldSteps(intervention: Intervention, recordedSteps: number): (index: number) => boolean {
+  switch (intervention.kind) {
+    case 'hold': {
+      if (intervention.steps === 'all') return (index) => index < recordedSteps
+      const held = new Set(intervention.steps)
+      return (index) => held.has(index)
+    }
+    case 'replace-observation':
+      return (index) => index <= intervention.step
+    default:
+      return (index) => index < intervention.step
+  }
+}
+
+/**
+ * Whether a tool call is the one `select` picks: without `select.tool`, `select.position` counts all
+ * of the step's tool calls; with it, only that tool's calls.
+ */
+function selects(select: ObservationSelector, call: ToolCallPosition): boolean {
+  const wanted = select.position ?? 0
+  if (select.tool === undefined) return call.position === wanted
+  return call.tool === select.tool && call.positionOfTool === wanted
+}

@@ -1,0 +1,79 @@
+import { InvalidOptionError } from '../errors.js'
+
+/** Spending limits. Every limit is optional; a missing one does not limit. */
+export interface BudgetLimits {
+  /** Default: unlimited. Rollouts (plain, replayed or attribution) that may start. */
+  maxRollouts?: number
+  /** Default: unlimited. USD that policy calls may cost (adapters price tokens with your table). */
+  maxCostUsd?: number
+}
+
+/**
+ * A shared spending account. Rollouts are charged *before* they start, so `maxRollouts` is never
+ * exceeded even at high concurrency; cost is known only after a model call, so a rollout may not
+ * start another policy call once the cost limit is reached. Pass one `Budget` to several calls
+ * (a gate and its attribution) to make them share the limits.
+ */
+export class Budget {
+  readonly maxRollouts: number
+  readonly maxCostUsd: number
+  private rollouts = 0
+  private cost = 0
+
+  constructor(limits: BudgetLimits = {}) {
+    this.maxRollouts = checkLimit(limits.maxRollouts, 'budget.maxRollouts', true)
+    this.maxCostUsd = checkLimit(limits.maxCostUsd, 'budget.maxCostUsd', false)
+  }
+
+  /** Rollouts charged so far. */
+  get spentRollouts(): number {
+    return this.rollouts
+  }
+
+  /** USD charged so far. */
+  get spentCostUsd(): number {
+    return this.cost
+  }
+
+  /** Rollouts that may still start. */
+  get remainingRollouts(): number {
+    return this.maxRollouts - this.rollouts
+  }
+
+  /** Charges `count` rollouts if they fit; returns false (and charges nothing) if they do not. */
+  tryChargeRollouts(count = 1): boolean {
+    if (this.rollouts + count > this.maxRollouts) return false
+    this.rollouts += count
+    return true
+  }
+
+  /** Charges the cost of a policy call that already happened. */
+  chargeCost(usd: number): void {
+    this.cost += usd
+  }
+
+  /** True once the cost limit is reached: no further policy call may start. */
+  get costExhausted(): boolean {
+    return this.cost >= this.maxCostUsd
+  }
+
+  /** A one-line account for messages: "37/40 rollouts, $0.0123/$0.50". */
+  describe(): string {
+    const rollouts = Number.isFinite(this.maxRollouts) ? `${this.rollouts}/${this.maxRollouts}` : `${this.rollouts}`
+    const cost = Number.isFinite(this.maxCostUsd) ? `, $${this.cost.toFixed(4)}/$${this.maxCostUsd}` : ''
+    return `${rollouts} rollouts${cost}`
+  }
+}
+
+/** A budget from limits, or the given budget itself (so callers can share one). */
+export function toBudget(budget: Budget | BudgetLimits | undefined): Budget {
+  return budget instanceof Budget ? budget : new Budget(budget)
+}
+
+function checkLimit(value: number | undefined, option: string, integer: boolean): number {
+  if (value === undefined) return Infinity
+  if (!(value >= 0) || (integer && !Number.isInteger(value) && value !== Infinity)) {
+    throw new InvalidOptionError(`${option} must be a non-negative ${integer ? 'integer' : 'number'}, got ${value}.`)
+  }
+  return value
+}
