@@ -39,7 +39,7 @@ export type { ToolMode } from './replay/plan.js'
 export { record, replay, type RecordOptions, type ReplayOptions } from './replay/replay.js'
 export { Budget, type BudgetLimits } from './rollout/budget.js'
 export type { RolloutOptions, RolloutProgress } from './rollout/options.js'
-export { RolloutSet, type RolloutFailure } from './rollout/rollout-set.js'
+export { RolloutSet, type RolloutFailure, type ScoredOutcome, type Scorer } from './rollout/rollout-set.js'
 export { runRollouts } from './rollout/run-rollouts.js'
 export { readTrajectory, writeTrajectory } from './trajectory/file.js'
 export { allObservations, calledTool, findStep, findSteps, type Predicate } from './trajectory/queries.js'
@@ -52,5 +52,19 @@ export {
   type StepSource,
   type Trajectory,
 } from './trajectory/schema.js'
-export type { Estimate, Interval, IntervalMethod } from './stats/estimate.js'
-export { wilson } from './stats/wilson.js'
+export {
+  clopperPearson,
+  confidenceSequence,
+  holm,
+  meanScoreInterval,
+  newcombe,
+  sequentialRateTest,
+  tango,
+  wilson,
+  type Estimate,
+  type Interval,
+  type IntervalMethod,
+  type MeanScoreOptions,
+  type PairedTable,
+  type SequentialRateResult,
+} from './stats/index.js'

@@ -12,9 +12,7 @@ export type StepDirective =
 
 /** How replay answers one tool call. */
 export type ToolDirective =
-  | { kind: 'live' }
-  | { kind: 'recorded'; recorded: Observation }
-  | { kind: 'replaced'; result: Json }
+  { kind: 'live' } | { kind: 'recorded'; recorded: Observation } | { kind: 'replaced'; result: Json }
 
 /** Whether replay calls tools of held steps (`live`) or answers them from the recording (`recorded`). */
 export type ToolMode = 'live' | 'recorded'
@@ -41,11 +39,15 @@ export interface ToolCallPosition {
   tool: string
 }
 
+// Shared directives: the plain ones are answered for every step and tool call of every rollout.
+const SAMPLE: StepDirective = Object.freeze({ kind: 'sample' })
+const LIVE: ToolDirective = Object.freeze({ kind: 'live' })
+
 /** The plan of a plain rollout: every step calls its policy, every tool runs. */
 export const SAMPLE_EVERYTHING: Plan = {
   label: undefined,
-  step: () => ({ kind: 'sample' }),
-  tool: () => ({ kind: 'live' }),
+  step: () => SAMPLE,
+  tool: () => LIVE,
 }
 
 /** The plan that replays `factual` under `intervention`. */
@@ -69,7 +71,7 @@ export function planFor(factual: Trajectory, intervention: Intervention, tools: 
         break
       }
     }
-    return { kind: 'sample' }
+    return SAMPLE
   }
 
   const tool = (call: ToolCallPosition): ToolDirective => {
@@ -89,7 +91,7 @@ export function planFor(factual: Trajectory, intervention: Intervention, tools: 
         return { kind: 'recorded', recorded }
       }
     }
-    return { kind: 'live' }
+    return LIVE
   }
 
   return { label: describeIntervention(intervention), step, tool }

@@ -1,12 +1,13 @@
-import type { AgentContext, Policy, Scenario, StepOptions } from '../agent/types.js'
+import type { AgentContext, Policy, Scenario, StepOptions, StepView } from '../agent/types.js'
 import {
   BudgetExceededError,
+  CausalReplayError,
   MaxStepsExceededError,
   ReplayDivergenceError,
   RolloutAbortedError,
   RolloutTimeoutError,
 } from '../errors.js'
-import { assertJson, contextDigest, type Json } from '../json.js'
+import { contextDigest, copyJson, isJsonPrimitive, type Json } from '../json.js'
 import { providerSeed, stepStream } from '../random/streams.js'
 import type { Plan } from '../replay/plan.js'
 import {
@@ -42,169 +43,297 @@ export interface RolloutResult {
  * Runs one rollout of `scenario` under `settings.plan`. Never throws for the agent's sake: an agent
  * that throws, times out, loops or is aborted gives a trajectory with `error` set.
  */
-export async function executeRollout(scenario: Scenario<unknown, unknown>, settings: RolloutSettings): Promise<RolloutResult> {
-  const controller = new AbortController()
-  const deadline = performance.now() + settings.timeoutMs
-  const recorder = new TrajectoryRecorder(scenario, settings, controller.signal, deadline)
-
-  const onOuterAbort = () => controller.abort(new RolloutAbortedError('The rollout was cancelled.'))
-  if (settings.signal?.aborted) onOuterAbort()
-  settings.signal?.addEventListener('abort', onOuterAbort, { once: true })
-  let timer: NodeJS.Timeout | undefined
-  // The agent may never look at its signal (a hang on a promise that never settles), so the race
-  // below ends the rollout on abort whatever the agent does.
-  const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(controller.signal.reason as Error)
-    if (controller.signal.aborted) fail()
-    else controller.signal.addEventListener('abort', fail, { once: true })
-  })
-  aborted.catch(() => {})
-  if (Number.isFinite(settings.timeoutMs)) {
-    timer = setTimeout(
-      () => controller.abort(new RolloutTimeoutError(`The rollout exceeded timeoutMs (${settings.timeoutMs} ms).`)),
-      settings.timeoutMs,
-    )
+export async function executeRollout(
+  scenario: Scenario<unknown, unknown>,
+  settings: RolloutSettings,
+): Promise<RolloutResult> {
+  const recorder = new TrajectoryRecorder(scenario, settings)
+  const outer = settings.signal
+  const onOuterAbort = () => recorder.stop(new RolloutAbortedError('The rollout was cancelled.'))
+  if (outer !== undefined) {
+    if (outer.aborted) onOuterAbort()
+    else outer.addEventListener('abort', onOuterAbort, { once: true })
   }
+  const timer = Number.isFinite(settings.timeoutMs)
+    ? setTimeout(recorder.onTimeout, settings.timeoutMs)
+    : undefined
 
   try {
-    const output = await Promise.race([Promise.resolve().then(() => scenario.agent.run(scenario.input, recorder.context)), aborted])
-    if (controller.signal.aborted) throw controller.signal.reason
-    if (output !== undefined) {
-      assertJson(output, `The output of agent "${scenario.agent.name}"`)
-      recorder.output = output
-    }
+    // The agent may never look at its signal (a hang on a promise that never settles), so the race
+    // ends the rollout on a stop whatever the agent does.
+    const output = await Promise.race([runAgent(scenario, recorder.context), recorder.stopped])
+    recorder.throwIfStopped()
+    if (output !== undefined)
+      recorder.output = copyJson(output, `The output of agent "${scenario.agent.name}"`)
   } catch (error) {
-    if (error instanceof BudgetExceededError) return { trajectory: recorder.finish(), stoppedByBudget: true }
     recorder.fail(error)
   } finally {
     clearTimeout(timer)
-    settings.signal?.removeEventListener('abort', onOuterAbort)
-    // Stop any work the agent left running (a hung tool call), and make its later steps throw.
-    if (!controller.signal.aborted) controller.abort(new RolloutAbortedError('The rollout has ended.'))
+    outer?.removeEventListener('abort', onOuterAbort)
   }
-  return { trajectory: recorder.finish(), stoppedByBudget: false }
+  // Stop any work the agent left running (a hung tool call) and make its later ctx calls throw.
+  recorder.end()
+  return { trajectory: recorder.finish(), stoppedByBudget: recorder.stoppedByBudget }
 }
 
-/** Builds the trajectory while the agent runs; its `context` is the agent's `ctx`. */
+async function runAgent(scenario: Scenario<unknown, unknown>, context: AgentContext): Promise<unknown> {
+  // Each rollout gets its own copy of the input: an agent that mutates it must not change the
+  // input of later rollouts (or the recorded input).
+  return scenario.agent.run(copyJson(scenario.input, 'The scenario input'), context)
+}
+
+const NO_OPTIONS: StepOptions = Object.freeze({})
+
+/** The message an observation keeps when the rollout ended while its tool call was still running. */
+const TOOL_STILL_RUNNING = 'The rollout ended before this tool call returned.'
+
+/**
+ * Builds the trajectory while the agent runs; its `context` is the agent's `ctx`.
+ *
+ * Steps and tool calls take their index (and so their random stream and their place in the
+ * trajectory) when they are *called*, not when they finish: call order is deterministic, finish
+ * order is not (concurrent steps, parallel tool calls with random latency).
+ */
 class TrajectoryRecorder {
   readonly context: AgentContext
+  /** Rejects when the rollout is stopped (timeout, cancellation); never resolves. */
+  readonly stopped: Promise<never>
   output: Json | undefined
-  private readonly steps: Step[] = []
+  stoppedByBudget = false
+  /** Finished steps by index; a hole is a step still running (or one whose policy failed). */
+  private readonly steps: Array<Step | undefined> = []
+  /** The observation lists of every step started so far, by index (a step's tool calls land here). */
+  private readonly observations: Observation[][] = []
   private readonly preamble: Observation[] = []
+  private readonly deadline: number
   private error: Trajectory['error']
+  private stopReason: Error | undefined
+  private rejectStopped: ((reason: Error) => void) | undefined
+  // Created on first use: most agents never read their signal, and an AbortController per rollout
+  // (plus its abort event) is a large share of the engine's overhead on fast agents.
+  private controller: AbortController | undefined
   private toolCalls = 0
   private heldSteps = 0
   private matchedSteps = 0
   private costUsd = 0
   private finished = false
+  /** The first step whose policy failed while a later step had already started (a gap). */
+  private failedStep: { index: number; name: string; message: string } | undefined
 
   constructor(
     private readonly scenario: Scenario<unknown, unknown>,
     private readonly settings: RolloutSettings,
-    private readonly signal: AbortSignal,
-    private readonly deadline: number,
   ) {
+    this.deadline = performance.now() + settings.timeoutMs
+    this.stopped = new Promise<never>((_, reject) => {
+      this.rejectStopped = reject
+    })
+    this.stopped.catch(() => {})
+    const recorder = this
     this.context = {
       step: (name, policy, options) => this.step(name, policy, options),
       tool: (name, args, impl) => this.tool(name, args, impl),
-      signal,
+      get signal() {
+        return recorder.signal
+      },
       rollout: Object.freeze({ seed: settings.seed, index: settings.rollout }),
     }
   }
 
-  private checkAlive(): void {
-    if (this.finished || this.signal.aborted) {
-      throw (this.signal.reason as Error | undefined) ?? new RolloutAbortedError('The rollout has ended.')
+  /** The rollout's signal: aborted when it times out, is cancelled, or ends with work still running. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController()
+      if (this.stopReason !== undefined) this.controller.abort(this.stopReason)
+      else if (this.finished) this.controller.abort(new RolloutAbortedError('The rollout has ended.'))
     }
+    return this.controller.signal
+  }
+
+  /** Stops the rollout: the race in executeRollout rejects with `reason`, the signal aborts. */
+  stop(reason: Error): void {
+    if (this.stopReason !== undefined || this.finished) return
+    this.stopReason = reason
+    this.controller?.abort(reason)
+    this.rejectStopped?.(reason)
+  }
+
+  /** The timer's callback (an arrow: passed to setTimeout as is). */
+  readonly onTimeout = (): void =>
+    this.stop(new RolloutTimeoutError(`The rollout exceeded timeoutMs (${this.settings.timeoutMs} ms).`))
+
+  /** Throws the reason the rollout was stopped (timeout, cancellation), if it was. */
+  throwIfStopped(): void {
+    if (this.stopReason !== undefined) throw this.stopReason
+  }
+
+  /** Throws if the rollout was stopped, has ended, or is past its deadline. */
+  private checkAlive(): void {
+    if (this.stopReason !== undefined) throw this.stopReason
+    if (this.finished) throw new RolloutAbortedError('The rollout has ended.')
     // A loop of awaits on settled promises never yields to timers, so the deadline is also
     // checked here, at every step and tool call.
     if (performance.now() > this.deadline) {
-      throw new RolloutTimeoutError(`The rollout exceeded timeoutMs (${this.settings.timeoutMs} ms).`)
+      const timeout = new RolloutTimeoutError(
+        `The rollout exceeded timeoutMs (${this.settings.timeoutMs} ms).`,
+      )
+      this.stop(timeout)
+      throw timeout
     }
   }
 
-  private async step<A extends Json>(name: string, policy: Policy<A>, options: StepOptions<A> = {}): Promise<A> {
+  private async step<A extends Json>(
+    name: string,
+    policy: Policy<A>,
+    options: StepOptions<A> = NO_OPTIONS,
+  ): Promise<A> {
     this.checkAlive()
-    const index = this.steps.length
+    const index = this.observations.length
     if (index >= this.settings.maxSteps) {
       throw new MaxStepsExceededError(
         `The rollout took more than maxSteps (${this.settings.maxSteps}) steps; the agent seems to loop (last step "${name}").`,
       )
     }
-    const where = `The context of step ${index} "${name}"`
-    if (options.context !== undefined) assertJson(options.context, where)
-    const digest = options.context === undefined ? null : contextDigest(options.context)
+    // A snapshot: agents keep appending to the message list they pass as context.
+    const context =
+      options.context === undefined
+        ? undefined
+        : copyJson(options.context, `The context of step ${index} "${name}"`)
+    const digest = context === undefined ? null : contextDigest(context)
     const directive = this.settings.plan.step(index, name)
 
-    let action: Json
     let source: StepSource
     let diverged = false
-    let policyCalled = false
-    if (directive.kind === 'hold') {
-      this.heldSteps++
-      const recorded = directive.recorded
-      diverged = recorded.name !== name || recorded.contextDigest !== digest
-      if (!diverged) this.matchedSteps++
-      else if (this.settings.onDivergence === 'error') {
-        throw new ReplayDivergenceError(
-          `Held step ${index} diverged from the recording: recorded "${recorded.name}" (context ${recorded.contextDigest}), replay reached "${name}" (context ${digest}).`,
+    let given: Json | undefined // the action when it does not come from a policy call
+    let chosen: Policy<A> = policy
+    let seen = context // what the policy decides from
+    switch (directive.kind) {
+      case 'hold': {
+        this.heldSteps++
+        const recorded = directive.recorded
+        diverged = recorded.name !== name || recorded.contextDigest !== digest
+        if (!diverged) this.matchedSteps++
+        else if (this.settings.onDivergence === 'error') {
+          throw new ReplayDivergenceError(
+            `Held step ${index} diverged from the recording: recorded "${recorded.name}" (context ${recorded.contextDigest}), replay reached "${name}" (context ${digest}).`,
+          )
+        }
+        // A step of another name is another decision: the recording says nothing about it.
+        if (recorded.name === name) {
+          given = recorded.action
+          source = 'held'
+        } else source = 'policy'
+        break
+      }
+      case 'force':
+        given = directive.action
+        source = 'forced'
+        break
+      case 'edit':
+        // The edit gets a copy, so an in-place edit cannot reach the agent's own data or the record.
+        seen = copyJson(
+          directive.edit(context === undefined ? undefined : copyJson(context, '')),
+          `editContext(${index})'s result`,
+        )
+        source = 'edited'
+        break
+      default:
+        if (directive.policy !== undefined) {
+          chosen = directive.policy as Policy<A>
+          source = 'swapped'
+        } else source = 'policy'
+    }
+
+    // Reserve the index now (see the class comment); tool calls from here on attach to this step.
+    this.observations.push([])
+    if (given !== undefined) {
+      // Recorded and forced actions are shared by every rollout of the replay: the agent and the
+      // new trajectory each get their own copy.
+      const where = `The action of step ${index} "${name}"`
+      this.complete(index, name, copyJson(given, where), context, digest, source, diverged, options, false)
+      return copyJson(given, where) as A
+    }
+    try {
+      if (this.settings.budget.costExhausted) {
+        this.stoppedByBudget = true
+        throw new BudgetExceededError(
+          `The cost budget is spent (${this.settings.budget.describe()}).`,
+          undefined,
         )
       }
-      // A step of another name is another decision: the recording says nothing about it.
-      if (recorded.name === name) {
-        action = recorded.action
-        source = 'held'
-      } else {
-        action = await this.callPolicy(policy, index, name, options.context)
-        source = 'policy'
-        policyCalled = true
-      }
-    } else if (directive.kind === 'force') {
-      action = directive.action
-      source = 'forced'
-    } else {
-      const context = directive.kind === 'edit' ? directive.edit(options.context) : options.context
-      const swapped = directive.kind === 'sample' ? directive.policy : undefined
-      action = await this.callPolicy(swapped ?? policy, index, name, context)
-      source = directive.kind === 'edit' ? 'edited' : swapped === undefined ? 'policy' : 'swapped'
-      policyCalled = true
+      let returned = chosen(
+        stepStream(this.settings.seed, this.settings.rollout, index),
+        this.view(name, index, seen),
+      )
+      if (isPromiseLike(returned)) returned = await returned
+      this.checkAlive()
+      const action = isJsonPrimitive(returned)
+        ? returned
+        : copyJson(returned, `The action of step ${index} "${name}"`)
+      this.complete(index, name, action, context, digest, source, diverged, options, true)
+      return returned
+    } catch (error) {
+      this.abandon(index, name, error)
+      throw error
     }
-    assertJson(action, `The action of step ${index} "${name}"`)
-    this.checkAlive()
-
-    const step: Step = {
-      index,
-      name,
-      action,
-      ...(options.context === undefined ? {} : { context: options.context }),
-      contextDigest: digest,
-      source,
-      observations: [],
-    }
-    if (diverged) step.diverged = true
-    if (policyCalled && options.costUsd !== undefined) {
-      const cost = options.costUsd(action as A)
-      step.costUsd = cost
-      this.costUsd += cost
-      this.settings.budget.chargeCost(cost)
-    }
-    if (options.meta !== undefined) step.meta = options.meta(action as A)
-    this.steps.push(step)
-    return action as A
   }
 
-  private async callPolicy(policy: Policy, index: number, name: string, context: Json | undefined): Promise<Json> {
-    if (this.settings.budget.costExhausted) {
-      throw new BudgetExceededError(`The cost budget is spent (${this.settings.budget.describe()}).`, undefined)
-    }
+  private view(name: string, index: number, context: Json | undefined): StepView {
     const { seed, rollout } = this.settings
-    return policy(stepStream(seed, rollout, index), {
+    const recorder = this
+    return {
       name,
       index,
       context,
       seed: providerSeed(seed, rollout, index),
-      signal: this.signal,
-    })
+      // A getter, so the rollout's AbortController is only made for policies that want it.
+      get signal() {
+        return recorder.signal
+      },
+    }
+  }
+
+  private complete<A extends Json>(
+    index: number,
+    name: string,
+    action: Json,
+    context: Json | undefined,
+    contextDigest: string | null,
+    source: StepSource,
+    diverged: boolean,
+    options: StepOptions<A>,
+    policyCalled: boolean,
+  ): void {
+    // Keys in schema order, so a trajectory prints the same before and after a file round trip.
+    const step: Omit<Step, 'observations'> & { observations?: Observation[] } =
+      context === undefined
+        ? { index, name, action, contextDigest, source }
+        : { index, name, action, context, contextDigest, source }
+    if (diverged) step.diverged = true
+    // Only a policy call costs money; a held or forced step costs nothing.
+    if (policyCalled && options.costUsd !== undefined) {
+      const cost = options.costUsd(action as A)
+      if (!(cost >= 0 && cost < Infinity)) {
+        throw new CausalReplayError(
+          `The costUsd of step ${index} "${name}" must be a non-negative number, got ${cost}.`,
+        )
+      }
+      step.costUsd = cost
+      this.costUsd += cost
+      this.settings.budget.chargeCost(cost)
+    }
+    if (options.meta !== undefined) {
+      step.meta = copyJson(options.meta(action as A), `The meta of step ${index} "${name}"`) as Step['meta']
+    }
+    step.observations = this.observations[index] as Observation[]
+    this.steps[index] = step as Step
+  }
+
+  /** A step that will not complete: give its index back if nothing came after it, else remember the gap. */
+  private abandon(index: number, name: string, error: unknown): void {
+    if (this.finished) return
+    if (index === this.observations.length - 1) this.observations.pop()
+    else this.failedStep ??= { index, name, message: messageOf(error) }
   }
 
   private async tool<R extends Json | undefined>(
@@ -218,43 +347,74 @@ class TrajectoryRecorder {
         `The rollout made more than maxSteps (${this.settings.maxSteps}) tool calls; the agent seems to loop (last tool "${name}").`,
       )
     }
-    assertJson(args, `The arguments of tool call "${name}"`)
-    const stepIndex = this.steps.length - 1
-    const observations = stepIndex === -1 ? this.preamble : (this.steps[stepIndex] as Step).observations
-    const directive = this.settings.plan.tool({
-      step: stepIndex,
-      position: observations.length,
-      positionOfTool: observations.filter((observation) => observation.tool === name).length,
-      tool: name,
-    })
+    const recordedArgs = copyJson(args, `The arguments of tool call "${name}"`)
+    const stepIndex = this.observations.length - 1
+    const observations = stepIndex === -1 ? this.preamble : (this.observations[stepIndex] as Observation[])
+    const position = observations.length
+    let positionOfTool = 0
+    for (const observation of observations) if (observation.tool === name) positionOfTool++
+    const directive = this.settings.plan.tool({ step: stepIndex, position, positionOfTool, tool: name })
     if (directive.kind === 'recorded') {
-      observations.push({ tool: name, args, ...resultField(directive.recorded.result), source: 'recorded' })
-      return directive.recorded.result as R
+      const result = directive.recorded.result
+      observations.push(observation(name, recordedArgs, result, 'recorded'))
+      return (result === undefined ? undefined : copyJson(result, `The recorded result of "${name}"`)) as R
     }
     if (directive.kind === 'replaced') {
-      observations.push({ tool: name, args, result: directive.result, source: 'replaced' })
-      return directive.result as R
+      observations.push(observation(name, recordedArgs, directive.result, 'replaced'))
+      return copyJson(directive.result, `The replacement result of "${name}"`) as R
     }
+    // Reserve the position now (see the class comment); it stays marked if the rollout ends first.
+    observations.push({ tool: name, args: recordedArgs, error: TOOL_STILL_RUNNING, source: 'live' })
     let result: R
     try {
       result = await impl(args)
     } catch (error) {
-      observations.push({ tool: name, args, error: messageOf(error), source: 'live' })
+      if (!this.finished)
+        observations[position] = { tool: name, args: recordedArgs, error: messageOf(error), source: 'live' }
       throw error
     }
     this.checkAlive()
-    if (result !== undefined) assertJson(result, `The result of tool call "${name}"`)
-    observations.push({ tool: name, args, ...resultField(result), source: 'live' })
+    const recordedResult =
+      result === undefined ? undefined : copyJson(result, `The result of tool call "${name}"`)
+    observations[position] = observation(name, recordedArgs, recordedResult, 'live')
     return result
   }
 
   fail(error: unknown): void {
-    this.error = { kind: errorKind(error), name: nameOf(error), message: messageOf(error) }
+    if (error instanceof BudgetExceededError) this.stoppedByBudget = true
+    this.error ??= { kind: errorKind(error), name: nameOf(error), message: messageOf(error) }
+  }
+
+  /** Ends the rollout: later ctx calls throw; a signal handed out is aborted so leftover work stops. */
+  end(): void {
+    if (this.controller !== undefined && !this.controller.signal.aborted) {
+      this.controller.abort(new RolloutAbortedError('The rollout has ended.'))
+    }
+    this.finished = true
   }
 
   finish(): Trajectory {
     this.finished = true
     const { scenario, settings } = this
+    // Steps still running when the rollout ended are not recorded; neither is anything after a
+    // gap (a step whose policy failed while later steps ran), which would break index = position.
+    let recordedSteps = 0
+    while (recordedSteps < this.steps.length && this.steps[recordedSteps] !== undefined) recordedSteps++
+    if (recordedSteps < this.steps.length && this.error === undefined) {
+      const gap = this.failedStep
+      const why =
+        gap === undefined
+          ? `step ${recordedSteps} was still running`
+          : `step ${gap.index} "${gap.name}" failed (${gap.message})`
+      this.error = {
+        kind: 'threw',
+        name: 'Error',
+        message: `The rollout ended but ${why} while later steps completed; a trajectory cannot have a gap (await each ctx.step).`,
+      }
+    }
+    const steps = (
+      recordedSteps === this.steps.length ? this.steps : this.steps.slice(0, recordedSteps)
+    ) as Step[]
     const trajectory: Trajectory = {
       schema: TRAJECTORY_SCHEMA,
       agent: scenario.agent.name,
@@ -262,7 +422,7 @@ class TrajectoryRecorder {
       seed: settings.seed,
       rollout: settings.rollout,
       preamble: this.preamble,
-      steps: this.steps,
+      steps,
     }
     if (settings.plan.label !== undefined) trajectory.intervention = settings.plan.label
     if (this.output !== undefined && this.error === undefined) trajectory.output = this.output
@@ -275,8 +435,17 @@ class TrajectoryRecorder {
   }
 }
 
-function resultField(result: Json | undefined): { result?: Json } {
-  return result === undefined ? {} : { result }
+function observation(
+  tool: string,
+  args: Json,
+  result: Json | undefined,
+  source: Observation['source'],
+): Observation {
+  return result === undefined ? { tool, args, source } : { tool, args, result, source }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
 function errorKind(error: unknown): RolloutErrorKind {

@@ -1,7 +1,17 @@
-import type { Estimate } from '../stats/estimate.js'
+import type { Estimate, Interval } from '../stats/estimate.js'
+import { meanScoreInterval, type MeanScoreOptions } from '../stats/mean-score.js'
 import { wilson } from '../stats/wilson.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
 import type { Predicate } from '../trajectory/queries.js'
+
+/** A graded outcome: a label for people and a score in [0, 1] for statistics. */
+export interface ScoredOutcome {
+  label: string
+  score: number
+}
+
+/** Scores a trajectory: a number in [0, 1] or `{ label, score }`; may be async (an LLM judge). */
+export type Scorer = (trajectory: Trajectory) => number | ScoredOutcome | Promise<number | ScoredOutcome>
 
 /** A rollout that ended in an error: counted and shown, never scored as good or bad. */
 export interface RolloutFailure {
@@ -45,9 +55,23 @@ export class RolloutSet {
   rate(predicate: Predicate, confidence = 0.95): Estimate | Promise<Estimate> {
     const completed = this.completed
     const verdicts = completed.map((trajectory) => predicate(trajectory))
-    const count = (values: readonly boolean[]) => wilson(values.filter(Boolean).length, values.length, confidence)
+    const count = (values: readonly boolean[]) =>
+      wilson(values.filter(Boolean).length, values.length, confidence)
     if (verdicts.some((verdict) => typeof verdict !== 'boolean')) return Promise.all(verdicts).then(count)
     return count(verdicts as boolean[])
+  }
+
+  /**
+   * The mean outcome score over completed rollouts with its interval: a seeded percentile bootstrap
+   * by default (`options.method: 'clt'` for the CLT), Wilson when the scores are all 0/1 or all
+   * equal, where a bootstrap would collapse to zero width. Scores must lie in [0, 1].
+   */
+  meanScore(scorer: Scorer, options: MeanScoreOptions = {}): Promise<Interval> {
+    const scoreOf = (outcome: number | ScoredOutcome) =>
+      typeof outcome === 'number' ? outcome : outcome.score
+    return Promise.all(this.completed.map((trajectory) => scorer(trajectory))).then((outcomes) =>
+      meanScoreInterval(outcomes.map(scoreOf), { seed: this.seed, ...options }),
+    )
   }
 
   /** Held steps reached in replay, over all rollouts (0 for plain rollouts). */

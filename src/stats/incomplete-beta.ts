@@ -11,8 +11,14 @@ const MAX_ITERATIONS = 100_000
  * ln(B(a, b) − other tail) otherwise, so a tail far below 1e-300 keeps its relative accuracy: this is
  * what mixture e-values and exact p-values need. −Infinity for an empty tail (x = 0 lower, x = 1 upper).
  */
-export function logIncompleteBeta(x: number, a: number, b: number, tail: 'lower' | 'upper' = 'lower'): number {
-  if (!(a > 0) || !(b > 0)) throw new RangeError(`logIncompleteBeta: a and b must be positive, got ${a}, ${b}`)
+export function logIncompleteBeta(
+  x: number,
+  a: number,
+  b: number,
+  tail: 'lower' | 'upper' = 'lower',
+): number {
+  if (!(a > 0) || !(b > 0))
+    throw new RangeError(`logIncompleteBeta: a and b must be positive, got ${a}, ${b}`)
   if (!(x >= 0 && x <= 1)) throw new RangeError(`logIncompleteBeta: x must be in [0, 1], got ${x}`)
   if (tail === 'upper') return logIncompleteBeta(1 - x, b, a, 'lower')
   if (x === 0) return -Infinity
@@ -31,7 +37,11 @@ export function logIncompleteBeta(x: number, a: number, b: number, tail: 'lower'
  * §6.4: about 1e-15 accuracy.
  */
 export function regularizedIncompleteBeta(x: number, a: number, b: number): number {
-  if (x <= 0 && x >= 0) return 0
+  if (!(a > 0) || !(b > 0)) {
+    throw new RangeError(`regularizedIncompleteBeta: a and b must be positive, got ${a}, ${b}`)
+  }
+  if (!(x >= 0 && x <= 1)) throw new RangeError(`regularizedIncompleteBeta: x must be in [0, 1], got ${x}`)
+  if (x === 0) return 0
   if (x === 1) return 1
   if (x < (a + 1) / (a + b + 2)) return Math.exp(logIncompleteBeta(x, a, b) - logBeta(a, b))
   return -Math.expm1(logIncompleteBeta(x, a, b, 'upper') - logBeta(a, b))
@@ -45,7 +55,9 @@ export function regularizedIncompleteBeta(x: number, a: number, b: number): numb
  */
 export function inverseRegularizedIncompleteBeta(probability: number, a: number, b: number): number {
   if (!(probability >= 0 && probability <= 1)) {
-    throw new RangeError(`inverseRegularizedIncompleteBeta: probability must be in [0, 1], got ${probability}`)
+    throw new RangeError(
+      `inverseRegularizedIncompleteBeta: probability must be in [0, 1], got ${probability}`,
+    )
   }
   if (!(a > 0) || !(b > 0)) {
     throw new RangeError(`inverseRegularizedIncompleteBeta: a and b must be positive, got ${a}, ${b}`)

@@ -1,3 +1,4 @@
+/* eslint-disable no-loss-of-precision -- the Lanczos coefficients are kept exactly as published in Numerical Recipes so they can be checked against it. */
 /**
  * Lanczos coefficients for g = 671/128 and 14 terms (Numerical Recipes, 3rd ed., §6.1, `gammln`):
  * relative error below 1e-15 for every positive argument.

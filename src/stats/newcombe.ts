@@ -29,7 +29,13 @@ export function newcombe(s1: number, n1: number, s2: number, n2: number, confide
  * test. A difference observed right at the margin gives 0.5; `margin` defaults to 0.
  * Used by contrastive attribution ("resampling step k reduces P(bad)") before Holm's correction.
  */
-export function independentScoreTestOneSided(s1: number, n1: number, s2: number, n2: number, margin = 0): number {
+export function independentScoreTestOneSided(
+  s1: number,
+  n1: number,
+  s2: number,
+  n2: number,
+  margin = 0,
+): number {
   assertCount('independentScoreTestOneSided', s1, n1)
   assertCount('independentScoreTestOneSided', s2, n2)
   if (!(margin > -1 && margin < 1)) {

@@ -1,3 +1,4 @@
+/* eslint-disable no-loss-of-precision -- AS 241's coefficients are kept exactly as published (more digits than a double holds) so they can be checked against the paper. */
 import { regularizedGammaQ } from './incomplete-gamma.js'
 
 /**

@@ -55,7 +55,8 @@ export function tango(table: PairedTable, confidence = 0.95): Interval {
  * vanishes (Δ0 = ±1 against a table that contradicts it).
  */
 export function tangoScore(table: PairedTable, delta0: number): number {
-  if (!(delta0 >= -1 && delta0 <= 1)) throw new RangeError(`tangoScore: delta0 must be in [−1, 1], got ${delta0}`)
+  if (!(delta0 >= -1 && delta0 <= 1))
+    throw new RangeError(`tangoScore: delta0 must be in [−1, 1], got ${delta0}`)
   return scoreStatistic(pairedCells('tangoScore', table), delta0)
 }
 
@@ -81,7 +82,9 @@ function pairedCells(fn: string, table: PairedTable): Cells {
     'n11' in table ? [table.n11, table.n12, table.n21, table.n22] : [...table[0], ...table[1]]
   for (const cell of [n11, n12, n21, n22]) {
     if (!Number.isInteger(cell) || cell < 0) {
-      throw new RangeError(`${fn}: table cells must be non-negative integers, got [[${n11}, ${n12}], [${n21}, ${n22}]]`)
+      throw new RangeError(
+        `${fn}: table cells must be non-negative integers, got [[${n11}, ${n12}], [${n21}, ${n22}]]`,
+      )
     }
   }
   return { n12, n21, total: n11 + n12 + n21 + n22 }

@@ -20,5 +20,6 @@ export function assertConfidence(fn: string, confidence: number): void {
 
 /** Throws unless alpha (an error rate) is strictly between 0 and 1. */
 export function assertAlpha(fn: string, alpha: number): void {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`${fn}: alpha must be in (0, 1), e.g. 0.05, got ${alpha}`)
+  if (!(alpha > 0 && alpha < 1))
+    throw new RangeError(`${fn}: alpha must be in (0, 1), e.g. 0.05, got ${alpha}`)
 }

@@ -7,6 +7,25 @@ import { RolloutErrorSchema, TrajectorySchema } from '../trajectory/schema.js'
 export const MatcherNameSchema = z.enum(['toRarely', 'toUsually', 'toNever', 'toAlways', 'toMatchRateBaseline'])
 export type MatcherName = z.infer<typeof MatcherNameSchema>
 
+/** How a `toMatchRateBaseline` verdict relates to its stored baseline. */
+export const BaselineComparisonSchema = z.object({
+  /** The baseline file, relative to the project root. */
+  file: z.string(),
+  /** The entry's key in the file. */
+  key: z.string(),
+  /** `compared`: checked against the stored rate; `created`: no entry, one was written; `updated`: `-u` rewrote it; `missing`: no entry and none may be written (CI). */
+  status: z.enum(['compared', 'created', 'updated', 'missing']),
+  /** The stored rate (null when there was none). */
+  stored: EstimateSchema.nullable(),
+  /** The seed the stored rate was measured with. */
+  storedSeed: z.number().int().nullable(),
+  /** new − stored, with its Newcombe interval (null when nothing was compared). */
+  difference: IntervalSchema.nullable(),
+  tolerance: z.number().min(0).max(1),
+  better: z.enum(['lower', 'higher']),
+})
+export type BaselineComparison = z.infer<typeof BaselineComparisonSchema>
+
 /**
  * A rate assertion's result, as data (fast-check's RunDetails is the model): the matcher message,
  * the reporter line and the HTML page are three renderings of it.
@@ -37,6 +56,22 @@ export const VerdictSchema = z.object({
   seed: z.number().int(),
   /** The failing rollout attributed (the first bad one by index), when there is one. */
   replay: ReplayHandleSchema.nullable(),
+  /**
+   * Why sampling stopped: `decided` (the sequential test answered), `max-rollouts` / `budget` (spent
+   * before it answered), `error` (an error outcome failed the gate), `occurrence` (toNever/toAlways
+   * saw the outcome), `completed` (a fixed sample ran in full).
+   */
+  stop: z.enum(['decided', 'max-rollouts', 'budget', 'error', 'occurrence', 'completed']).optional(),
+  /** The name of the sequential decision method ("log-odds mixture e-process"), when one decided. */
+  decisionMethod: z.string().nullable().optional(),
+  /** Where the seed came from: the `seed` option, `CAUSAL_REPLAY_SEED`, or derived from the test's name. */
+  seedSource: z.enum(['option', 'env', 'test']).optional(),
+  /** Whether error outcomes were allowed (left out of the rate) or failed the gate. */
+  allowErrors: z.boolean().optional(),
+  /** What an inconclusive verdict does to the test. */
+  onInconclusive: z.enum(['fail', 'pass']).optional(),
+  /** `toMatchRateBaseline` only: the stored rate it was compared with. */
+  baseline: BaselineComparisonSchema.optional(),
 })
 export type Verdict = z.infer<typeof VerdictSchema>
 

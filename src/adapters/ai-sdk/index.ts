@@ -1,0 +1,9 @@
+// vitest-causal-replay/ai-sdk: record and replay agents built on the Vercel AI SDK (`ai` 6.x).
+import './sdk.js'
+
+export { swapModel, type SwapModelOptions } from './swap-model.js'
+export type { CallOptions, GenerateResult, LanguageModelV3, StreamPart, StreamResult } from './types.js'
+export { DEFAULT_MODEL_STEP, wrapModel, type WrapModelOptions } from './wrap-model.js'
+export { wrapTools } from './wrap-tools.js'
+export { MissingPeerDependencyError } from '../shared/load-peer.js'
+export type { PriceTable, TokenPrice } from '../shared/pricing.js'

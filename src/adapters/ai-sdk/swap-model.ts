@@ -1,0 +1,21 @@
+import { swapPolicy, type Intervention } from '../../replay/interventions.js'
+import { modelPolicy } from './model-policy.js'
+import type { LanguageModelV3 } from './types.js'
+import { checkModel, DEFAULT_MODEL_STEP } from './wrap-model.js'
+
+/** Options of {@link swapModel}. */
+export interface SwapModelOptions {
+  /** Default `'model'`. The step name whose calls `model` answers (the `name` given to `wrapModel`). */
+  name?: string
+}
+
+/**
+ * do_policy for AI SDK agents: hold the steps before `step`, and from `step` on answer every call of
+ * the wrapped model named `name` with `model` instead, on the same (possibly edited) prompt and the
+ * step's seed. A swapped call sends no HTTP headers of the original call: the context has none.
+ * With `prices`, the swapped-in model needs its own entry in the table.
+ */
+export function swapModel(step: number, model: LanguageModelV3, options: SwapModelOptions = {}): Intervention {
+  checkModel(model, 'swapModel')
+  return swapPolicy(step, { [options.name ?? DEFAULT_MODEL_STEP]: modelPolicy(model) })
+}

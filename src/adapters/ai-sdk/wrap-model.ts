@@ -1,0 +1,89 @@
+import type { AgentContext, StepOptions } from '../../agent/types.js'
+import { InvalidOptionError } from '../../errors.js'
+import type { Json } from '../../json.js'
+import { checkPriceTable, priceOf, tokenCost, type PriceTable } from '../shared/pricing.js'
+import { callContext, type ModelCall } from './call-context.js'
+import { actionMeta, answeringModel, tokenCounts, toGenerateResult, toStreamResult } from './model-action.js'
+import { modelPolicy } from './model-policy.js'
+import type { CallOptions, LanguageModelV3 } from './types.js'
+
+/** The step name of a wrapped model's calls unless `name` says otherwise; `swapModel` uses it too. */
+export const DEFAULT_MODEL_STEP = 'model'
+
+/** Options of {@link wrapModel}. */
+export interface WrapModelOptions {
+  /** Default `'model'`. The name of every step this model's calls make (`swapModel` swaps steps by name). */
+  name?: string
+  /**
+   * Default: none (no cost recorded). USD per million tokens by model id. Each call's usage is
+   * priced with the entry of the model that answered and counts against `budget.maxCostUsd`. The
+   * wrapped model must have an entry; a swapped-in model without one ends its rollout with an error.
+   */
+  prices?: PriceTable
+}
+
+/**
+ * Wraps an AI SDK model (LanguageModelV3) so that every `doGenerate` and `doStream` call is one
+ * step of the rollout: use the result with `generateText`, `streamText` and the rest as usual.
+ *
+ * - context: `{ call: 'generate' | 'stream', prompt, tools, toolChoice, temperature, … }` as JSON;
+ *   `editContext` edits it and the model sees the edited prompt;
+ * - action: the result, tool calls included (a stream: all its parts), as JSON that comes back
+ *   as the same values (dates, bytes) when a held step replays it; a streamed call replays as a
+ *   stream of the recorded parts;
+ * - seed: the call's `seed` option is the step's seed (a `seed` given to `generateText` is
+ *   replaced), so a seeded model draws the same answer for the same step of the same rollout;
+ * - meta: token usage, finish reason, answering model id; cost from `prices`, if given;
+ * - retries: a failed attempt records no step, so `maxRetries` never adds steps (see `modelPolicy`).
+ *
+ * Streams are buffered: the wrapped `doStream` resolves once the model's stream has ended.
+ */
+export function wrapModel(ctx: AgentContext, model: LanguageModelV3, options: WrapModelOptions = {}): LanguageModelV3 {
+  checkModel(model, 'wrapModel')
+  const name = options.name ?? DEFAULT_MODEL_STEP
+  if (typeof name !== 'string' || name === '') {
+    throw new InvalidOptionError(`wrapModel: \`name\` must be a non-empty string, got ${JSON.stringify(name)}.`)
+  }
+  const prices = options.prices
+  if (prices !== undefined) checkPriceTable(prices, model.modelId, 'wrapModel')
+
+  const stepOptions = (call: ModelCall, callOptions: CallOptions): StepOptions<Json> => ({
+    context: callContext(call, callOptions),
+    meta: actionMeta,
+    ...(prices === undefined
+      ? {}
+      : { costUsd: (action: Json) => tokenCost(priceOf(prices, answeringModel(action), 'wrapModel'), tokenCounts(action)) }),
+  })
+
+  return {
+    specificationVersion: 'v3',
+    provider: model.provider,
+    modelId: model.modelId,
+    get supportedUrls() {
+      return model.supportedUrls
+    },
+    async doGenerate(callOptions) {
+      const action = await ctx.step(name, modelPolicy(model, callOptions), stepOptions('generate', callOptions))
+      return toGenerateResult(action, name)
+    },
+    async doStream(callOptions) {
+      const action = await ctx.step(name, modelPolicy(model, callOptions), stepOptions('stream', callOptions))
+      return toStreamResult(action, name)
+    },
+  }
+}
+
+/** Rejects what is not a LanguageModelV3 with a message that says what it is instead. */
+export function checkModel(model: LanguageModelV3, caller: string): void {
+  if (typeof model !== 'object' || model === null) {
+    throw new InvalidOptionError(
+      `${caller}: expected an AI SDK model object (LanguageModelV3, e.g. openai('gpt-4.1') or MockLanguageModelV3), got ${model === null ? 'null' : typeof model}. Model id strings are not supported: resolve the model first.`,
+    )
+  }
+  const version = (model as { specificationVersion?: unknown }).specificationVersion
+  if (version !== 'v3') {
+    throw new InvalidOptionError(
+      `${caller}: the model implements specification ${JSON.stringify(version)}, but this adapter needs "v3" (ai 6.x). Upgrade the provider package.`,
+    )
+  }
+}

@@ -1,0 +1,49 @@
+import type { ToolExecutionOptions, ToolSet } from 'ai'
+import type { AgentContext } from '../../agent/types.js'
+import type { Json } from '../../json.js'
+import { decodeJson, encodeJson } from '../shared/json-codec.js'
+import { inCallOrder } from '../shared/tool-order.js'
+
+type Execute = (input: unknown, options: ToolExecutionOptions) => unknown
+
+/**
+ * Wraps the `execute` of every tool of an AI SDK tool set so that each call is an observation of
+ * the rollout (`ctx.tool`, under the tool's key): replay can answer it from the recording
+ * (`tools: 'recorded'`) or replace it (`replaceObservation`), and `calledTool(name)` sees it.
+ * Tools without `execute` (provider-executed tools, tools answered by the client) pass through.
+ *
+ * Inputs and outputs are recorded as JSON and revived (see `encodeJson`). A tool that returns an
+ * async iterable (preliminary results) is read to its end and its last value is the observation;
+ * the SDK then gets that final value only, with no preliminary results. Tool calls of a rollout run
+ * one at a time in the order the SDK starts them, so replay finds each at the same position.
+ */
+export function wrapTools<Tools extends ToolSet>(ctx: AgentContext, tools: Tools): Tools {
+  const wrapped: Record<string, unknown> = {}
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = tool.execute as Execute | undefined
+    wrapped[name] = typeof execute !== 'function' ? tool : { ...tool, execute: observed(ctx, name, execute) }
+  }
+  return wrapped as Tools
+}
+
+function observed(ctx: AgentContext, name: string, execute: Execute): Execute {
+  return (input, options) =>
+    inCallOrder(ctx, async () => {
+      const args = encodeJson(input, `The input of tool "${name}"`)
+      const result = await ctx.tool<Json | undefined>(name, args, async () => {
+        const output = await finalValue(execute(input, options))
+        return output === undefined ? undefined : encodeJson(output, `The output of tool "${name}"`)
+      })
+      return result === undefined ? undefined : decodeJson(result)
+    })
+}
+
+/** The value a tool produced: awaited, and for an async iterable its last item (undefined if none). */
+async function finalValue(output: unknown): Promise<unknown> {
+  if (output !== null && typeof output === 'object' && Symbol.asyncIterator in output) {
+    let last: unknown
+    for await (const item of output as AsyncIterable<unknown>) last = item
+    return last
+  }
+  return await output
+}

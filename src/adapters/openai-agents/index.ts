@@ -1,0 +1,9 @@
+// vitest-causal-replay/openai-agents: record and replay agents built on the OpenAI Agents SDK.
+import './sdk.js'
+
+export type { SeedOption } from './model-policy.js'
+export { swapModel, type SwapModelOptions } from './swap-model.js'
+export { DEFAULT_MODEL_STEP, wrapModel, type WrapModelOptions } from './wrap-model.js'
+export { wrapTools } from './wrap-tools.js'
+export { MissingPeerDependencyError } from '../shared/load-peer.js'
+export type { PriceTable, TokenPrice } from '../shared/pricing.js'

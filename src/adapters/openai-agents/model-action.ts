@@ -1,0 +1,110 @@
+import type { ModelResponse, StreamEvent, Usage } from '@openai/agents'
+import { ReplayDivergenceError } from '../../errors.js'
+import type { Json, JsonObject } from '../../json.js'
+import { decodeJson, encodeJson } from '../shared/json-codec.js'
+import type { TokenCounts } from '../shared/pricing.js'
+import type { ModelCall } from './request-context.js'
+import { SDK_CLASSES } from './sdk.js'
+
+const CODEC = { classes: SDK_CLASSES }
+
+/**
+ * The action of a model step, as recorded:
+ * - `{ call: 'response', modelId?, response }`: the `getResponse` result (output items with their
+ *   tool calls, usage as a revivable `Usage`, response id, provider data);
+ * - `{ call: 'stream', modelId?, events }`: every event of `getStreamedResponse`, in order.
+ *
+ * `modelId` is the id given to `wrapModel`/`swapModel` for the model that answered: it picks the price.
+ */
+export function responseAction(modelId: string | undefined, response: ModelResponse): Json {
+  const action: JsonObject = { call: 'response' }
+  if (modelId !== undefined) action.modelId = modelId
+  action.response = encodeJson(response, 'The response of an Agents SDK model', CODEC)
+  return action
+}
+
+/** The action of a streamed call: see {@link responseAction}. */
+export function streamAction(modelId: string | undefined, events: readonly StreamEvent[]): Json {
+  const action: JsonObject = { call: 'stream' }
+  if (modelId !== undefined) action.modelId = modelId
+  action.events = encodeJson(events, 'The stream of an Agents SDK model', CODEC)
+  return action
+}
+
+/** The `getResponse` result a response action stands for, revived (`usage` is a `Usage` again). */
+export function toModelResponse(action: Json, stepName: string): ModelResponse {
+  return decodeJson(actionOf(action, 'response', stepName).response ?? null, CODEC) as ModelResponse
+}
+
+/** The events a stream action stands for, revived. */
+export function toStreamEvents(action: Json, stepName: string): StreamEvent[] {
+  return decodeJson(actionOf(action, 'stream', stepName).events ?? [], CODEC) as StreamEvent[]
+}
+
+/** The model id an action records, if `wrapModel` was given one. */
+export function answeringModel(action: Json): string | undefined {
+  const modelId = asObject(action)?.modelId
+  return typeof modelId === 'string' ? modelId : undefined
+}
+
+/** Token counts of a model step: the response's usage, or that of the stream's `response_done` event. */
+export function tokenCounts(action: Json): TokenCounts {
+  const usage = usageOf(action)
+  if (usage === undefined) return { inputTokens: undefined, cachedInputTokens: undefined, outputTokens: undefined }
+  const details = usage.inputTokensDetails
+  const cached = (Array.isArray(details) ? details : details === undefined ? [] : [details]).reduce(
+    (sum, entry) => sum + (typeof entry.cached_tokens === 'number' ? entry.cached_tokens : 0),
+    0,
+  )
+  return { inputTokens: usage.inputTokens, cachedInputTokens: cached, outputTokens: usage.outputTokens }
+}
+
+/** What a model step records in `meta`: the call, the model id, token usage. */
+export function actionMeta(action: Json): JsonObject {
+  const meta: JsonObject = {}
+  const call = asObject(action)?.call
+  if (typeof call === 'string') meta.call = call
+  const modelId = answeringModel(action)
+  if (modelId !== undefined) meta.modelId = modelId
+  const tokens = tokenCounts(action)
+  if (tokens.inputTokens !== undefined) meta.inputTokens = tokens.inputTokens
+  if (tokens.cachedInputTokens !== undefined) meta.cachedInputTokens = tokens.cachedInputTokens
+  if (tokens.outputTokens !== undefined) meta.outputTokens = tokens.outputTokens
+  return meta
+}
+
+type UsageFields = Pick<Usage, 'inputTokens' | 'outputTokens'> & {
+  inputTokensDetails?: Record<string, number> | Array<Record<string, number>> | undefined
+}
+
+function usageOf(action: Json): UsageFields | undefined {
+  const object = asObject(action)
+  if (object?.call === 'response') {
+    return (decodeJson(object.response ?? null, CODEC) as Partial<ModelResponse> | null)?.usage
+  }
+  if (object?.call === 'stream') {
+    const events = decodeJson(object.events ?? [], CODEC) as StreamEvent[]
+    const done = events.findLast((event) => event.type === 'response_done')
+    return done?.type === 'response_done' ? done.response.usage : undefined
+  }
+  return undefined
+}
+
+/**
+ * The recorded action as an object of the expected call. A held step recorded from `getResponse`
+ * but reached from `getStreamedResponse` (or the reverse) means the agent code changed since.
+ */
+function actionOf(action: Json, call: ModelCall, stepName: string): JsonObject {
+  const object = asObject(action)
+  if (object?.call !== call) {
+    const recorded = typeof object?.call === 'string' ? `a ${object.call} call` : 'no model call'
+    throw new ReplayDivergenceError(
+      `Model step "${stepName}" is a ${call} call, but its action records ${recorded}: the agent calls the model differently than in the recording (run with or without stream: true?).`,
+    )
+  }
+  return object
+}
+
+function asObject(json: Json | undefined): JsonObject | undefined {
+  return typeof json === 'object' && json !== null && !Array.isArray(json) ? json : undefined
+}

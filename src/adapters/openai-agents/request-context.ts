@@ -1,0 +1,73 @@
+import type { ModelRequest } from '@openai/agents'
+import type { StepView } from '../../agent/types.js'
+import { InvalidOptionError } from '../../errors.js'
+import type { Json } from '../../json.js'
+import { decodeJson, encodeJson } from '../shared/json-codec.js'
+
+/** Which model method a step answers. */
+export type ModelCall = 'response' | 'stream'
+
+/**
+ * The request fields a model decides from: they go into the step's context (and its digest). The
+ * abort signal, the tracing flag and the runner's internal fields change how the call travels, not
+ * what it decides; `modelSettings.retry` is runtime-only (it holds a function) and stays out too.
+ */
+const DECISION_FIELDS = [
+  'systemInstructions',
+  'input',
+  'previousResponseId',
+  'conversationId',
+  'modelSettings',
+  'tools',
+  'toolsExplicitlyProvided',
+  'outputType',
+  'handoffs',
+  'prompt',
+  'overridePromptModel',
+] as const satisfies ReadonlyArray<keyof ModelRequest>
+
+/**
+ * The context of a model step: `{ call, systemInstructions, input, modelSettings, tools, … }` as
+ * JSON. `editContext` edits this value; the model then sees the edited request.
+ */
+export function requestContext(call: ModelCall, request: ModelRequest): Json {
+  const context: Record<string, unknown> = { call }
+  for (const key of DECISION_FIELDS) {
+    if (request[key] === undefined) continue
+    if (key === 'modelSettings') {
+      const { retry: _retry, ...settings } = request.modelSettings
+      context.modelSettings = settings
+    } else {
+      context[key] = request[key]
+    }
+  }
+  return encodeJson(context, 'The request of a model call')
+}
+
+/** The live request without its decision fields: what is passed on around the context. */
+export function passedOnFields(request: ModelRequest): Partial<ModelRequest> {
+  const rest: Record<string, unknown> = { ...request }
+  for (const key of DECISION_FIELDS) delete rest[key]
+  return rest as Partial<ModelRequest>
+}
+
+/** The request a step's (possibly edited) context describes; a context of another shape names the step. */
+export function readRequestContext(view: StepView): {
+  call: ModelCall
+  request: Partial<ModelRequest> & Pick<ModelRequest, 'input'>
+} {
+  const where = `Agents SDK model step ${view.index} "${view.name}"`
+  if (view.context === undefined) throw new InvalidOptionError(`${where} has no context to call the model with.`)
+  const decoded = decodeJson(view.context) as Record<string, unknown> | null
+  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
+    throw new InvalidOptionError(`${where}: its context must be an object { call, input, … }; an editContext edit returned something else.`)
+  }
+  const { call, ...request } = decoded
+  if (call !== 'response' && call !== 'stream') {
+    throw new InvalidOptionError(`${where}: context.call must be "response" or "stream", got ${JSON.stringify(call)}.`)
+  }
+  if (typeof request.input !== 'string' && !Array.isArray(request.input)) {
+    throw new InvalidOptionError(`${where}: context.input must be the model input (a string or an item array).`)
+  }
+  return { call, request: request as Partial<ModelRequest> & Pick<ModelRequest, 'input'> }
+}

@@ -1,0 +1,130 @@
+import type { Model, ModelRequest } from '@openai/agents'
+import type { AgentContext, StepOptions } from '../../agent/types.js'
+import { InvalidOptionError } from '../../errors.js'
+import type { Json } from '../../json.js'
+import { checkPriceTable, priceOf, tokenCost, type PriceTable } from '../shared/pricing.js'
+import { actionMeta, answeringModel, tokenCounts, toModelResponse, toStreamEvents } from './model-action.js'
+import { modelPolicy, type ModelPolicySettings, type SeedOption } from './model-policy.js'
+import { requestContext, type ModelCall } from './request-context.js'
+
+/** The step name of a wrapped model's calls unless `name` says otherwise; `swapModel` uses it too. */
+export const DEFAULT_MODEL_STEP = 'model'
+
+/** Options of {@link wrapModel}. */
+export interface WrapModelOptions {
+  /** Default `'model'`. The name of every step this model's calls make (`swapModel` swaps steps by name). */
+  name?: string
+  /**
+   * Default: none. The model's id, recorded in each step's `meta` and used to find its price. The
+   * Agents SDK's `Model` does not expose its model name, so `prices` needs this.
+   */
+  modelId?: string
+  /**
+   * Default: none (no cost recorded). USD per million tokens by model id (needs `modelId`). Each
+   * call's usage is priced with the entry of the model that answered and counts against
+   * `budget.maxCostUsd`; a swapped-in model needs its own `modelId` and entry.
+   */
+  prices?: PriceTable
+  /** Default `'auto'`. How the step's seed reaches the model: see {@link SeedOption}. */
+  seed?: SeedOption
+}
+
+/**
+ * Wraps an Agents SDK `Model` so that every `getResponse` and `getStreamedResponse` call is one
+ * step of the rollout: pass the result as `new Agent({ model })` and `run()` as usual.
+ *
+ * - context: `{ call: 'response' | 'stream', systemInstructions, input, modelSettings, tools, … }`
+ *   as JSON; `editContext` edits it and the model sees the edited request;
+ * - action: the response, tool calls included (a stream: all its events), as JSON that comes back
+ *   as the same values (`usage` is a `Usage` again) when a held step replays it; a streamed call
+ *   replays as the recorded events;
+ * - seed: the step's seed, sent as `modelSettings.providerData.seed` (see {@link SeedOption});
+ * - meta: token usage and `modelId`; cost from `prices`, if given;
+ * - retries: a failed attempt records no step, so retries never add steps (see `modelPolicy`).
+ *
+ * Streams are buffered: the first event arrives once the model's stream has ended.
+ */
+export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOptions = {}): Model {
+  checkModel(model, 'wrapModel')
+  const name = checkedName(options.name, 'wrapModel')
+  const settings = policySettings(options, 'wrapModel')
+  const prices = options.prices
+  if (prices !== undefined) {
+    if (settings.modelId === undefined) {
+      throw new InvalidOptionError(
+        'wrapModel: `prices` needs `modelId`: the Agents SDK does not tell which model a `Model` calls, so give its id (the key of its entry in `prices`).',
+      )
+    }
+    checkPriceTable(prices, settings.modelId, 'wrapModel')
+  }
+
+  const stepOptions = (call: ModelCall, request: ModelRequest): StepOptions<Json> => ({
+    context: requestContext(call, request),
+    meta: actionMeta,
+    ...(prices === undefined ? {} : { costUsd: (action: Json) => costOf(prices, action) }),
+  })
+
+  const wrapped: Model = {
+    async getResponse(request) {
+      const action = await ctx.step(name, modelPolicy(model, settings, request), stepOptions('response', request))
+      return toModelResponse(action, name)
+    },
+    async *getStreamedResponse(request) {
+      const action = await ctx.step(name, modelPolicy(model, settings, request), stepOptions('stream', request))
+      yield* toStreamEvents(action, name)
+    },
+  }
+  // Optional members pass through, so the runner treats the wrapped model like the original.
+  const retryAdvice = model.getRetryAdvice
+  if (retryAdvice !== undefined) wrapped.getRetryAdvice = (args) => retryAdvice.call(model, args)
+  if (model.supportsPromptModelSelection !== undefined) {
+    Object.defineProperty(wrapped, 'supportsPromptModelSelection', { value: model.supportsPromptModelSelection })
+  }
+  return wrapped
+}
+
+function costOf(prices: PriceTable, action: Json): number {
+  const modelId = answeringModel(action)
+  if (modelId === undefined) {
+    throw new InvalidOptionError('A model step has no modelId to price: give the swapped-in model a `modelId` (swapModel options).')
+  }
+  return tokenCost(priceOf(prices, modelId, 'wrapModel'), tokenCounts(action))
+}
+
+/** Checks the options shared with `swapModel`. */
+export function policySettings(options: { modelId?: string; seed?: SeedOption }, caller: string): ModelPolicySettings {
+  const seed = options.seed ?? 'auto'
+  if (seed !== 'auto' && seed !== 'providerData' && seed !== 'none') {
+    throw new InvalidOptionError(`${caller}: \`seed\` must be "auto", "providerData" or "none", got ${JSON.stringify(seed)}.`)
+  }
+  if (options.modelId !== undefined && (typeof options.modelId !== 'string' || options.modelId === '')) {
+    throw new InvalidOptionError(`${caller}: \`modelId\` must be a non-empty string, got ${JSON.stringify(options.modelId)}.`)
+  }
+  return { modelId: options.modelId, seed }
+}
+
+/** The step name, checked. */
+export function checkedName(name: string | undefined, caller: string): string {
+  const checked = name ?? DEFAULT_MODEL_STEP
+  if (typeof checked !== 'string' || checked === '') {
+    throw new InvalidOptionError(`${caller}: \`name\` must be a non-empty string, got ${JSON.stringify(checked)}.`)
+  }
+  return checked
+}
+
+/** Rejects what is not a `Model` with a message that says what to pass instead. */
+export function checkModel(model: Model, caller: string): void {
+  const candidate = model as Partial<Model> | null | undefined
+  if (typeof candidate?.getResponse !== 'function' || typeof candidate.getStreamedResponse !== 'function') {
+    const got = typeof model === 'string' ? `the model name ${JSON.stringify(model)}` : describe(model)
+    throw new InvalidOptionError(
+      `${caller}: expected an Agents SDK Model (an object with getResponse and getStreamedResponse), got ${got}. ` +
+        'Resolve a model name first, e.g. await new OpenAIProvider().getModel(name).',
+    )
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  return typeof value === 'object' ? 'an object without getResponse/getStreamedResponse' : typeof value
+}

@@ -1,0 +1,65 @@
+import { CausalReplayError } from '../../errors.js'
+
+/**
+ * An adapter was imported without the SDK it adapts (an optional peer dependency). The message
+ * names the package and the command that installs it.
+ */
+export class MissingPeerDependencyError extends CausalReplayError {
+  override name = 'MissingPeerDependencyError'
+  constructor(
+    message: string,
+    /** The package to install. */
+    readonly packageName: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Which SDK an adapter needs, for the message when it is missing. */
+export interface PeerDependency {
+  /** The npm package, e.g. `ai`. */
+  readonly packageName: string
+  /** The semver range the adapter supports, e.g. `^6.0.0`. */
+  readonly range: string
+  /** The adapter's import path, e.g. `vitest-causal-replay/ai-sdk`. */
+  readonly adapter: string
+}
+
+/**
+ * Imports an adapter's SDK, or throws a {@link MissingPeerDependencyError} that says which package
+ * to install. The SDKs are optional peer dependencies: the core never imports them, and an
+ * adapter imports its SDK here, dynamically, because a failed static `import` surfaces as Node's
+ * bare "Cannot find package" with no word on what to do. Errors other than "not found" (a broken
+ * install, a syntax error inside the SDK) propagate unchanged.
+ *
+ * `importer` exists for tests; it defaults to a dynamic `import()` resolved from this file.
+ */
+export async function loadPeer<Module>(
+  peer: PeerDependency,
+  importer: (specifier: string) => Promise<unknown> = (specifier) => import(specifier),
+): Promise<Module> {
+  try {
+    return (await importer(peer.packageName)) as Module
+  } catch (error) {
+    if (!isModuleNotFound(error, peer.packageName)) throw error
+    throw new MissingPeerDependencyError(
+      `${peer.adapter} needs the package "${peer.packageName}" (${peer.range}), an optional peer dependency that is not installed. ` +
+        `Install it next to vitest-causal-replay: npm install --save-dev ${peer.packageName}`,
+      peer.packageName,
+    )
+  }
+}
+
+/** True when `error` says that `packageName` itself (not one of its own dependencies) was not found. */
+function isModuleNotFound(error: unknown, packageName: string): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false
+  // Node words it "Cannot find package 'ai' imported from …"; bundlers and test runners vary, but
+  // all quote the specifier. A missing dependency *of* the SDK names that other package instead.
+  return typeof message === 'string' && new RegExp(`['"\`]${escapeRegExp(packageName)}['"\`/]`).test(message)
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -1,0 +1,109 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { isCausalReplayError } from '../errors.js'
+import { writeReportHtml } from '../report/write.js'
+import { parseJsonFile } from '../trajectory/file.js'
+import { ArtifactSchema, type Artifact } from '../verdict/schema.js'
+import { formatArtifact } from './show.js'
+import { USAGE } from './usage.js'
+import { packageVersion } from './version.js'
+
+/** Where the CLI writes; the process streams in `main.ts`, buffers in tests. */
+export interface CliIo {
+  stdout: { write(text: string): unknown }
+  stderr: { write(text: string): unknown }
+}
+
+/** Exit code of bad usage and of an invalid or missing artifact (nothing was written). */
+export const EXIT_USAGE = 2
+
+/** An error the user can fix from the message; exits with {@link EXIT_USAGE}. */
+class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+/**
+ * Runs `causal-replay` with `argv` (the arguments after the program name) and returns the exit
+ * code: 0 done, 2 bad usage or invalid artifact, 1 anything else. It never calls `process.exit`,
+ * so tests can run it in-process.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`causal-replay: ${error.message}\n\n${USAGE}\n`)
+      return EXIT_USAGE
+    }
+    // A missing, unparsable or invalid artifact: the message names the file and the field.
+    if (isCausalReplayError(error) && error.name === 'InvalidTrajectoryError') {
+      io.stderr.write(`causal-replay: ${error.message}\n`)
+      return EXIT_USAGE
+    }
+    io.stderr.write(`causal-replay: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 1
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv)
+  if (values.help === true) {
+    io.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  if (values.version === true) {
+    io.stdout.write(`${await packageVersion()}\n`)
+    return 0
+  }
+  const [command, ...rest] = positionals
+  if (command === undefined) throw new UsageError('missing command.')
+  if (command === 'help') {
+    io.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  if (command !== 'report' && command !== 'show') throw new UsageError(`unknown command "${command}".`)
+  const [file, ...extra] = rest
+  if (file === undefined) throw new UsageError(`${command}: missing <artifact.json>.`)
+  if (extra.length > 0) throw new UsageError(`${command}: unexpected argument "${extra[0]}".`)
+  if (command === 'show' && values.output !== undefined) throw new UsageError('show: -o/--output applies to report only.')
+
+  const artifact = await parseJsonFile(file, ArtifactSchema, 'artifact')
+  if (command === 'show') {
+    io.stdout.write(`${formatArtifact(artifact)}\n`)
+    return 0
+  }
+  return report(file, artifact, values.output, io)
+}
+
+async function report(file: string, artifact: Artifact, output: string | undefined, io: CliIo): Promise<number> {
+  const target = output ?? defaultReportPath(file)
+  if (resolve(target) === resolve(file)) {
+    throw new UsageError(`report: the output ${target} is the artifact itself; pass another -o.`)
+  }
+  await writeReportHtml(target, artifact)
+  io.stdout.write(`report: ${target}\n`)
+  return 0
+}
+
+/** `dir/test.json` → `dir/test.html`; a name without `.json` gets `.html` appended. */
+export function defaultReportPath(file: string): string {
+  return /\.json$/i.test(file) ? file.replace(/\.json$/i, '.html') : `${file}.html`
+}
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        output: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    })
+  } catch (error) {
+    // parseArgs throws a TypeError with a readable message for unknown options and missing values.
+    throw new UsageError((error as Error).message)
+  }
+}

@@ -1,0 +1,112 @@
+import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
+import type { Json } from '../json.js'
+import type { Trajectory } from '../trajectory/schema.js'
+import { cutMiddle, shortenContext } from './context.js'
+import { confidenceLevel, effect, methodName, percent, plural, probability } from './numbers.js'
+import { formatTable } from './table.js'
+
+/** Width of the action column: enough for a tool name or a short reply. */
+const ACTION_WIDTH = 18
+
+/**
+ * The contrastive attribution block of a failure message (DESIGN §5): per step, P(bad | resample)
+ * with its interval and the effect against the replay baseline with its interval; the causal locus
+ * marked; then the replay fidelity and what the locus step decided from.
+ */
+export function formatContrastive(result: ContrastiveResult, failing: Trajectory | null): string[] {
+  const level = confidenceLevel(result.confidence)
+  const arms = result.crn ? 'CRN' : 'independent arms'
+  const search = result.search === 'binary' ? ', binary search' : ''
+  const lines = [
+    `causal attribution of rollout ${result.factual.rollout} (${result.rolloutsPerStep} rollouts/step, ${arms}, Holm${search}):`,
+  ]
+  const rows = result.steps.map((step) => {
+    const isLocus = step.index === result.locus
+    const note = isLocus ? '← causal locus' : step.direction === 'worsens' ? '(resampling makes it worse)' : ''
+    return [
+      `${isLocus ? '▶' : ' '} ${step.index}`,
+      step.name,
+      actionText(step.action),
+      step.evaluated ? `${probability(step.pBad.point)} [${probability(step.pBad.low)}, ${probability(step.pBad.high)}]` : '—',
+      step.evaluated ? `${effect(step.effect.point)} [${effect(step.effect.low)}, ${effect(step.effect.high)}]` : '—',
+      note,
+    ]
+  })
+  const table = formatTable(
+    [
+      { header: '  step' },
+      { header: 'name' },
+      { header: 'action' },
+      { header: 'P(bad|resample)' },
+      { header: `effect [${level} CI]` },
+      { header: '' },
+    ],
+    rows,
+  )
+  lines.push(...table.map((line) => `  ${line}`))
+
+  const baseline = result.baseline
+  const effectMethod = result.steps.find((step) => step.evaluated)?.effect.method
+  lines.push(
+    `replay fidelity ${probability(baseline.point)} [${probability(baseline.low)}, ${probability(baseline.high)}] ` +
+      `(P(bad) with every step held), action match ${percent(result.actionMatchRate)}; ` +
+      `${plural(result.rolloutsUsed, 'rollout')}; P: ${methodName(baseline.method)}` +
+      (effectMethod === undefined ? '' : `, effect: ${methodName(effectMethod)}`) +
+      (result.methods.sequential === null ? '' : `, arms stopped by ${result.methods.sequential}`),
+  )
+  if (result.truncated) lines.push('attribution stopped early (the budget ran out): the table shows the work done')
+  if (result.locus === null) {
+    lines.push(
+      `no step's resampling significantly reduces P(bad) (Holm, ${level}): the failure is not pinned to one step — attribute: { method: 'shapley' } splits it`,
+    )
+  } else {
+    lines.push(...formatLocusContext(failing, result.locus))
+  }
+  return lines
+}
+
+/** What the locus step decided from, shortened; nothing when the failing run is not at hand. */
+function formatLocusContext(failing: Trajectory | null, locus: number): string[] {
+  const step = failing?.steps.find((candidate) => candidate.index === locus)
+  if (step === undefined) return []
+  if (step.context === undefined) {
+    return [`step ${step.index} "${step.name}" chose ${actionText(step.action, 60)} (no context recorded: pass { context } to ctx.step to see it here)`]
+  }
+  return [
+    `step ${step.index} "${step.name}" chose ${actionText(step.action, 60)} from:`,
+    ...shortenContext(step.context, { width: 96 }).map((line) => `  ${line}`),
+  ]
+}
+
+/** The Shapley block: each step's share of v(N) − v(∅), with intervals, and the efficiency sum. */
+export function formatShapley(result: ShapleyResult): string[] {
+  const level = confidenceLevel(result.confidence)
+  const how =
+    result.method === 'exact'
+      ? `exact over ${plural(result.evaluations, 'coalition evaluation')}`
+      : `${plural(result.permutations, 'permutation')}${result.antithetic ? ' (antithetic)' : ''}`
+  const sum = result.efficiencySum
+  const lines = [
+    `Shapley values of rollout ${result.factual.rollout} (${how}, ${result.samplesPerEval} rollouts/evaluation, ${plural(result.rolloutsUsed, 'rollout')}):`,
+  ]
+  const table = formatTable(
+    [{ header: '  step' }, { header: 'name' }, { header: 'action' }, { header: `value [${level} CI]` }],
+    result.steps.map((step) => [
+      `  ${step.index}`,
+      step.name,
+      actionText(step.action),
+      `${effect(step.value)} [${effect(step.low)}, ${effect(step.high)}]`,
+    ]),
+  )
+  lines.push(...table.map((line) => `  ${line}`))
+  lines.push(
+    `sum ${effect(sum.point).trim()} [${effect(sum.low).trim()}, ${effect(sum.high).trim()}] = P(bad | all held) − P(bad | none held) (${methodName(sum.method)})` +
+      (result.truncated ? '; stopped early by the budget' : ''),
+  )
+  return lines
+}
+
+/** An action as compact JSON, cut to `width`. */
+export function actionText(action: Json, width = ACTION_WIDTH): string {
+  return cutMiddle(JSON.stringify(action), width)
+}

@@ -1,0 +1,61 @@
+import type { Json } from '../json.js'
+
+/** How much of a context a terminal message shows. */
+export interface ContextLimits {
+  /** Default 100. Characters per line. */
+  width?: number
+  /** Default 6. Lines in all (a message list shows its latest messages). */
+  lines?: number
+}
+
+/**
+ * A context shortened for a terminal: one line per message of a chat-style list (`role: "content"`,
+ * the latest ones, since the decision follows from the end of the conversation), one line per key
+ * of an object, one line for anything else. Long lines are cut in the middle, keeping both the
+ * start and the end, where an injected instruction usually sits.
+ */
+export function shortenContext(context: Json, limits: ContextLimits = {}): string[] {
+  const width = limits.width ?? 100
+  const maxLines = Math.max(2, limits.lines ?? 6)
+  let lines: string[]
+  if (Array.isArray(context)) {
+    lines = context.map((item) => {
+      if (isMessage(item)) {
+        const content = typeof item.content === 'string' ? JSON.stringify(item.content) : compact(item.content ?? null)
+        return `${String(item.role)}: ${content}`
+      }
+      return compact(item)
+    })
+    if (lines.length > maxLines) {
+      const hidden = lines.length - (maxLines - 1)
+      lines = [`… ${hidden} earlier item${hidden === 1 ? '' : 's'}`, ...lines.slice(hidden)]
+    }
+  } else if (context !== null && typeof context === 'object') {
+    const keys = Object.keys(context)
+    lines = keys.map((key) => `${key}: ${compact(context[key] ?? null)}`)
+    if (lines.length > maxLines) {
+      const hidden = lines.length - (maxLines - 1)
+      lines = [...lines.slice(0, maxLines - 1), `… ${hidden} more key${hidden === 1 ? '' : 's'}`]
+    }
+  } else {
+    lines = [compact(context)]
+  }
+  return lines.map((line) => cutMiddle(line, width))
+}
+
+/** A value as one line of JSON. */
+function compact(value: Json): string {
+  return JSON.stringify(value)
+}
+
+function isMessage(value: Json): value is { role: Json; content?: Json } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value.role === 'string'
+}
+
+/** Cuts `text` to `width` characters, keeping two thirds from the start and one third from the end. */
+export function cutMiddle(text: string, width: number): string {
+  if (text.length <= width) return text
+  const keep = width - 1
+  const head = Math.ceil((keep * 2) / 3)
+  return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`
+}

@@ -1,0 +1,60 @@
+import type { IntervalMethod } from '../stats/estimate.js'
+
+/**
+ * A rate as a percentage: one decimal from 1% up ("23.0%"), two significant digits below ("0.30%",
+ * "0.030%"), so small bounds keep their information. Exact 0 and 1 print as "0.0%" and "100.0%".
+ */
+export function percent(rate: number): string {
+  const value = rate * 100
+  if (value === 0 || Math.abs(value) >= 1) return `${value.toFixed(1)}%`
+  return `${value.toPrecision(2)}%`
+}
+
+/** A signed percentage for differences: "+21.0%", "-3.5%", "+0.0%". */
+export function signedPercent(rate: number): string {
+  const text = percent(Math.abs(rate))
+  return rate < 0 && text !== '0.0%' ? `-${text}` : `+${text}`
+}
+
+/** A probability with two decimals: "0.26". */
+export function probability(value: number): string {
+  return value.toFixed(2)
+}
+
+/** A signed effect, padded so columns of them align: "-0.74", " 0.00". */
+export function effect(value: number): string {
+  // -0.001 rounds to "-0.00"; an effect that rounds to zero prints unsigned.
+  const text = value.toFixed(2)
+  return (text === '-0.00' ? '0.00' : text).padStart(5)
+}
+
+/** A confidence level as a percentage without trailing zeros: 0.95 → "95%", 0.975 → "97.5%". */
+export function confidenceLevel(confidence: number): string {
+  return `${Number((confidence * 100).toFixed(2))}%`
+}
+
+/** An integer with thousands separators: 12000 → "12,000". */
+export function count(value: number): string {
+  return value.toLocaleString('en-US')
+}
+
+/** "1 rollout", "2 rollouts". */
+export function plural(value: number, noun: string): string {
+  return `${count(value)} ${noun}${value === 1 ? '' : 's'}`
+}
+
+const METHOD_NAMES: Record<IntervalMethod, string> = {
+  wilson: 'Wilson',
+  'clopper-pearson': 'Clopper–Pearson',
+  newcombe: 'Newcombe',
+  tango: 'Tango',
+  bootstrap: 'bootstrap',
+  clt: 'CLT',
+  exact: 'exact',
+  'confidence-sequence': 'confidence sequence',
+}
+
+/** How a message names an interval method: "Wilson", "Clopper–Pearson", "Newcombe". */
+export function methodName(method: IntervalMethod): string {
+  return METHOD_NAMES[method]
+}

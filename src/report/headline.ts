@@ -1,0 +1,92 @@
+import type { ContrastiveResult, ContrastiveStep } from '../attribute/schema.js'
+import type { Artifact } from '../verdict/schema.js'
+import { badOutcomeLabel, claimSentence, verdictReason } from './claim.js'
+import { jsonSummary } from './json-text.js'
+import { html, type Markup } from './markup.js'
+import { complement, methodLabel, percent, percentInterval, pValueText, signedInterval } from './numbers.js'
+
+/** The contrastive step at the causal locus, if there is a locus. */
+export function locusStep(contrastive: ContrastiveResult | null): ContrastiveStep | undefined {
+  if (contrastive === null || contrastive.locus === null) return undefined
+  return contrastive.steps.find((step) => step.index === contrastive.locus)
+}
+
+/**
+ * The top of the report: the claim and verdict, then three numbers — the observed rate, the causal
+ * locus, and how often resampling the locus rescues the run (next to the replay fidelity).
+ */
+export function renderHeadline(artifact: Artifact): Markup {
+  const { verdict, contrastive } = artifact
+  return html`<header class="headline" data-verdict="${verdict.kind}">
+<p class="test-path">${artifact.test.file} › ${artifact.test.name}</p>
+<div class="title-row"><span class="badge badge-${verdict.kind}">${verdict.kind}</span><h1>${claimSentence(verdict)}</h1></div>
+<p class="verdict-reason">${verdictReason(verdict)}</p>
+<div class="stats">
+${observedStat(artifact)}
+${locusStat(artifact)}
+${rescueStat(contrastive, badOutcomeLabel(verdict))}
+</div>
+</header>`
+}
+
+function observedStat({ verdict }: Artifact): Markup {
+  const { observed, errors } = verdict
+  const errorNote =
+    errors.count === 0
+      ? null
+      : html`<div class="stat-detail warning">${errors.count} rollout${errors.count === 1 ? '' : 's'} ended in an error (not scored)</div>`
+  return html`<div class="stat" data-stat="observed">
+<div class="stat-label">Observed: ${verdict.predicate}</div>
+<div class="stat-value">${percent(observed.point)}</div>
+<div class="stat-detail">${observed.successes}/${observed.n} rollouts · ${percentInterval(observed)}</div>
+${errorNote}
+</div>`
+}
+
+function locusStat(artifact: Artifact): Markup {
+  const { verdict, contrastive, shapley, failing } = artifact
+  const step = locusStep(contrastive)
+  if (step !== undefined && contrastive !== null) {
+    return html`<div class="stat stat-locus" data-stat="locus">
+<div class="stat-label">Causal locus</div>
+<div class="stat-value"><a href="#step-${step.index}">step ${step.index} · ${step.name}</a></div>
+<div class="stat-detail">action <code>${jsonSummary(step.action, 60)}</code></div>
+<div class="stat-detail">effect on P(bad) ${signedInterval(step.effect)} (${methodLabel(step.effect.method)}, Holm-adjusted ${pValueText(step.pValue)})</div>
+</div>`
+  }
+  const why =
+    contrastive !== null
+      ? 'No step: resampling no single step significantly reduces P(bad) (the attribution abstains).'
+      : shapley !== null
+        ? 'Not computed: this artifact has Shapley values only (see the chart).'
+        : failing === null
+          ? verdict.kind === 'pass'
+            ? 'Not needed: the test passed.'
+            : 'No failing rollout was kept to attribute.'
+          : 'Attribution was not run for this test.'
+  return html`<div class="stat" data-stat="locus">
+<div class="stat-label">Causal locus</div>
+<div class="stat-value">none</div>
+<div class="stat-detail">${why}</div>
+</div>`
+}
+
+function rescueStat(contrastive: ContrastiveResult | null, bad: string): Markup | null {
+  if (contrastive === null) return null
+  const fidelity = contrastive.baseline
+  const step = locusStep(contrastive)
+  if (step === undefined) {
+    return html`<div class="stat" data-stat="fidelity">
+<div class="stat-label">Replay fidelity</div>
+<div class="stat-value">${percent(fidelity.point)}</div>
+<div class="stat-detail">of replays with every step held end in “${bad}” · ${percentInterval(fidelity)}</div>
+</div>`
+  }
+  const rescue = complement(step.pBad)
+  return html`<div class="stat" data-stat="rescue">
+<div class="stat-label">Resampling step ${step.index} rescues</div>
+<div class="stat-value">${percent(rescue.point)}</div>
+<div class="stat-detail">of ${step.pBad.n} replays avoid “${bad}” · ${percentInterval(rescue)}</div>
+<div class="stat-detail">vs replay fidelity ${percent(fidelity.point)} (${percentInterval(fidelity)}): holding every step reproduces the failure that often</div>
+</div>`
+}

@@ -1,0 +1,49 @@
+import type { Observation, Trajectory } from '../trajectory/schema.js'
+import type { Artifact } from '../verdict/schema.js'
+import { prettyJson } from './json-text.js'
+import { html, type Markup } from './markup.js'
+import { toolCalls } from './steps.js'
+
+/**
+ * What the causal locus step decided from: its recorded context (with the digest replay checks)
+ * and every tool result the run had seen before it. Null when there is no locus to explain.
+ */
+export function renderLocusContext(artifact: Artifact): Markup | null {
+  const { failing, contrastive } = artifact
+  if (failing === null || contrastive === null || contrastive.locus === null) return null
+  const step = failing.steps.find((candidate) => candidate.index === contrastive.locus)
+  if (step === undefined) return null
+  const seen = observationsBefore(failing, step.index)
+  const context =
+    step.context === undefined
+      ? html`<p class="muted">The agent recorded no context for this step (pass <code>{ context }</code> to <code>ctx.step</code> to see it here).</p>`
+      : html`<pre>${prettyJson(step.context)}</pre>`
+  return html`<section id="locus-context">
+<h2>What step ${step.index} (${step.name}) decided from</h2>
+<p class="section-lead">The context the policy saw and the tool results the run had returned before it. It chose <code>${JSON.stringify(step.action)}</code>.</p>
+<div class="context-grid">
+<div class="panel"><div class="field-label">context${step.contextDigest === null ? '' : ` · digest ${step.contextDigest}`}</div>${context}</div>
+<div class="panel"><div class="field-label">tool results before step ${step.index}</div>${
+    seen.length === 0
+      ? html`<p class="muted">None: no tool had been called yet.</p>`
+      : seen.map(
+          ({ after, observations }) => html`<div class="field-label">${after}</div>${toolCalls(observations)}`,
+        )
+  }</div>
+</div>
+</section>`
+}
+
+/** The tool calls made before step `index`, grouped by the step they followed (the preamble first). */
+function observationsBefore(
+  trajectory: Trajectory,
+  index: number,
+): Array<{ after: string; observations: readonly Observation[] }> {
+  const groups: Array<{ after: string; observations: readonly Observation[] }> = []
+  if (trajectory.preamble.length > 0) groups.push({ after: 'before the first step', observations: trajectory.preamble })
+  for (const step of trajectory.steps) {
+    if (step.index >= index) break
+    if (step.observations.length > 0) groups.push({ after: `after step ${step.index} (${step.name})`, observations: step.observations })
+  }
+  return groups
+}

@@ -1,0 +1,50 @@
+import { bootstrapMean } from './bootstrap.js'
+import { cltMean } from './clt.js'
+import type { Interval } from './estimate.js'
+import { assertConfidence } from './validate.js'
+import { wilson } from './wilson.js'
+
+/** Options of {@link meanScoreInterval}. */
+export interface MeanScoreOptions {
+  /** Default 'bootstrap'. Interval for scores that vary: seeded percentile bootstrap or CLT. */
+  readonly method?: 'bootstrap' | 'clt'
+  /** Default 0.95. Two-sided confidence level. */
+  readonly confidence?: number
+  /** Default 2000. Bootstrap resamples. */
+  readonly resamples?: number
+  /** Default 0. Bootstrap seed. */
+  readonly seed?: number | string
+}
+
+/**
+ * Interval for the mean of outcome scores in [0, 1], one per rollout. Picks the method so the
+ * interval never collapses to zero width where a fixed design would not:
+ *
+ * - no scores: [0, 1] (nothing is known), method 'wilson';
+ * - 0/1 scores only: the Wilson interval of their sum — the data are Bernoulli, and a bootstrap at
+ *   k = 0 or k = n would report zero width (DESIGN §4);
+ * - all scores equal (or just one): Wilson on the fractional sum Σ scores of n — a conservative
+ *   score interval, since a variable in [0, 1] with mean μ has variance at most μ(1 − μ) — where
+ *   a bootstrap or CLT interval would again have zero width;
+ * - otherwise the seeded percentile bootstrap (default) or the CLT interval, clamped to [0, 1].
+ *
+ * Throws on a score outside [0, 1] or not a number.
+ */
+export function meanScoreInterval(scores: readonly number[], options: MeanScoreOptions = {}): Interval {
+  const { method = 'bootstrap', confidence = 0.95, resamples = 2000, seed = 0 } = options
+  assertConfidence('meanScoreInterval', confidence)
+  const bad = scores.findIndex((score) => !(score >= 0 && score <= 1))
+  if (bad >= 0)
+    throw new RangeError(`meanScoreInterval: scores[${bad}] is ${scores[bad]}, not a score in [0, 1]`)
+  const n = scores.length
+  const sum = scores.reduce((total, score) => total + score, 0)
+  const binary = scores.every((score) => score === 0 || score === 1)
+  const allEqual = scores.every((score) => score === scores[0])
+  if (binary || allEqual) {
+    const { point, low, high } = wilson(sum, n, confidence)
+    return { point, low, high, confidence, method: 'wilson' }
+  }
+  const interval =
+    method === 'clt' ? cltMean(scores, confidence) : bootstrapMean(scores, { resamples, confidence, seed })
+  return { ...interval, low: Math.max(0, interval.low), high: Math.min(1, interval.high) }
+}

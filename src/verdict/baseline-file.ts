@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { z } from 'zod'
+import { InvalidTrajectoryError } from '../errors.js'
+import { parseJsonFile, writeJsonFile } from '../trajectory/file.js'
+
+/** The version tag of baseline files. */
+export const BASELINE_SCHEMA = 'vitest-causal-replay/baselines@1'
+
+/** One stored rate: what `toMatchRateBaseline` compares the next run with. */
+export const BaselineEntrySchema = z
+  .object({
+    /** successes / n. */
+    rate: z.number().min(0).max(1),
+    successes: z.number().int().nonnegative(),
+    n: z.number().int().positive(),
+    /** The seed it was measured with (rerunning with it reproduces the count exactly). */
+    seed: z.number().int(),
+    agent: z.string(),
+    predicate: z.string(),
+    better: z.enum(['lower', 'higher']),
+  })
+  .refine((entry) => entry.successes <= entry.n, { message: 'successes must not exceed n', path: ['successes'] })
+  .refine((entry) => Math.abs(entry.rate - entry.successes / entry.n) < 1e-9, {
+    message: 'rate must equal successes / n',
+    path: ['rate'],
+  })
+export type BaselineEntry = z.infer<typeof BaselineEntrySchema>
+
+/** A baseline file: one entry per assertion, keyed by test name (and `name`). */
+export const BaselineFileSchema = z.object({
+  schema: z.literal(BASELINE_SCHEMA),
+  entries: z.record(z.string(), BaselineEntrySchema),
+})
+export type BaselineFile = z.infer<typeof BaselineFileSchema>
+
+/** Where the baselines of a test file live: `__baselines__/<file name>.rates.json` beside it. */
+export function baselinePath(testFile: string): string {
+  return join(dirname(testFile), '__baselines__', `${basename(testFile)}.rates.json`)
+}
+
+/** A baseline file's entries, or null when the file does not exist. A corrupted file throws a clear error. */
+export async function readBaselines(file: string): Promise<BaselineFile | null> {
+  if (!existsSync(file)) return null
+  try {
+    return await parseJsonFile(file, BaselineFileSchema, 'baseline')
+  } catch (error) {
+    if (!(error instanceof InvalidTrajectoryError)) throw error
+    throw new InvalidTrajectoryError(
+      `${error.message}\nThe baseline file was left unchanged. Fix it, or rewrite it from fresh measurements with \`vitest -u\`.`,
+      file,
+    )
+  }
+}
+
+// Tests of one file run in one worker; chaining each file's read-modify-write keeps concurrent
+// tests (test.concurrent) from losing each other's entries.
+const pending = new Map<string, Promise<unknown>>()
+
+/**
+ * Sets `key` to `entry` in `file` (created with its folder if missing), keeping the other entries
+ * — unless the file is corrupted and `replaceCorrupted` is false, which throws. Keys are written
+ * sorted, so the file diffs cleanly in review.
+ */
+export function writeBaseline(
+  file: string,
+  key: string,
+  entry: BaselineEntry,
+  replaceCorrupted: boolean,
+): Promise<void> {
+  const previous = pending.get(file) ?? Promise.resolve()
+  const next = previous
+    .catch(() => {})
+    .then(async () => {
+      let current: BaselineFile | null
+      try {
+        current = await readBaselines(file)
+      } catch (error) {
+        if (!replaceCorrupted) throw error
+        current = null
+      }
+      const entries: Record<string, BaselineEntry> = { ...(current?.entries ?? {}), [key]: entry }
+      const sorted = Object.fromEntries(Object.keys(entries).sort().map((name) => [name, entries[name] as BaselineEntry]))
+      await writeJsonFile(file, BaselineFileSchema, { schema: BASELINE_SCHEMA, entries: sorted }, 'baseline')
+    })
+  pending.set(file, next)
+  return next
+}

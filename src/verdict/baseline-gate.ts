@@ -1,0 +1,152 @@
+import type { Scenario } from '../agent/types.js'
+import { newcombe } from '../stats/newcombe.js'
+import { wilson } from '../stats/wilson.js'
+import { readBaselines, writeBaseline, type BaselineEntry } from './baseline-file.js'
+import type { ResolvedBaseline } from './options.js'
+import { OutcomeTally, runBatch } from './sampling.js'
+import type { BaselineComparison, Verdict } from './schema.js'
+import type { GateRun, GateSubject } from './sequential-gate.js'
+
+/**
+ * Vitest's snapshot update state: `all` (`vitest -u`) rewrites baselines, `new` (the local
+ * default) writes missing ones, `none` (CI) writes nothing and fails on a missing one.
+ */
+export type UpdateState = 'all' | 'new' | 'none'
+
+/** Where the baseline lives and how the run may change it. */
+export interface BaselineTarget {
+  /** The baseline file (absolute). */
+  file: string
+  /** How messages and verdicts show it (relative to the project root). */
+  displayFile: string
+  /** The entry's key. */
+  key: string
+  updateState: UpdateState
+}
+
+/**
+ * The regression gate of `toMatchRateBaseline`: measures the predicate's rate over a fixed sample
+ * of `rollouts` and compares it with the stored one. It fails when Newcombe's interval (method 10)
+ * for new − stored lies entirely beyond `tolerance` on the worse side: a significant regression
+ * larger than the tolerance. With the stored seed, an unchanged agent reproduces the stored count
+ * exactly (difference 0); a changed one is compared on common random numbers, which the
+ * independent-samples interval treats conservatively.
+ *
+ * A missing entry is written (update state `new`) or fails with instructions (`none`); `all`
+ * rewrites it. A corrupted file throws and is left unchanged unless the state is `all`.
+ */
+export async function runBaselineGate(
+  scenario: Scenario<unknown, unknown>,
+  subject: GateSubject,
+  options: ResolvedBaseline,
+  target: BaselineTarget,
+  signal: AbortSignal | undefined,
+): Promise<GateRun> {
+  // Read first: a corrupted file should fail before any rollout is spent (`-u` may replace it).
+  const stored =
+    target.updateState === 'all'
+      ? await readBaselines(target.file).catch(() => null)
+      : await readBaselines(target.file)
+  const previous = stored?.entries[target.key] ?? null
+
+  const predicateIsBad = options.better === 'lower'
+  const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
+  let stop: NonNullable<Verdict['stop']> = 'completed'
+  while (tally.rollouts < options.rollouts) {
+    const count = Math.min(options.concurrency, options.rollouts - tally.rollouts)
+    const batch = await runBatch(scenario, options, tally.rollouts, count, signal)
+    await tally.add(batch.trajectories)
+    if (tally.errorCount > 0 && !options.allowErrors) {
+      stop = 'error'
+      break
+    }
+    if (batch.budgetSpent) {
+      stop = 'budget'
+      break
+    }
+  }
+
+  const observed = wilson(tally.successes, tally.n, options.confidence)
+  const entry: BaselineEntry = {
+    rate: tally.n === 0 ? 0 : tally.successes / tally.n,
+    successes: tally.successes,
+    n: Math.max(tally.n, 1),
+    seed: options.seed,
+    agent: subject.agent,
+    predicate: subject.label,
+    better: options.better,
+  }
+  const measured = stop === 'completed' && tally.n > 0
+
+  let status: BaselineComparison['status']
+  let difference: BaselineComparison['difference'] = null
+  let kind: Verdict['kind']
+  if (!measured) {
+    status = previous === null ? 'missing' : 'compared'
+    kind = stop === 'error' ? 'fail' : 'inconclusive'
+  } else if (target.updateState === 'all') {
+    await writeBaseline(target.file, target.key, entry, true)
+    status = previous === null ? 'created' : 'updated'
+    kind = 'pass'
+  } else if (previous === null) {
+    if (target.updateState === 'new') {
+      await writeBaseline(target.file, target.key, entry, false)
+      status = 'created'
+      kind = 'pass'
+    } else {
+      status = 'missing'
+      kind = 'fail'
+    }
+  } else {
+    status = 'compared'
+    difference = newcombe(tally.successes, tally.n, previous.successes, previous.n, options.confidence)
+    const regressed =
+      options.better === 'lower' ? difference.low > options.tolerance : difference.high < -options.tolerance
+    kind = regressed ? 'fail' : 'pass'
+  }
+
+  const storedEstimate = previous === null ? null : wilson(previous.successes, previous.n, options.confidence)
+  const boundValue =
+    previous === null
+      ? entry.rate
+      : options.better === 'lower'
+        ? Math.min(1, previous.rate + options.tolerance)
+        : Math.max(0, previous.rate - options.tolerance)
+  const failing = kind === 'pass' ? null : stop === 'error' ? tally.firstError : tally.firstBad
+  const verdict: Verdict = {
+    kind,
+    matcher: subject.matcher,
+    agent: subject.agent,
+    predicate: subject.label,
+    bound: { direction: options.better === 'lower' ? 'atMost' : 'atLeast', value: boundValue },
+    confidence: options.confidence,
+    observed,
+    decisionInterval: difference,
+    errors: { count: tally.errorCount, examples: tally.errorExamples },
+    rolloutsUsed: tally.rollouts,
+    maxRollouts: options.rollouts,
+    rolloutsToDecide: null,
+    seed: options.seed,
+    // Only a regression has a failing run worth explaining; a missing baseline has none.
+    replay: failing === null || status === 'missing' ? null : { seed: options.seed, rollout: failing.rollout },
+    stop,
+    decisionMethod: null,
+    seedSource: subject.seedSource,
+    allowErrors: options.allowErrors,
+    baseline: {
+      file: target.displayFile,
+      key: target.key,
+      status,
+      stored: storedEstimate,
+      storedSeed: previous?.seed ?? null,
+      difference,
+      tolerance: options.tolerance,
+      better: options.better,
+    },
+  }
+  return {
+    verdict,
+    failing: verdict.replay === null ? null : failing,
+    isBad: (trajectory) => tally.isBad(trajectory),
+  }
+}

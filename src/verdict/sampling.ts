@@ -1,0 +1,131 @@
+import type { Scenario } from '../agent/types.js'
+import { BudgetExceededError, CausalReplayError } from '../errors.js'
+import { SAMPLE_EVERYTHING } from '../replay/plan.js'
+import type { RolloutSet } from '../rollout/rollout-set.js'
+import { runPlanned } from '../rollout/run-rollouts.js'
+import type { Predicate } from '../trajectory/queries.js'
+import type { RolloutError, Trajectory } from '../trajectory/schema.js'
+import type { ResolvedCommon } from './options.js'
+
+/** How many error examples a verdict keeps. */
+const ERROR_EXAMPLES = 3
+
+/**
+ * The running account of a gate: completed rollouts, how often the predicate held, error
+ * outcomes, and the first "bad" rollout (the one attribution explains). Only the first bad and
+ * first errored trajectories are kept, so a long gate does not hold every run in memory.
+ */
+export class OutcomeTally {
+  /** Rollouts started and finished (completed or errored), in all. */
+  rollouts = 0
+  /** Completed rollouts: the denominator of the rate. */
+  n = 0
+  /** Completed rollouts where the predicate held. */
+  successes = 0
+  errorCount = 0
+  readonly errorExamples: Array<{ rollout: number; error: RolloutError }> = []
+  /** The first completed rollout (by index) whose outcome goes against the claim. */
+  firstBad: Trajectory | null = null
+  /** The first rollout (by index) that ended in an error. */
+  firstError: Trajectory | null = null
+  /** Completed rollouts whose outcome goes against the claim. */
+  bad = 0
+
+  constructor(
+    private readonly predicate: Predicate,
+    /** True when the predicate marks the bad outcome (`toRarely`, `toNever`), false when it marks the good one. */
+    private readonly predicateIsBad: boolean,
+    private readonly label: string,
+  ) {}
+
+  /** Scores a batch, in rollout order. A predicate that throws or returns a non-boolean is a test bug: it throws. */
+  async add(trajectories: readonly Trajectory[]): Promise<void> {
+    for (const trajectory of trajectories) {
+      this.rollouts++
+      if (trajectory.error !== undefined) {
+        this.errorCount++
+        if (this.errorExamples.length < ERROR_EXAMPLES) {
+          this.errorExamples.push({ rollout: trajectory.rollout, error: trajectory.error })
+        }
+        this.firstError ??= trajectory
+        continue
+      }
+      const holds = await this.evaluate(trajectory)
+      this.n++
+      if (holds) this.successes++
+      if (holds === this.predicateIsBad) {
+        this.bad++
+        this.firstBad ??= trajectory
+      }
+    }
+  }
+
+  /** Whether a completed trajectory goes against the claim (used again by attribution). */
+  isBad(trajectory: Trajectory): Promise<boolean> {
+    return this.evaluate(trajectory).then((holds) => holds === this.predicateIsBad)
+  }
+
+  private async evaluate(trajectory: Trajectory): Promise<boolean> {
+    let value: unknown
+    try {
+      value = await this.predicate(trajectory)
+    } catch (error) {
+      throw new CausalReplayError(
+        `The predicate "${this.label}" threw on rollout ${trajectory.rollout}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      )
+    }
+    if (typeof value !== 'boolean') {
+      throw new CausalReplayError(
+        `The predicate "${this.label}" must return true or false (or a promise of one), got ${value === undefined ? 'undefined (a missing `return`?)' : JSON.stringify(value)} on rollout ${trajectory.rollout}.`,
+      )
+    }
+    return value
+  }
+}
+
+/** What a batch of rollouts gave. */
+export interface Batch {
+  trajectories: readonly Trajectory[]
+  /** True when the budget stopped the batch (its finished rollouts are in `trajectories`). */
+  budgetSpent: boolean
+}
+
+/**
+ * Runs rollouts `first … first + count − 1` of `scenario` (each on its own streams (seed, r, j), so
+ * batches add up to exactly the rollouts one big run would give). A spent budget ends the batch
+ * with the rollouts that finished; an aborted `signal` throws (the test is being stopped).
+ */
+export async function runBatch(
+  scenario: Scenario<unknown, unknown>,
+  options: ResolvedCommon,
+  first: number,
+  count: number,
+  signal: AbortSignal | undefined,
+): Promise<Batch> {
+  let set: RolloutSet
+  try {
+    set = await runPlanned(
+      scenario,
+      SAMPLE_EVERYTHING,
+      {
+        rollouts: count,
+        seed: options.seed,
+        concurrency: options.concurrency,
+        timeoutMs: options.timeoutMs,
+        maxSteps: options.maxSteps,
+        budget: options.budget,
+        signal,
+        onProgress: undefined,
+      },
+      'count',
+      first,
+    )
+  } catch (error) {
+    if (error instanceof BudgetExceededError) {
+      return { trajectories: (error.partial as RolloutSet).trajectories, budgetSpent: true }
+    }
+    throw error
+  }
+  return { trajectories: set.trajectories, budgetSpent: false }
+}

@@ -1,0 +1,42 @@
+import { InvalidOptionError } from '../errors.js'
+import { deriveSeed } from '../random/streams.js'
+
+/** The environment variable that overrides every derived seed of a run: `CAUSAL_REPLAY_SEED=1834512`. */
+export const SEED_ENV = 'CAUSAL_REPLAY_SEED'
+
+/** Where a gate's seed came from: printed with failures so the replay hint says how to get it back. */
+export type SeedSource = 'option' | 'env' | 'test'
+
+/** A chosen seed and its source. */
+export interface ChosenSeed {
+  seed: number
+  source: SeedSource
+}
+
+/**
+ * The seed of a gate. An explicit `seed` option wins (it is part of the test's code); otherwise
+ * `CAUSAL_REPLAY_SEED` (to rerun a suite on other random numbers, or to replay a printed seed);
+ * otherwise a seed derived from the test file (relative to the project root, so it is the same on
+ * every machine) and the test's full name: same code, same verdict.
+ */
+export function chooseSeed(
+  option: number | undefined,
+  test: { file: string; name: string },
+  env: Record<string, string | undefined> = process.env,
+): ChosenSeed {
+  if (option !== undefined) return { seed: option, source: 'option' }
+  const fromEnv = env[SEED_ENV]
+  if (fromEnv !== undefined && fromEnv.trim() !== '') {
+    const seed = Number(fromEnv)
+    if (!Number.isSafeInteger(seed)) {
+      throw new InvalidOptionError(`${SEED_ENV} must be an integer, got ${JSON.stringify(fromEnv)}.`)
+    }
+    return { seed, source: 'env' }
+  }
+  return { seed: testSeed(test.file, test.name), source: 'test' }
+}
+
+/** The seed derived from a test's file (forward slashes, relative to the root) and full name. */
+export function testSeed(file: string, name: string): number {
+  return deriveSeed(0, `test:${file.replaceAll('\\', '/')}::${name}`)
+}

@@ -1,0 +1,102 @@
+import type { Scenario } from '../agent/types.js'
+import { sequentialRateTest, type SequentialRateResult } from '../stats/sequential-rate-test.js'
+import { wilson } from '../stats/wilson.js'
+import type { Predicate } from '../trajectory/queries.js'
+import type { Trajectory } from '../trajectory/schema.js'
+import type { ResolvedSequentialGate } from './options.js'
+import { OutcomeTally, runBatch } from './sampling.js'
+import type { Verdict } from './schema.js'
+
+/** What a gate hands on besides its verdict: the run attribution explains, and the scorer. */
+export interface GateRun {
+  verdict: Verdict
+  /** The first rollout against the claim (by index), or the first errored one when errors failed the gate. */
+  failing: Trajectory | null
+  /** Scores a trajectory the way the gate did: true when it goes against the claim. */
+  isBad: (trajectory: Trajectory) => Promise<boolean>
+}
+
+/** Who is asserting what: the parts of a verdict that come from the matcher call. */
+export interface GateSubject {
+  matcher: Verdict['matcher']
+  agent: string
+  predicate: Predicate
+  label: string
+  seedSource: NonNullable<Verdict['seedSource']>
+}
+
+/**
+ * The sequential gate of `toRarely` (`direction: 'atMost'`) and `toUsually` (`'atLeast'`). Rollouts
+ * come in batches of `concurrency`; after each batch (once `minRollouts` have run) the anytime-valid
+ * sequential rate test (log-odds mixture e-process, α = 1 − confidence per side) is asked whether
+ * the rate is below or above the bound, and sampling stops at its first answer — optional stopping
+ * keeps the error rate at α. Past `maxRollouts` (or when the budget runs out) the verdict is
+ * inconclusive, with the test's estimate of how many rollouts would decide it.
+ *
+ * Error outcomes never count as good: unless `allowErrors`, the first one stops the gate and fails
+ * it; with `allowErrors`, they are left out of the rate and reported.
+ */
+export async function runSequentialGate(
+  scenario: Scenario<unknown, unknown>,
+  subject: GateSubject,
+  options: ResolvedSequentialGate,
+  signal: AbortSignal | undefined,
+): Promise<GateRun> {
+  const predicateIsBad = options.direction === 'atMost'
+  const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
+  const alpha = 1 - options.confidence
+  let test: SequentialRateResult | null = null
+  let stop: NonNullable<Verdict['stop']> = 'max-rollouts'
+
+  while (tally.rollouts < options.maxRollouts) {
+    const count = Math.min(options.concurrency, options.maxRollouts - tally.rollouts)
+    const batch = await runBatch(scenario, options, tally.rollouts, count, signal)
+    await tally.add(batch.trajectories)
+    if (tally.errorCount > 0 && !options.allowErrors) {
+      stop = 'error'
+      break
+    }
+    if (tally.n > 0) test = sequentialRateTest({ successes: tally.successes, n: tally.n, bound: options.bound, alpha })
+    if (batch.budgetSpent) {
+      stop = test?.decision === 'undecided' || test === null ? 'budget' : 'decided'
+      break
+    }
+    if (tally.rollouts >= options.minRollouts && test !== null && test.decision !== 'undecided') {
+      stop = 'decided'
+      break
+    }
+  }
+
+  const decision = test?.decision ?? 'undecided'
+  const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
+  const kind: Verdict['kind'] =
+    stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
+  const more = test === null ? null : test.moreRolloutsToDecide
+  // A passing gate names no failing run: the handle is for the run attribution explains.
+  const failing = kind === 'pass' ? null : stop === 'error' ? tally.firstError : tally.firstBad
+  const verdict: Verdict = {
+    kind,
+    matcher: subject.matcher,
+    agent: subject.agent,
+    predicate: subject.label,
+    bound: { direction: options.direction, value: options.bound },
+    confidence: options.confidence,
+    observed: wilson(tally.successes, tally.n, options.confidence),
+    decisionInterval:
+      test === null
+        ? null
+        : { point: test.point, low: test.low, high: test.high, confidence: 1 - 2 * alpha, method: 'confidence-sequence' },
+    errors: { count: tally.errorCount, examples: tally.errorExamples },
+    rolloutsUsed: tally.rollouts,
+    maxRollouts: options.maxRollouts,
+    rolloutsToDecide: kind === 'inconclusive' && more !== null && more > 0 ? tally.n + more : null,
+    seed: options.seed,
+    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
+    stop,
+    decisionMethod: test?.method ?? null,
+    seedSource: subject.seedSource,
+    allowErrors: options.allowErrors,
+    onInconclusive: options.onInconclusive,
+  }
+  return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+}

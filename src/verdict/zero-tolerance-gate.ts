@@ -1,0 +1,79 @@
+import type { Scenario } from '../agent/types.js'
+import { clopperPearson } from '../stats/clopper-pearson.js'
+import type { Interval } from '../stats/estimate.js'
+import type { ResolvedZeroTolerance } from './options.js'
+import { OutcomeTally, runBatch } from './sampling.js'
+import type { Verdict } from './schema.js'
+import type { GateRun, GateSubject } from './sequential-gate.js'
+
+/**
+ * The gate of `toNever` (`direction: 'atMost'`: the predicate must hold in no rollout) and
+ * `toAlways` (`'atLeast'`: in every rollout). It runs `rollouts` rollouts in batches of
+ * `concurrency` and stops after the first batch with an occurrence, which fails it. A pass reports
+ * what zero occurrences in N prove: the exact one-sided Clopper–Pearson bound 1 − α^(1/N) on the
+ * rate (≈ 3/N, the rule of three: 3.0% at N = 100, 95%).
+ */
+export async function runZeroToleranceGate(
+  scenario: Scenario<unknown, unknown>,
+  subject: GateSubject,
+  options: ResolvedZeroTolerance,
+  signal: AbortSignal | undefined,
+): Promise<GateRun> {
+  const tally = new OutcomeTally(subject.predicate, options.direction === 'atMost', subject.label)
+  let stop: NonNullable<Verdict['stop']> = 'completed'
+  while (tally.rollouts < options.rollouts) {
+    const count = Math.min(options.concurrency, options.rollouts - tally.rollouts)
+    const batch = await runBatch(scenario, options, tally.rollouts, count, signal)
+    await tally.add(batch.trajectories)
+    if (tally.errorCount > 0 && !options.allowErrors) {
+      stop = 'error'
+      break
+    }
+    if (tally.bad > 0) {
+      stop = 'occurrence'
+      break
+    }
+    if (batch.budgetSpent) {
+      stop = 'budget'
+      break
+    }
+  }
+
+  const kind: Verdict['kind'] =
+    stop === 'error' || stop === 'occurrence' ? 'fail' : stop === 'budget' || tally.n === 0 ? 'inconclusive' : 'pass'
+  const failing = kind === 'pass' ? null : stop === 'error' ? tally.firstError : tally.firstBad
+  const verdict: Verdict = {
+    kind,
+    matcher: subject.matcher,
+    agent: subject.agent,
+    predicate: subject.label,
+    bound: { direction: options.direction, value: options.direction === 'atMost' ? 0 : 1 },
+    confidence: options.confidence,
+    observed: clopperPearson(tally.successes, tally.n, options.confidence),
+    decisionInterval: kind === 'pass' || stop === 'budget' ? oneSidedBound(tally, options) : null,
+    errors: { count: tally.errorCount, examples: tally.errorExamples },
+    rolloutsUsed: tally.rollouts,
+    maxRollouts: options.rollouts,
+    rolloutsToDecide: null,
+    seed: options.seed,
+    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
+    stop,
+    decisionMethod: null,
+    seedSource: subject.seedSource,
+    allowErrors: options.allowErrors,
+  }
+  return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+}
+
+/**
+ * The exact one-sided bound zero occurrences in n give: [0, 1 − α^(1/n)] for `toNever`,
+ * [α^(1/n), 1] for `toAlways` — the one-sided end of a two-sided Clopper–Pearson interval at
+ * 1 − 2α. Its `confidence` is the one-sided level.
+ */
+function oneSidedBound(tally: OutcomeTally, options: ResolvedZeroTolerance): Interval {
+  const alpha = 1 - options.confidence
+  const twoSided = clopperPearson(tally.successes, tally.n, 1 - 2 * alpha)
+  return options.direction === 'atMost'
+    ? { point: twoSided.point, low: 0, high: twoSided.high, confidence: options.confidence, method: 'clopper-pearson' }
+    : { point: twoSided.point, low: twoSided.low, high: 1, confidence: options.confidence, method: 'clopper-pearson' }
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { ReplayHandleSchema } from '../attribute/schema.js'
+import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
+import { MatcherNameSchema } from '../verdict/schema.js'
+
+/**
+ * What a rate assertion leaves in `task.meta.causalReplay` (one entry per assertion of a test):
+ * the summary the reporter prints and indexes. It travels from the worker to the reporter and
+ * through blob files into `--merge-reports`, so it is plain JSON and validated on the way in.
+ */
+export const CausalReplayMetaEntrySchema = z.object({
+  matcher: MatcherNameSchema,
+  agent: z.string(),
+  predicate: z.string(),
+  verdict: z.enum(['pass', 'fail', 'inconclusive']),
+  /** The observed rate with its interval. */
+  rate: EstimateSchema,
+  /** The interval the decision was made with, if any (confidence sequence, one-sided bound, baseline difference). */
+  decisionInterval: IntervalSchema.nullable(),
+  /** Rollouts the gate ran, errors included. */
+  rolloutsUsed: z.number().int().nonnegative(),
+  /** Rollouts that ended in an error. */
+  errors: z.number().int().nonnegative(),
+  locus: z.object({ index: z.number().int().nonnegative(), name: z.string() }).nullable(),
+  seed: z.number().int(),
+  replay: ReplayHandleSchema.nullable(),
+  /** The artifact JSON, relative to `reportDir`. */
+  artifact: z.string(),
+  /** The HTML report, relative to `reportDir`; null when none was written. */
+  html: z.string().nullable(),
+  /** The report directory the worker wrote to (absolute, on the machine that ran the test). */
+  reportDir: z.string(),
+})
+export type CausalReplayMetaEntry = z.infer<typeof CausalReplayMetaEntrySchema>
+
+/** The `task.meta` key. */
+export const META_KEY = 'causalReplay'
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** Rate assertions of this test (vitest-causal-replay), in the order they ran. */
+    causalReplay?: CausalReplayMetaEntry[]
+  }
+}
+
+/** The valid entries of a test's meta; anything malformed (another version's, a hand edit) is skipped. */
+export function readMetaEntries(meta: { causalReplay?: unknown }): CausalReplayMetaEntry[] {
+  const value = meta.causalReplay
+  if (!Array.isArray(value)) return []
+  return value.flatMap((entry) => {
+    const parsed = CausalReplayMetaEntrySchema.safeParse(entry)
+    return parsed.success ? [parsed.data] : []
+  })
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { renderIndexHtml, type ReportIndexEntry } from '../../src/report/index-page.js'
+import { wilson } from '../../src/stats/wilson.js'
+
+const entries: ReportIndexEntry[] = [
+  {
+    test: 'usually answers politely',
+    file: 'test/support.test.ts',
+    verdict: 'pass',
+    rate: wilson(98, 100),
+    locus: null,
+    artifact: 'support/usually-answers-politely.json',
+    html: null,
+  },
+  {
+    test: 'rarely refunds <script>wrongly</script>',
+    file: 'test/support.test.ts',
+    verdict: 'fail',
+    rate: wilson(23, 100),
+    locus: { index: 1, name: 'decide' },
+    artifact: 'support/rarely refunds #1.json',
+    html: 'support/rarely refunds #1.html',
+  },
+  {
+    test: 'never leaks the key',
+    file: 'test/a.test.ts',
+    verdict: 'inconclusive',
+    rate: wilson(1, 40),
+    locus: null,
+    artifact: 'a/never.json',
+    html: 'a/never.html',
+  },
+]
+
+describe('renderIndexHtml', () => {
+  const page = renderIndexHtml(entries)
+
+  it('lists every report, failures first, with the rate, its interval and method, and the locus', () => {
+    const verdicts = [...page.matchAll(/<tr data-verdict="(\w+)">/g)].map((match) => match[1])
+    expect(verdicts).toEqual(['fail', 'inconclusive', 'pass'])
+    expect(page).toContain('23/100 · 23.0%')
+    expect(page).toContain('95% Wilson CI 15.8%–32.2%')
+    expect(page).toContain('step 1 · decide')
+    expect(page).toContain('1 fail')
+  })
+
+  it('links the report and the artifact by encoded relative paths, and skips a missing report', () => {
+    expect(page).toContain('href="support/rarely%20refunds%20%231.html"')
+    expect(page).toContain('href="support/rarely%20refunds%20%231.json"')
+    expect(page).toContain('href="support/usually-answers-politely.json"')
+    expect(page).not.toContain('href="null"')
+  })
+
+  it('escapes test names and fetches nothing', () => {
+    expect(page).toContain('rarely refunds &lt;script&gt;wrongly&lt;/script&gt;')
+    expect(page).not.toMatch(/<script>wrongly/)
+    expect(page).not.toMatch(/https?:\/\//)
+    expect(page).not.toMatch(/\ssrc=/)
+  })
+
+  it('says so when no assertion wrote a report', () => {
+    expect(renderIndexHtml([])).toContain('No rate assertion wrote a report in this run.')
+  })
+})
