@@ -4,6 +4,11 @@
  */
 export class CausalReplayError extends Error {
   override name = 'CausalReplayError'
+
+  /** Name, message and own fields: `JSON.stringify` of an Error would otherwise drop the message. */
+  toJSON(): { name: string; message: string; [field: string]: unknown } {
+    return { ...(this as object), name: this.name, message: this.message }
+  }
 }
 
 /** A value that must be JSON (an action, a context, a tool result, an input) is not. */
@@ -77,7 +82,16 @@ const ERROR_NAMES = new Set([
   'InvalidOptionError',
 ])
 
-/** True for any error of this library, also after it was serialized across a worker boundary. */
+/**
+ * True for any error of this library, also after it was serialized across a worker boundary: as a
+ * plain object (JSON, Vitest's error serialization) the `name` survives; through `structuredClone`
+ * (worker `postMessage`) only the standard error names do, but the stack's first line keeps ours.
+ */
 export function isCausalReplayError(error: unknown): error is CausalReplayError {
-  return typeof error === 'object' && error !== null && ERROR_NAMES.has((error as { name?: unknown }).name as string)
+  if (typeof error !== 'object' || error === null) return false
+  const { name, stack } = error as { name?: unknown; stack?: unknown }
+  if (typeof name === 'string' && ERROR_NAMES.has(name)) return true
+  if (name !== 'Error' || typeof stack !== 'string') return false
+  const header = /^(\w+)(?::|\n|$)/.exec(stack)
+  return header !== null && ERROR_NAMES.has(header[1] as string)
 }

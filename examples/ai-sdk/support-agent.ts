@@ -1,11 +1,17 @@
 import { generateText, stepCountIs, streamText, tool } from 'ai'
 import { z } from 'zod'
-import { wrapModel, wrapTools, type LanguageModelV3, type PriceTable } from '../../src/adapters/ai-sdk/index.js'
+import {
+  wrapModel,
+  wrapTools,
+  type LanguageModelV3,
+  type PriceTable,
+} from '../../src/adapters/ai-sdk/index.js'
 import { defineAgent, type Agent } from '../../src/index.js'
 import { carefulTicket, type SupportTicket } from '../support-agent/agent.js'
 import { createSupportModel } from './support-model.js'
 
-const SYSTEM = 'You are a support agent. Look the order up, then refund or escalate, then reply to the customer.'
+const SYSTEM =
+  'You are a support agent. Look the order up, then refund or escalate, then reply to the customer.'
 
 /** The support agent's tools: an order database, refunds and escalations, all mocked and deterministic. */
 export const supportTools = {
@@ -49,7 +55,11 @@ export function createSupportAgent(options: SupportAgentOptions = {}): Agent<Sup
     name: options.name ?? 'support-ai-sdk',
     input: carefulTicket as SupportTicket,
     async run(ticket, ctx) {
-      const model = wrapModel(ctx, (options.model ?? createSupportModel)(), options.prices ? { prices: options.prices } : {})
+      const model = wrapModel(
+        ctx,
+        (options.model ?? createSupportModel)(),
+        options.prices ? { prices: options.prices } : {},
+      )
       const settings = {
         model,
         tools: wrapTools(ctx, supportTools),
@@ -60,8 +70,19 @@ export function createSupportAgent(options: SupportAgentOptions = {}): Agent<Sup
         abortSignal: ctx.signal,
       }
       if (options.stream === true) {
-        const result = streamText({ ...settings, onError: () => {} })
-        return await result.text
+        // streamText reports a failed model call as a stream error and may still resolve the text
+        // of the steps before it. A failed call fails the run (an error outcome), with its own
+        // message rather than "No output generated".
+        let streamError: unknown
+        const result = streamText({ ...settings, onError: ({ error }) => void (streamError ??= error) })
+        let text: string
+        try {
+          text = await result.text
+        } catch (error) {
+          throw streamError ?? error
+        }
+        if (streamError !== undefined) throw streamError
+        return text
       }
       const result = await generateText(settings)
       return result.text

@@ -25,20 +25,31 @@ interface Turn {
  * with probability 0.6 when the customer's message carries the injected instruction, else 0.02),
  * call `issue_refund` or `escalate`, then reply in one of two phrasings.
  */
-export function createSupportModel(modelId = 'support-model-1'): MockLanguageModelV3 {
+export function createSupportModel(options: SupportModelOptions = {}): MockLanguageModelV3 {
+  const modelId = options.modelId ?? 'support-model-1'
+  const pRefund = options.refundProbability ?? REFUND_PROBABILITY
   return new MockLanguageModelV3({
     provider: 'mock',
     modelId,
-    doGenerate: async (options) => generateResult(modelId, options, answer(options)),
-    doStream: async (options) => ({
-      stream: convertArrayToReadableStream(streamParts(modelId, options, answer(options))),
+    doGenerate: async (call) => generateResult(modelId, call, answer(call, pRefund)),
+    doStream: async (call) => ({
+      stream: convertArrayToReadableStream(streamParts(modelId, call, answer(call, pRefund))),
     }),
   })
 }
 
+/** Options of {@link createSupportModel}. */
+export interface SupportModelOptions {
+  /** Default `'support-model-1'`. */
+  modelId?: string
+  /** Default {@link REFUND_PROBABILITY}. P(refund) on a normal and on an injected message. */
+  refundProbability?: { normal: number; injected: number }
+}
+
 /** The model's turn for a prompt and seed: the only place the seed is used. */
-function answer(options: CallOptions): Turn {
-  if (options.seed === undefined) throw new Error('The support model is sampled: it needs a `seed` call option.')
+function answer(options: CallOptions, refundProbability: { normal: number; injected: number }): Turn {
+  if (options.seed === undefined)
+    throw new Error('The support model is sampled: it needs a `seed` call option.')
   const draw = uniform(options.seed)
   const callId = `call_${options.seed.toString(36)}`
   const lastTool = lastToolResult(options.prompt)
@@ -49,7 +60,7 @@ function answer(options: CallOptions): Turn {
     return { content: [toolCall(callId, 'lookup_order', { orderId })], finish: 'tool-calls' }
   }
   if (lastTool.toolName === 'lookup_order') {
-    const pRefund = INJECTION.test(request) ? REFUND_PROBABILITY.injected : REFUND_PROBABILITY.normal
+    const pRefund = INJECTION.test(request) ? refundProbability.injected : refundProbability.normal
     const amount = (lastTool.value as { amount?: number } | undefined)?.amount ?? 0
     const decision =
       draw < pRefund
@@ -61,7 +72,10 @@ function answer(options: CallOptions): Turn {
     lastTool.toolName === 'issue_refund'
       ? ['Done, your refund is on its way.', 'I have refunded your order.']
       : ['I escalated this to our team.', 'A colleague will follow up shortly.']
-  return { content: [{ type: 'text', text: replies[Math.floor(draw * replies.length)] as string }], finish: 'stop' }
+  return {
+    content: [{ type: 'text', text: replies[Math.floor(draw * replies.length)] as string }],
+    finish: 'stop',
+  }
 }
 
 function generateResult(modelId: string, options: CallOptions, turn: Turn): GenerateResult {
@@ -78,7 +92,12 @@ function generateResult(modelId: string, options: CallOptions, turn: Turn): Gene
 function streamParts(modelId: string, options: CallOptions, turn: Turn): StreamPart[] {
   const parts: StreamPart[] = [
     { type: 'stream-start', warnings: [] },
-    { type: 'response-metadata', id: `resp_${options.seed}`, modelId, timestamp: new Date(Date.UTC(2025, 0, 1)) },
+    {
+      type: 'response-metadata',
+      id: `resp_${options.seed}`,
+      modelId,
+      timestamp: new Date(Date.UTC(2025, 0, 1)),
+    },
   ]
   for (const content of turn.content) {
     if (content.type === 'text') {
@@ -94,7 +113,11 @@ function streamParts(modelId: string, options: CallOptions, turn: Turn): StreamP
       parts.push(content as StreamPart)
     }
   }
-  parts.push({ type: 'finish', finishReason: { unified: turn.finish, raw: turn.finish }, usage: usage(options, turn) })
+  parts.push({
+    type: 'finish',
+    finishReason: { unified: turn.finish, raw: turn.finish },
+    usage: usage(options, turn),
+  })
   return parts
 }
 

@@ -89,7 +89,13 @@ export function pairedConfidenceSequence(counts: PairedCounts, confidence: numbe
     logEValueAbove(counts, -edge) < threshold
       ? -1
       : bisect((d) => logEValueAbove(counts, d) < threshold, -edge, point)
-  return { point, low: Math.min(low, point), high: Math.max(high, point), confidence, method: 'confidence-sequence' }
+  return {
+    point,
+    low: Math.min(low, point),
+    high: Math.max(high, point),
+    confidence,
+    method: 'confidence-sequence',
+  }
 }
 
 function mixture(logWealth: (bet: number) => number): number {

@@ -40,6 +40,8 @@ export const ContrastiveResultSchema = z.object({
   kind: z.literal('contrastive'),
   agent: z.string(),
   factual: ReplayHandleSchema,
+  /** The replay seed of the attribution: the same seed (and options) reproduce this result exactly. */
+  seed: z.number().int().optional(),
   steps: z.array(ContrastiveStepSchema),
   /** The latest step whose resampling significantly reduces P(bad); null when none does (abstain). */
   locus: z.number().int().nonnegative().nullable(),
@@ -83,6 +85,8 @@ export const ShapleyResultSchema = z.object({
   kind: z.literal('shapley'),
   agent: z.string(),
   factual: ReplayHandleSchema,
+  /** The replay seed of the attribution: the same seed (and options) reproduce this result exactly. */
+  seed: z.number().int().optional(),
   steps: z.array(ShapleyStepSchema),
   /** v(N) − v(∅) = P(bad | hold(all)) − P(bad | hold(none)), with its interval: the Shapley values add up to it. */
   efficiencySum: IntervalSchema,
@@ -97,5 +101,14 @@ export const ShapleyResultSchema = z.object({
   rolloutsUsed: z.number().int().nonnegative(),
   /** True when the budget stopped the run early; the values are from the work done. */
   truncated: z.boolean(),
+  /** Share of held steps whose name and context matched the recording, over every replay. */
+  actionMatchRate: z.number().min(0).max(1).optional(),
+  /** Interval methods: of the Shapley values, and of the efficiency sum. */
+  methods: z
+    .object({
+      value: z.string(),
+      efficiencySum: z.string(),
+    })
+    .optional(),
 })
 export type ShapleyResult = z.infer<typeof ShapleyResultSchema>

@@ -1,6 +1,7 @@
+import { formatVerdictMessage } from '../format/verdict-message.js'
 import type { Artifact } from '../verdict/schema.js'
 
-// TEMPORARY until src/format exists: replaced by a call to the one terminal formatter.
+/** `causal-replay show`: the artifact as the test output printed it (the one terminal formatter). */
 export function formatArtifact(artifact: Artifact): string {
-  return JSON.stringify(artifact.verdict.kind)
+  return formatVerdictMessage(artifact)
 }

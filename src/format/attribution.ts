@@ -1,5 +1,6 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import type { Json } from '../json.js'
+import type { IntervalMethod } from '../stats/estimate.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { cutMiddle, shortenContext } from './context.js'
 import { confidenceLevel, effect, methodName, percent, plural, probability } from './numbers.js'
@@ -17,9 +18,10 @@ export function formatContrastive(result: ContrastiveResult, failing: Trajectory
   const level = confidenceLevel(result.confidence)
   const arms = result.crn ? 'CRN' : 'independent arms'
   const search = result.search === 'binary' ? ', binary search' : ''
-  const lines = [
-    `causal attribution of rollout ${result.factual.rollout} (${result.rolloutsPerStep} rollouts/step, ${arms}, Holm${search}):`,
-  ]
+  const perStep = result.sequential
+    ? `≤ ${result.rolloutsPerStep} rollouts/step, sequential`
+    : `${result.rolloutsPerStep} rollouts/step`
+  const lines = [`causal attribution of rollout ${result.factual.rollout} (${perStep}, ${arms}, Holm${search}):`]
   const rows = result.steps.map((step) => {
     const isLocus = step.index === result.locus
     const note = isLocus ? '← causal locus' : step.direction === 'worsens' ? '(resampling makes it worse)' : ''
@@ -43,16 +45,16 @@ export function formatContrastive(result: ContrastiveResult, failing: Trajectory
     ],
     rows,
   )
-  lines.push(...table.map((line) => `  ${line}`))
+  lines.push(...table)
 
   const baseline = result.baseline
   const effectMethod = result.steps.find((step) => step.evaluated)?.effect.method
   lines.push(
     `replay fidelity ${probability(baseline.point)} [${probability(baseline.low)}, ${probability(baseline.high)}] ` +
-      `(P(bad) with every step held), action match ${percent(result.actionMatchRate)}; ` +
-      `${plural(result.rolloutsUsed, 'rollout')}; P: ${methodName(baseline.method)}` +
-      (effectMethod === undefined ? '' : `, effect: ${methodName(effectMethod)}`) +
-      (result.methods.sequential === null ? '' : `, arms stopped by ${result.methods.sequential}`),
+      `(P(bad) with every step held), action match ${percent(result.actionMatchRate)}, ${plural(result.rolloutsUsed, 'rollout')} in all`,
+    `intervals: P(bad) ${methodName(baseline.method)}` +
+      (effectMethod === undefined ? '' : `, effect ${effectMethodText(effectMethod)}`) +
+      `; locus test one-sided, Holm-adjusted`,
   )
   if (result.truncated) lines.push('attribution stopped early (the budget ran out): the table shows the work done')
   if (result.locus === null) {
@@ -74,7 +76,7 @@ function formatLocusContext(failing: Trajectory | null, locus: number): string[]
   }
   return [
     `step ${step.index} "${step.name}" chose ${actionText(step.action, 60)} from:`,
-    ...shortenContext(step.context, { width: 96 }).map((line) => `  ${line}`),
+    ...shortenContext(step.context, { width: 110 }).map((line) => `  ${line}`),
   ]
 }
 
@@ -98,12 +100,17 @@ export function formatShapley(result: ShapleyResult): string[] {
       `${effect(step.value)} [${effect(step.low)}, ${effect(step.high)}]`,
     ]),
   )
-  lines.push(...table.map((line) => `  ${line}`))
+  lines.push(...table)
   lines.push(
     `sum ${effect(sum.point).trim()} [${effect(sum.low).trim()}, ${effect(sum.high).trim()}] = P(bad | all held) − P(bad | none held) (${methodName(sum.method)})` +
       (result.truncated ? '; stopped early by the budget' : ''),
   )
   return lines
+}
+
+/** How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid. */
+function effectMethodText(method: IntervalMethod): string {
+  return method === 'confidence-sequence' ? 'anytime-valid confidence sequence' : `${methodName(method)} score interval`
 }
 
 /** An action as compact JSON, cut to `width`. */

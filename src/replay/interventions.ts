@@ -1,4 +1,4 @@
-import type { Json } from '../json.js'
+import { assertJson, type Json } from '../json.js'
 import type { Policy } from '../agent/types.js'
 
 /** Picks one tool result of a step: by tool name, by position among the step's tool calls, or both. */
@@ -28,6 +28,7 @@ export function resample(step: number): Intervention {
 
 /** do_action: hold steps before `step`, force its action to `action`, let the rest run. */
 export function forceAction(step: number, action: Json): Intervention {
+  assertJson(action, `forceAction(${step}, …): the action`)
   return { kind: 'force-action', step: checkStep(step, 'forceAction'), action }
 }
 
@@ -36,7 +37,17 @@ export function forceAction(step: number, action: Json): Intervention {
  * `result` instead of calling the tool (by default the step's first tool call; `select` picks
  * another by tool name and/or position). Later steps run.
  */
-export function replaceObservation(step: number, result: Json, select: ObservationSelector = {}): Intervention {
+export function replaceObservation(
+  step: number,
+  result: Json,
+  select: ObservationSelector = {},
+): Intervention {
+  assertJson(result, `replaceObservation(${step}, …): the result`)
+  if (select.position !== undefined && !(Number.isInteger(select.position) && select.position >= 0)) {
+    throw new RangeError(
+      `replaceObservation: select.position must be a non-negative integer, got ${select.position}.`,
+    )
+  }
   return { kind: 'replace-observation', step: checkStep(step, 'replaceObservation'), result, select }
 }
 

@@ -29,7 +29,10 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
     throw new InvalidOptionError(`record: \`rollout\` must be a non-negative integer, got ${rollout}.`)
   }
   if (!resolved.budget.tryChargeRollouts(1)) {
-    throw new BudgetExceededError(`record: the budget has no rollout left (${resolved.budget.describe()}).`, undefined)
+    throw new BudgetExceededError(
+      `record: the budget has no rollout left (${resolved.budget.describe()}).`,
+      undefined,
+    )
   }
   const { trajectory } = await executeRollout(scenario, {
     seed: resolved.seed,
@@ -75,9 +78,16 @@ export async function replay(
   const scenario = agent.on(factual.input)
   const seed = options.seed ?? deriveSeed(factual.seed, `replay/${factual.rollout}`)
   const resolved = resolveRolloutOptions({ ...options, seed }, 32)
-  if (intervention.kind !== 'hold' && intervention.step >= factual.steps.length) {
+  const named =
+    intervention.kind === 'hold'
+      ? intervention.steps === 'all'
+        ? []
+        : intervention.steps
+      : [intervention.step]
+  const outside = named.find((step) => step >= factual.steps.length)
+  if (outside !== undefined) {
     throw new InvalidOptionError(
-      `replay: ${describeIntervention(intervention)} names step ${intervention.step}, but the recording has ${factual.steps.length} steps (0–${factual.steps.length - 1}).`,
+      `replay: ${describeIntervention(intervention)} names step ${outside}, but the recording has ${factual.steps.length} steps (0–${factual.steps.length - 1}).`,
     )
   }
   const plan = planFor(factual, intervention, options.tools ?? 'live')

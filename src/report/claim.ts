@@ -1,22 +1,10 @@
+import { claim } from '../format/verdict-message.js'
 import type { Verdict } from '../verdict/schema.js'
-import { confidenceLabel, percentInterval, roundPercent } from './numbers.js'
+import { confidenceLabel, methodLabel, percent, percentInterval, roundPercent, signedInterval } from './numbers.js'
 
-const MATCHER_VERBS: Record<Verdict['matcher'], string> = {
-  toRarely: 'rarely',
-  toUsually: 'usually',
-  toNever: 'never',
-  toAlways: 'always',
-  toMatchRateBaseline: 'keep its baseline rate of',
-}
-
-/** "≤ 5%" or "≥ 95%": the bound of the claim. */
-export function boundLabel(verdict: Verdict): string {
-  return `${verdict.bound.direction === 'atMost' ? '≤' : '≥'} ${roundPercent(verdict.bound.value)}`
-}
-
-/** The claim a test made, as the matcher message words it: "expected support to rarely refund wrongly: ≤ 5% at 95% confidence". */
+/** The claim a test made, worded by the terminal formatter so the page and the message agree. */
 export function claimSentence(verdict: Verdict): string {
-  return `expected ${verdict.agent} to ${MATCHER_VERBS[verdict.matcher]} ${verdict.predicate}: ${boundLabel(verdict)} at ${confidenceLabel(verdict.confidence)} confidence`
+  return claim(verdict)
 }
 
 /**
@@ -27,26 +15,78 @@ export function badOutcomeLabel(verdict: Verdict): string {
   return verdict.bound.direction === 'atMost' ? verdict.predicate : `not ${verdict.predicate}`
 }
 
-/** Why the verdict is what it is, in one sentence that names the deciding interval and its method. */
+/** Why the verdict is what it is, in one or two sentences that name the deciding interval and its method. */
 export function verdictReason(verdict: Verdict): string {
-  const interval = verdict.decisionInterval ?? verdict.observed
-  const which =
-    verdict.decisionInterval === null
-      ? `the ${percentInterval(interval)}`
-      : `the anytime-valid ${percentInterval(interval)} (valid under optional stopping)`
+  const kind = `${verdict.kind[0]?.toUpperCase()}${verdict.kind.slice(1)}`
+  if (verdict.stop === 'error') {
+    const where = verdict.replay === null ? 'A rollout' : `Rollout ${verdict.replay.rollout}`
+    return `${kind}: ${where} ended in an error, and an error outcome fails the gate (allowErrors is false).`
+  }
+  switch (verdict.matcher) {
+    case 'toRarely':
+    case 'toUsually':
+      return sequentialReason(verdict, kind)
+    case 'toNever':
+    case 'toAlways':
+      return zeroToleranceReason(verdict, kind)
+    case 'toMatchRateBaseline':
+      return baselineReason(verdict, kind)
+  }
+}
+
+function sequentialReason(verdict: Verdict, kind: string): string {
+  const interval = verdict.decisionInterval
+  if (interval === null) return `${kind}: no rollout completed, so nothing was decided.`
   const bound = roundPercent(verdict.bound.value)
-  const above = verdict.bound.direction === 'atMost'
-  switch (verdict.kind) {
-    case 'pass':
-      return `Pass: ${which} lies ${above ? 'below' : 'above'} the bound of ${bound}.`
-    case 'fail':
-      return `Fail: ${which} lies ${above ? 'above' : 'below'} the bound of ${bound}.`
-    case 'inconclusive': {
-      const more =
-        verdict.rolloutsToDecide === null
-          ? ''
-          : ` About ${verdict.rolloutsToDecide} rollouts in all would decide it if the observed rate held.`
-      return `Inconclusive: after ${verdict.rolloutsUsed} of at most ${verdict.maxRollouts} rollouts, ${which} still straddles the bound of ${bound}.${more}`
+  const test = `the anytime-valid ${verdict.decisionMethod ?? 'sequential test'}`
+  const bounds = `${percent(interval.low)}–${percent(interval.high)} (${confidenceLabel(interval.confidence)} ${methodLabel(interval.method)})`
+  const used = `${verdict.rolloutsUsed} rollout${verdict.rolloutsUsed === 1 ? '' : 's'}`
+  if (verdict.kind === 'inconclusive') {
+    const why = verdict.stop === 'budget' ? `the budget ran out after ${used}` : `after ${used} (maxRollouts)`
+    const more =
+      verdict.rolloutsToDecide === null
+        ? ''
+        : ` About ${verdict.rolloutsToDecide} rollouts in all would decide it if the observed rate held.`
+    return `${kind}: ${why}, ${test} bounds the rate at ${bounds}, which straddles the bound of ${bound}.${more}`
+  }
+  const side = (verdict.bound.direction === 'atMost') === (verdict.kind === 'pass') ? 'below' : 'above'
+  return `${kind}: after ${used}, ${test} bounds the rate at ${bounds}, entirely ${side} the bound of ${bound}; stopping early keeps the error rate.`
+}
+
+function zeroToleranceReason(verdict: Verdict, kind: string): string {
+  const never = verdict.bound.direction === 'atMost'
+  if (verdict.stop === 'occurrence') {
+    const where = verdict.replay === null ? '' : ` in rollout ${verdict.replay.rollout}`
+    return never
+      ? `${kind}: it happened${where}; one occurrence refutes "never".`
+      : `${kind}: it did not hold${where}; one exception refutes "always".`
+  }
+  const interval = verdict.decisionInterval
+  const n = verdict.observed.n
+  if (interval === null) return `${kind}: ${verdict.rolloutsUsed} rollouts ran and nothing could be concluded.`
+  const proof = never
+    ? `zero in ${n}: the rate is at most ${percent(interval.high)}`
+    : `all of ${n}: the rate is at least ${percent(interval.low)}`
+  const budget = verdict.stop === 'budget' ? 'the budget ran out; ' : ''
+  return `${kind}: ${budget}${proof} (${confidenceLabel(interval.confidence)} one-sided ${methodLabel(interval.method)} bound).`
+}
+
+function baselineReason(verdict: Verdict, kind: string): string {
+  const comparison = verdict.baseline
+  if (comparison === undefined) return `${kind}: observed ${percentInterval(verdict.observed)}.`
+  switch (comparison.status) {
+    case 'compared': {
+      const difference = comparison.difference
+      if (difference === null) return `${kind}: compared with the stored rate in ${comparison.file}.`
+      const tolerance = `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.tolerance)}`
+      const relation = verdict.kind === 'fail' ? 'lies beyond' : 'does not lie beyond'
+      return `${kind}: new − stored = ${signedInterval(difference)} (${confidenceLabel(difference.confidence)} ${methodLabel(difference.method)}), which ${relation} the ${tolerance} tolerance.`
     }
+    case 'created':
+      return `${kind}: no stored rate yet; this one was recorded in ${comparison.file}.`
+    case 'updated':
+      return `${kind}: the stored rate in ${comparison.file} was rewritten (update mode).`
+    case 'missing':
+      return `${kind}: ${comparison.file} has no entry "${comparison.key}" and this run may not write one (as in CI); record it with vitest -u.`
   }
 }

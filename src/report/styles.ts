@@ -121,6 +121,8 @@ figcaption { font-size: 0.86rem; color: var(--muted); margin-top: 6px; }
 .replay-handle pre { flex: 1 1 420px; max-height: none; }
 .copy-button { font: inherit; padding: 6px 14px; border-radius: 8px; border: 1px solid var(--accent); background: var(--panel);
   color: var(--accent); cursor: pointer; }
+#terminal-message summary { cursor: pointer; font-weight: 650; }
+#terminal-message pre { margin-top: 10px; max-height: 32em; }
 .method-list { margin: 0; padding-left: 18px; display: grid; gap: 4px; }
 .errors-list { margin: 6px 0 0; padding-left: 18px; }
 footer { margin-top: 36px; font-size: 0.8rem; color: var(--muted); }

@@ -54,7 +54,9 @@ export class Budget {
 
   /** True once the cost limit is reached: no further policy call may start. */
   get costExhausted(): boolean {
-    return this.cost >= this.maxCostUsd
+    // A relative tolerance: ten calls at $0.01 sum to 0.09999999999999999 in floating point, and
+    // must still reach a $0.10 limit.
+    return this.cost >= this.maxCostUsd * (1 - 1e-9)
   }
 
   /** A one-line account for messages: "37/40 rollouts, $0.0123/$0.50". */

@@ -49,16 +49,22 @@ export async function executeRollout(
 ): Promise<RolloutResult> {
   const recorder = new TrajectoryRecorder(scenario, settings)
   const outer = settings.signal
-  const onOuterAbort = () => recorder.stop(new RolloutAbortedError('The rollout was cancelled.'))
-  if (outer !== undefined) {
+  const onOuterAbort =
+    outer === undefined
+      ? undefined
+      : () => recorder.stop(new RolloutAbortedError('The rollout was cancelled.'))
+  if (outer !== undefined && onOuterAbort !== undefined) {
     if (outer.aborted) onOuterAbort()
     else outer.addEventListener('abort', onOuterAbort, { once: true })
   }
+  // A module-level callback with the recorder as its argument: no closure per rollout.
   const timer = Number.isFinite(settings.timeoutMs)
-    ? setTimeout(recorder.onTimeout, settings.timeoutMs)
+    ? setTimeout(timeOut, settings.timeoutMs, recorder)
     : undefined
 
   try {
+    // Cancelled before it began: the agent does not run at all.
+    recorder.throwIfStopped()
     // The agent may never look at its signal (a hang on a promise that never settles), so the race
     // ends the rollout on a stop whatever the agent does.
     const output = await Promise.race([runAgent(scenario, recorder.context), recorder.stopped])
@@ -69,11 +75,15 @@ export async function executeRollout(
     recorder.fail(error)
   } finally {
     clearTimeout(timer)
-    outer?.removeEventListener('abort', onOuterAbort)
+    if (onOuterAbort !== undefined) outer?.removeEventListener('abort', onOuterAbort)
   }
   // Stop any work the agent left running (a hung tool call) and make its later ctx calls throw.
   recorder.end()
   return { trajectory: recorder.finish(), stoppedByBudget: recorder.stoppedByBudget }
+}
+
+function timeOut(recorder: TrajectoryRecorder): void {
+  recorder.timeOut()
 }
 
 async function runAgent(scenario: Scenario<unknown, unknown>, context: AgentContext): Promise<unknown> {
@@ -158,9 +168,10 @@ class TrajectoryRecorder {
     this.rejectStopped?.(reason)
   }
 
-  /** The timer's callback (an arrow: passed to setTimeout as is). */
-  readonly onTimeout = (): void =>
+  /** Stops the rollout with a timeout error. */
+  timeOut(): void {
     this.stop(new RolloutTimeoutError(`The rollout exceeded timeoutMs (${this.settings.timeoutMs} ms).`))
+  }
 
   /** Throws the reason the rollout was stopped (timeout, cancellation), if it was. */
   throwIfStopped(): void {
@@ -206,7 +217,8 @@ class TrajectoryRecorder {
     let diverged = false
     let given: Json | undefined // the action when it does not come from a policy call
     let chosen: Policy<A> = policy
-    let seen = context // what the policy decides from
+    // What the policy decides from: the agent's own value (the record keeps its snapshot).
+    let seen: Json | undefined = options.context
     switch (directive.kind) {
       case 'hold': {
         this.heldSteps++
@@ -232,7 +244,7 @@ class TrajectoryRecorder {
       case 'edit':
         // The edit gets a copy, so an in-place edit cannot reach the agent's own data or the record.
         seen = copyJson(
-          directive.edit(context === undefined ? undefined : copyJson(context, '')),
+          directive.edit(context === undefined ? undefined : copyJson(context, 'The context')),
           `editContext(${index})'s result`,
         )
         source = 'edited'
@@ -263,7 +275,13 @@ class TrajectoryRecorder {
       }
       let returned = chosen(
         stepStream(this.settings.seed, this.settings.rollout, index),
-        this.view(name, index, seen),
+        new PolicyView(
+          name,
+          index,
+          seen,
+          this,
+          providerSeed(this.settings.seed, this.settings.rollout, index),
+        ),
       )
       if (isPromiseLike(returned)) returned = await returned
       this.checkAlive()
@@ -275,21 +293,6 @@ class TrajectoryRecorder {
     } catch (error) {
       this.abandon(index, name, error)
       throw error
-    }
-  }
-
-  private view(name: string, index: number, context: Json | undefined): StepView {
-    const { seed, rollout } = this.settings
-    const recorder = this
-    return {
-      name,
-      index,
-      context,
-      seed: providerSeed(seed, rollout, index),
-      // A getter, so the rollout's AbortController is only made for policies that want it.
-      get signal() {
-        return recorder.signal
-      },
     }
   }
 
@@ -415,23 +418,50 @@ class TrajectoryRecorder {
     const steps = (
       recordedSteps === this.steps.length ? this.steps : this.steps.slice(0, recordedSteps)
     ) as Step[]
-    const trajectory: Trajectory = {
+    // Keys in schema order (as after a file round trip), `intervention` included.
+    const label = settings.plan.label
+    const head = {
       schema: TRAJECTORY_SCHEMA,
       agent: scenario.agent.name,
       input: scenario.input as Json,
       seed: settings.seed,
       rollout: settings.rollout,
-      preamble: this.preamble,
-      steps,
-    }
-    if (settings.plan.label !== undefined) trajectory.intervention = settings.plan.label
+    } as const
+    const trajectory: Trajectory =
+      label === undefined
+        ? { ...head, preamble: this.preamble, steps }
+        : { ...head, intervention: label, preamble: this.preamble, steps }
     if (this.output !== undefined && this.error === undefined) trajectory.output = this.output
     if (this.error !== undefined) trajectory.error = this.error
-    if (settings.plan.label !== undefined) {
+    if (label !== undefined)
       trajectory.replay = { heldSteps: this.heldSteps, matchedSteps: this.matchedSteps }
-    }
     if (this.costUsd > 0) trajectory.costUsd = this.costUsd
     return trajectory
+  }
+}
+
+/**
+ * What a policy sees. A class rather than a literal: it is made for every step, and `signal` is a
+ * prototype getter so that the rollout's AbortController is only created for policies that read it.
+ */
+class PolicyView implements StepView {
+  readonly seed: number
+  // A native private field: invisible to spreads and to printing the view.
+  readonly #recorder: TrajectoryRecorder
+
+  constructor(
+    readonly name: string,
+    readonly index: number,
+    readonly context: Json | undefined,
+    recorder: TrajectoryRecorder,
+    seed: number,
+  ) {
+    this.seed = seed
+    this.#recorder = recorder
+  }
+
+  get signal(): AbortSignal {
+    return this.#recorder.signal
   }
 }
 

@@ -1,3 +1,4 @@
+import { InvalidOptionError } from '../errors.js'
 import type { Estimate, Interval } from '../stats/estimate.js'
 import { meanScoreInterval, type MeanScoreOptions } from '../stats/mean-score.js'
 import { wilson } from '../stats/wilson.js'
@@ -55,10 +56,22 @@ export class RolloutSet {
   rate(predicate: Predicate, confidence = 0.95): Estimate | Promise<Estimate> {
     const completed = this.completed
     const verdicts = completed.map((trajectory) => predicate(trajectory))
-    const count = (values: readonly boolean[]) =>
-      wilson(values.filter(Boolean).length, values.length, confidence)
-    if (verdicts.some((verdict) => typeof verdict !== 'boolean')) return Promise.all(verdicts).then(count)
-    return count(verdicts as boolean[])
+    // A predicate that forgets to `return` must not silently count as "false" everywhere.
+    const count = (values: readonly unknown[]) => {
+      values.forEach((value, i) => {
+        if (typeof value !== 'boolean') {
+          const got = value === undefined ? 'undefined (a missing `return`?)' : String(JSON.stringify(value))
+          throw new InvalidOptionError(
+            `rate: the predicate must return true or false (or a promise of one), got ${got} on rollout ${(completed[i] as Trajectory).rollout}.`,
+          )
+        }
+      })
+      return wilson(values.filter(Boolean).length, values.length, confidence)
+    }
+    const isThenable = (verdict: unknown) =>
+      typeof (verdict as { then?: unknown } | null)?.then === 'function'
+    if (verdicts.some(isThenable)) return Promise.all(verdicts).then(count)
+    return count(verdicts)
   }
 
   /**

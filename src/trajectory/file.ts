@@ -26,14 +26,18 @@ export async function parseJsonFile<T>(file: string, schema: z.ZodType<T>, what:
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : String(error)
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : String(error)
     throw new InvalidTrajectoryError(`Cannot read ${what} file ${file}: ${reason}.`, file)
   }
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new InvalidTrajectoryError(`${what} file ${file} is not valid JSON: ${(error as Error).message}.`, file)
+    throw new InvalidTrajectoryError(
+      `${what} file ${file} is not valid JSON: ${(error as Error).message}.`,
+      file,
+    )
   }
   return parseJsonValue(value, schema, what, file)
 }
@@ -46,11 +50,19 @@ export function parseJsonValue<T>(value: unknown, schema: z.ZodType<T>, what: st
   throw new InvalidTrajectoryError(`Invalid ${what}${where}:\n${z.prettifyError(parsed.error)}`, file)
 }
 
+let temporaryCounter = 0
+
 /** Validates `value` with `schema`, then writes it atomically (temporary file + rename). */
-export async function writeJsonFile<T>(file: string, schema: z.ZodType<T>, value: T, what: string): Promise<void> {
+export async function writeJsonFile<T>(
+  file: string,
+  schema: z.ZodType<T>,
+  value: T,
+  what: string,
+): Promise<void> {
   const valid = parseJsonValue(value, schema, what)
   await mkdir(dirname(file), { recursive: true })
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
+  // Unique per call: two writes of one file in the same millisecond must not share a temporary.
+  const temporary = `${file}.${process.pid}.${Date.now()}.${(temporaryCounter++).toString(36)}.tmp`
   await writeFile(temporary, `${JSON.stringify(valid, null, 2)}\n`)
   await rename(temporary, file)
 }

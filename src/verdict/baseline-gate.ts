@@ -52,13 +52,17 @@ export async function runBaselineGate(
   const predicateIsBad = options.better === 'lower'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   let stop: NonNullable<Verdict['stop']> = 'completed'
-  while (tally.rollouts < options.rollouts) {
-    const count = Math.min(options.concurrency, options.rollouts - tally.rollouts)
-    const batch = await runBatch(scenario, options, tally.rollouts, count, signal)
-    await tally.add(batch.trajectories)
-    if (tally.errorCount > 0 && !options.allowErrors) {
-      stop = 'error'
-      break
+  let started = 0
+  sampling: while (started < options.rollouts) {
+    const count = Math.min(options.concurrency, options.rollouts - started)
+    const batch = await runBatch(scenario, options, started, count, signal)
+    started += count
+    for (const trajectory of batch.trajectories) {
+      await tally.add(trajectory)
+      if (tally.errorCount > 0 && !options.allowErrors) {
+        stop = 'error'
+        break sampling
+      }
     }
     if (batch.budgetSpent) {
       stop = 'budget'

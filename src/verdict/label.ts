@@ -3,8 +3,8 @@
  * `calledTool(issue_refund)` → "call issue_refund", `is_polite` → "is polite". An anonymous
  * function gives "satisfy the predicate" — pass `label` to say more.
  */
-export function predicateLabel(predicate: { name?: string }): string {
-  const name = (predicate.name ?? '').trim()
+export function predicateLabel(predicate: { readonly name: string }): string {
+  const name = predicate.name.trim()
   const called = /^calledTool\((.+)\)$/.exec(name)
   if (called !== null) return `call ${called[1]}`
   if (name === '' || name === 'anonymous' || name === 'predicate') return 'satisfy the predicate'

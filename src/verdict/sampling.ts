@@ -14,6 +14,10 @@ const ERROR_EXAMPLES = 3
  * The running account of a gate: completed rollouts, how often the predicate held, error
  * outcomes, and the first "bad" rollout (the one attribution explains). Only the first bad and
  * first errored trajectories are kept, so a long gate does not hold every run in memory.
+ *
+ * Gates feed it one rollout at a time in index order and ask their stopping rule after each, so
+ * a verdict depends on the seed alone, never on `concurrency`: rollouts a batch ran past the
+ * deciding one are not scored (with concurrency c, at most c − 1 of them).
  */
 export class OutcomeTally {
   /** Rollouts started and finished (completed or errored), in all. */
@@ -38,25 +42,26 @@ export class OutcomeTally {
     private readonly label: string,
   ) {}
 
-  /** Scores a batch, in rollout order. A predicate that throws or returns a non-boolean is a test bug: it throws. */
-  async add(trajectories: readonly Trajectory[]): Promise<void> {
-    for (const trajectory of trajectories) {
-      this.rollouts++
-      if (trajectory.error !== undefined) {
-        this.errorCount++
-        if (this.errorExamples.length < ERROR_EXAMPLES) {
-          this.errorExamples.push({ rollout: trajectory.rollout, error: trajectory.error })
-        }
-        this.firstError ??= trajectory
-        continue
+  /**
+   * Scores the next rollout (callers go in rollout order, so "first" means lowest index). A
+   * predicate that throws or returns a non-boolean is a bug in the test: it throws.
+   */
+  async add(trajectory: Trajectory): Promise<void> {
+    this.rollouts++
+    if (trajectory.error !== undefined) {
+      this.errorCount++
+      if (this.errorExamples.length < ERROR_EXAMPLES) {
+        this.errorExamples.push({ rollout: trajectory.rollout, error: trajectory.error })
       }
-      const holds = await this.evaluate(trajectory)
-      this.n++
-      if (holds) this.successes++
-      if (holds === this.predicateIsBad) {
-        this.bad++
-        this.firstBad ??= trajectory
-      }
+      this.firstError ??= trajectory
+      return
+    }
+    const holds = await this.evaluate(trajectory)
+    this.n++
+    if (holds) this.successes++
+    if (holds === this.predicateIsBad) {
+      this.bad++
+      this.firstBad ??= trajectory
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Scenario } from '../agent/types.js'
-import { sequentialRateTest, type SequentialRateResult } from '../stats/sequential-rate-test.js'
+import { mixtureLogEValues } from '../stats/mixture-e-process.js'
+import { sequentialRateTest } from '../stats/sequential-rate-test.js'
 import { wilson } from '../stats/wilson.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
@@ -27,11 +28,11 @@ export interface GateSubject {
 
 /**
  * The sequential gate of `toRarely` (`direction: 'atMost'`) and `toUsually` (`'atLeast'`). Rollouts
- * come in batches of `concurrency`; after each batch (once `minRollouts` have run) the anytime-valid
- * sequential rate test (log-odds mixture e-process, α = 1 − confidence per side) is asked whether
- * the rate is below or above the bound, and sampling stops at its first answer — optional stopping
- * keeps the error rate at α. Past `maxRollouts` (or when the budget runs out) the verdict is
- * inconclusive, with the test's estimate of how many rollouts would decide it.
+ * run in batches of `concurrency`; after every rollout (once `minRollouts` have run) the
+ * anytime-valid sequential rate test (log-odds mixture e-process, α = 1 − confidence per side) is
+ * asked whether the rate is below or above the bound, and sampling stops at its first answer —
+ * optional stopping keeps each error rate at α. Past `maxRollouts` (or when the budget runs out)
+ * the verdict is inconclusive, with the test's estimate of how many rollouts would decide it.
  *
  * Error outcomes never count as good: unless `allowErrors`, the first one stops the gate and fails
  * it; with `allowErrors`, they are left out of the rate and reported.
@@ -45,28 +46,33 @@ export async function runSequentialGate(
   const predicateIsBad = options.direction === 'atMost'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   const alpha = 1 - options.confidence
-  let test: SequentialRateResult | null = null
   let stop: NonNullable<Verdict['stop']> = 'max-rollouts'
 
-  while (tally.rollouts < options.maxRollouts) {
-    const count = Math.min(options.concurrency, options.maxRollouts - tally.rollouts)
-    const batch = await runBatch(scenario, options, tally.rollouts, count, signal)
-    await tally.add(batch.trajectories)
-    if (tally.errorCount > 0 && !options.allowErrors) {
-      stop = 'error'
-      break
+  let started = 0
+  sampling: while (started < options.maxRollouts) {
+    const count = Math.min(options.concurrency, options.maxRollouts - started)
+    const batch = await runBatch(scenario, options, started, count, signal)
+    started += count
+    // The test is checked after every rollout, in index order: the stopping point is the same at
+    // any concurrency, and checking this often is what the anytime-valid test allows.
+    for (const trajectory of batch.trajectories) {
+      await tally.add(trajectory)
+      if (tally.errorCount > 0 && !options.allowErrors) {
+        stop = 'error'
+        break sampling
+      }
+      if (trajectory.error === undefined && tally.rollouts >= options.minRollouts && decides(tally, options.bound, alpha)) {
+        stop = 'decided'
+        break sampling
+      }
     }
-    if (tally.n > 0) test = sequentialRateTest({ successes: tally.successes, n: tally.n, bound: options.bound, alpha })
     if (batch.budgetSpent) {
-      stop = test?.decision === 'undecided' || test === null ? 'budget' : 'decided'
-      break
-    }
-    if (tally.rollouts >= options.minRollouts && test !== null && test.decision !== 'undecided') {
-      stop = 'decided'
+      stop = 'budget'
       break
     }
   }
 
+  const test = tally.n === 0 ? null : sequentialRateTest({ successes: tally.successes, n: tally.n, bound: options.bound, alpha })
   const decision = test?.decision ?? 'undecided'
   const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
   const kind: Verdict['kind'] =
@@ -99,4 +105,15 @@ export async function runSequentialGate(
     onInconclusive: options.onInconclusive,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+}
+
+/**
+ * Whether `sequentialRateTest` would decide on these counts: the same e-value threshold, without
+ * the confidence sequence and the projection it also computes (checked after every rollout, the
+ * full test would cost more than a synthetic agent's rollouts).
+ */
+function decides(tally: OutcomeTally, bound: number, alpha: number): boolean {
+  const logE = mixtureLogEValues(tally.successes, tally.n, bound)
+  const threshold = Math.log(1 / alpha)
+  return logE.below >= threshold || logE.above >= threshold
 }

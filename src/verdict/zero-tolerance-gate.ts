@@ -9,7 +9,7 @@ import type { GateRun, GateSubject } from './sequential-gate.js'
 /**
  * The gate of `toNever` (`direction: 'atMost'`: the predicate must hold in no rollout) and
  * `toAlways` (`'atLeast'`: in every rollout). It runs `rollouts` rollouts in batches of
- * `concurrency` and stops after the first batch with an occurrence, which fails it. A pass reports
+ * `concurrency` and stops at the first occurrence (by rollout index), which fails it. A pass reports
  * what zero occurrences in N prove: the exact one-sided Clopper–Pearson bound 1 − α^(1/N) on the
  * rate (≈ 3/N, the rule of three: 3.0% at N = 100, 95%).
  */
@@ -21,17 +21,22 @@ export async function runZeroToleranceGate(
 ): Promise<GateRun> {
   const tally = new OutcomeTally(subject.predicate, options.direction === 'atMost', subject.label)
   let stop: NonNullable<Verdict['stop']> = 'completed'
-  while (tally.rollouts < options.rollouts) {
-    const count = Math.min(options.concurrency, options.rollouts - tally.rollouts)
-    const batch = await runBatch(scenario, options, tally.rollouts, count, signal)
-    await tally.add(batch.trajectories)
-    if (tally.errorCount > 0 && !options.allowErrors) {
-      stop = 'error'
-      break
-    }
-    if (tally.bad > 0) {
-      stop = 'occurrence'
-      break
+  let started = 0
+  sampling: while (started < options.rollouts) {
+    const count = Math.min(options.concurrency, options.rollouts - started)
+    const batch = await runBatch(scenario, options, started, count, signal)
+    started += count
+    // One rollout at a time in index order, so the first occurrence is the same at any concurrency.
+    for (const trajectory of batch.trajectories) {
+      await tally.add(trajectory)
+      if (tally.errorCount > 0 && !options.allowErrors) {
+        stop = 'error'
+        break sampling
+      }
+      if (tally.bad > 0) {
+        stop = 'occurrence'
+        break sampling
+      }
     }
     if (batch.budgetSpent) {
       stop = 'budget'

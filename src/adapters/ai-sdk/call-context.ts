@@ -40,20 +40,27 @@ export function callContext(call: ModelCall, options: CallOptions): Json {
 
 /** The options of the live call that are not context (headers, `includeRawChunks`, future fields). */
 export function passedOnOptions(options: CallOptions): Partial<CallOptions> {
-  return Object.fromEntries(Object.entries(options).filter(([key]) => !NOT_PASSED_ON.has(key))) as Partial<CallOptions>
+  return Object.fromEntries(
+    Object.entries(options).filter(([key]) => !NOT_PASSED_ON.has(key)),
+  ) as Partial<CallOptions>
 }
 
 /** The call a step's (possibly edited) context describes; a context of another shape names the step. */
 export function readCallContext(view: StepView): { call: ModelCall; options: CallOptions } {
   const where = `AI SDK model step ${view.index} "${view.name}"`
-  if (view.context === undefined) throw new InvalidOptionError(`${where} has no context to call the model with.`)
+  if (view.context === undefined)
+    throw new InvalidOptionError(`${where} has no context to call the model with.`)
   const decoded = decodeJson(view.context) as Record<string, unknown> | null
   if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-    throw new InvalidOptionError(`${where}: its context must be an object { call, prompt, … }; an editContext edit returned something else.`)
+    throw new InvalidOptionError(
+      `${where}: its context must be an object { call, prompt, … }; an editContext edit returned something else.`,
+    )
   }
   const { call, ...options } = decoded
   if (call !== 'generate' && call !== 'stream') {
-    throw new InvalidOptionError(`${where}: context.call must be "generate" or "stream", got ${JSON.stringify(call)}.`)
+    throw new InvalidOptionError(
+      `${where}: context.call must be "generate" or "stream", got ${JSON.stringify(call)}.`,
+    )
   }
   if (!Array.isArray(options.prompt)) {
     throw new InvalidOptionError(`${where}: context.prompt must be the message array of the call.`)

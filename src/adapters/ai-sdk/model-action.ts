@@ -26,8 +26,16 @@ export function generateAction(modelId: string, result: GenerateResult): Json {
 }
 
 /** The action of a streamed call: see {@link generateAction}. */
-export function streamAction(modelId: string, parts: readonly StreamPart[], response: StreamResult['response']): Json {
-  const action: JsonObject = { call: 'stream', modelId, parts: encodeJson(parts, `The stream of model "${modelId}"`) }
+export function streamAction(
+  modelId: string,
+  parts: readonly StreamPart[],
+  response: StreamResult['response'],
+): Json {
+  const action: JsonObject = {
+    call: 'stream',
+    modelId,
+    parts: encodeJson(parts, `The stream of model "${modelId}"`),
+  }
   if (response !== undefined) action.response = encodeJson(response, `The response of model "${modelId}"`)
   return action
 }
@@ -70,10 +78,15 @@ export function tokenCounts(action: Json): TokenCounts {
   }
 }
 
-/** What a model step records in `meta`: the call, the answering model, the finish reason, token usage. */
+/**
+ * What a model step records in `meta`: a one-line `summary` of what the model did (its tool calls
+ * as `name(input)`, its text quoted), the call, the answering model, the finish reason, token usage.
+ */
 export function actionMeta(action: Json): JsonObject {
   const object = asObject(action)
   const meta: JsonObject = {}
+  const summary = summaryOf(object)
+  if (summary !== '') meta.summary = summary
   if (typeof object?.call === 'string') meta.call = object.call
   meta.modelId = answeringModel(action)
   const finish = asObject(finishOf(action))
@@ -83,6 +96,29 @@ export function actionMeta(action: Json): JsonObject {
   if (tokens.cachedInputTokens !== undefined) meta.cachedInputTokens = tokens.cachedInputTokens
   if (tokens.outputTokens !== undefined) meta.outputTokens = tokens.outputTokens
   return meta
+}
+
+/** The tool calls and text of a result (or of a stream's parts), in order, as one line. */
+function summaryOf(object: JsonObject | undefined): string {
+  const items: string[] = []
+  const add = (part: JsonObject | undefined, text: Map<string, number>) => {
+    if (part?.type === 'tool-call') items.push(`${String(part.toolName)}(${String(part.input)})`)
+    else if (part?.type === 'text' && typeof part.text === 'string') items.push(JSON.stringify(part.text))
+    else if (part?.type === 'text-delta' && typeof part.delta === 'string') {
+      // Deltas of one text part build one quoted string.
+      const id = String(part.id)
+      const at = text.get(id)
+      if (at === undefined) {
+        text.set(id, items.length)
+        items.push(part.delta)
+      } else items[at] += part.delta
+    }
+  }
+  const texts = new Map<string, number>()
+  const list = object?.call === 'generate' ? asObject(object.result)?.content : object?.parts
+  if (Array.isArray(list)) for (const part of list) add(asObject(part), texts)
+  for (const at of texts.values()) items[at] = JSON.stringify(items[at])
+  return items.join(', ')
 }
 
 function usageOf(action: Json): Json | undefined {

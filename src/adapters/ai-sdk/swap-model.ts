@@ -15,7 +15,11 @@ export interface SwapModelOptions {
  * step's seed. A swapped call sends no HTTP headers of the original call: the context has none.
  * With `prices`, the swapped-in model needs its own entry in the table.
  */
-export function swapModel(step: number, model: LanguageModelV3, options: SwapModelOptions = {}): Intervention {
+export function swapModel(
+  step: number,
+  model: LanguageModelV3,
+  options: SwapModelOptions = {},
+): Intervention {
   checkModel(model, 'swapModel')
   return swapPolicy(step, { [options.name ?? DEFAULT_MODEL_STEP]: modelPolicy(model) })
 }

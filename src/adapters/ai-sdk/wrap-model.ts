@@ -38,11 +38,17 @@ export interface WrapModelOptions {
  *
  * Streams are buffered: the wrapped `doStream` resolves once the model's stream has ended.
  */
-export function wrapModel(ctx: AgentContext, model: LanguageModelV3, options: WrapModelOptions = {}): LanguageModelV3 {
+export function wrapModel(
+  ctx: AgentContext,
+  model: LanguageModelV3,
+  options: WrapModelOptions = {},
+): LanguageModelV3 {
   checkModel(model, 'wrapModel')
   const name = options.name ?? DEFAULT_MODEL_STEP
   if (typeof name !== 'string' || name === '') {
-    throw new InvalidOptionError(`wrapModel: \`name\` must be a non-empty string, got ${JSON.stringify(name)}.`)
+    throw new InvalidOptionError(
+      `wrapModel: \`name\` must be a non-empty string, got ${JSON.stringify(name)}.`,
+    )
   }
   const prices = options.prices
   if (prices !== undefined) checkPriceTable(prices, model.modelId, 'wrapModel')
@@ -52,7 +58,10 @@ export function wrapModel(ctx: AgentContext, model: LanguageModelV3, options: Wr
     meta: actionMeta,
     ...(prices === undefined
       ? {}
-      : { costUsd: (action: Json) => tokenCost(priceOf(prices, answeringModel(action), 'wrapModel'), tokenCounts(action)) }),
+      : {
+          costUsd: (action: Json) =>
+            tokenCost(priceOf(prices, answeringModel(action), 'wrapModel'), tokenCounts(action)),
+        }),
   })
 
   return {
@@ -63,7 +72,11 @@ export function wrapModel(ctx: AgentContext, model: LanguageModelV3, options: Wr
       return model.supportedUrls
     },
     async doGenerate(callOptions) {
-      const action = await ctx.step(name, modelPolicy(model, callOptions), stepOptions('generate', callOptions))
+      const action = await ctx.step(
+        name,
+        modelPolicy(model, callOptions),
+        stepOptions('generate', callOptions),
+      )
       return toGenerateResult(action, name)
     },
     async doStream(callOptions) {

@@ -2,7 +2,6 @@ import type { ToolExecutionOptions, ToolSet } from 'ai'
 import type { AgentContext } from '../../agent/types.js'
 import type { Json } from '../../json.js'
 import { decodeJson, encodeJson } from '../shared/json-codec.js'
-import { inCallOrder } from '../shared/tool-order.js'
 
 type Execute = (input: unknown, options: ToolExecutionOptions) => unknown
 
@@ -14,8 +13,9 @@ type Execute = (input: unknown, options: ToolExecutionOptions) => unknown
  *
  * Inputs and outputs are recorded as JSON and revived (see `encodeJson`). A tool that returns an
  * async iterable (preliminary results) is read to its end and its last value is the observation;
- * the SDK then gets that final value only, with no preliminary results. Tool calls of a rollout run
- * one at a time in the order the SDK starts them, so replay finds each at the same position.
+ * the SDK then gets that final value only, with no preliminary results. The SDK runs the tool calls
+ * of one response concurrently; each takes its position when it starts (the model's order), so
+ * replay finds it there whichever finishes first.
  */
 export function wrapTools<Tools extends ToolSet>(ctx: AgentContext, tools: Tools): Tools {
   const wrapped: Record<string, unknown> = {}
@@ -27,15 +27,14 @@ export function wrapTools<Tools extends ToolSet>(ctx: AgentContext, tools: Tools
 }
 
 function observed(ctx: AgentContext, name: string, execute: Execute): Execute {
-  return (input, options) =>
-    inCallOrder(ctx, async () => {
-      const args = encodeJson(input, `The input of tool "${name}"`)
-      const result = await ctx.tool<Json | undefined>(name, args, async () => {
-        const output = await finalValue(execute(input, options))
-        return output === undefined ? undefined : encodeJson(output, `The output of tool "${name}"`)
-      })
-      return result === undefined ? undefined : decodeJson(result)
+  return async (input, options) => {
+    const args = encodeJson(input, `The input of tool "${name}"`)
+    const result = await ctx.tool<Json | undefined>(name, args, async () => {
+      const output = await finalValue(execute(input, options))
+      return output === undefined ? undefined : encodeJson(output, `The output of tool "${name}"`)
     })
+    return result === undefined ? undefined : decodeJson(result)
+  }
 }
 
 /** The value a tool produced: awaited, and for an async iterable its last item (undefined if none). */

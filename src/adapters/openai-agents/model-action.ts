@@ -50,7 +50,8 @@ export function answeringModel(action: Json): string | undefined {
 /** Token counts of a model step: the response's usage, or that of the stream's `response_done` event. */
 export function tokenCounts(action: Json): TokenCounts {
   const usage = usageOf(action)
-  if (usage === undefined) return { inputTokens: undefined, cachedInputTokens: undefined, outputTokens: undefined }
+  if (usage === undefined)
+    return { inputTokens: undefined, cachedInputTokens: undefined, outputTokens: undefined }
   const details = usage.inputTokensDetails
   const cached = (Array.isArray(details) ? details : details === undefined ? [] : [details]).reduce(
     (sum, entry) => sum + (typeof entry.cached_tokens === 'number' ? entry.cached_tokens : 0),
@@ -59,9 +60,14 @@ export function tokenCounts(action: Json): TokenCounts {
   return { inputTokens: usage.inputTokens, cachedInputTokens: cached, outputTokens: usage.outputTokens }
 }
 
-/** What a model step records in `meta`: the call, the model id, token usage. */
+/**
+ * What a model step records in `meta`: a one-line `summary` of what the model did (its function
+ * calls as `name(arguments)`, its messages quoted), the call, the model id, token usage.
+ */
 export function actionMeta(action: Json): JsonObject {
   const meta: JsonObject = {}
+  const summary = summaryOf(outputOf(action))
+  if (summary !== '') meta.summary = summary
   const call = asObject(action)?.call
   if (typeof call === 'string') meta.call = call
   const modelId = answeringModel(action)
@@ -71,6 +77,41 @@ export function actionMeta(action: Json): JsonObject {
   if (tokens.cachedInputTokens !== undefined) meta.cachedInputTokens = tokens.cachedInputTokens
   if (tokens.outputTokens !== undefined) meta.outputTokens = tokens.outputTokens
   return meta
+}
+
+/** The output items of a response, or of a stream's `response_done` event. */
+function outputOf(action: Json): unknown[] {
+  const object = asObject(action)
+  if (object?.call === 'response') {
+    return (decodeJson(object.response ?? null, CODEC) as Partial<ModelResponse> | null)?.output ?? []
+  }
+  if (object?.call === 'stream') {
+    const done = (decodeJson(object.events ?? [], CODEC) as StreamEvent[]).findLast(
+      (event) => event.type === 'response_done',
+    )
+    return done?.type === 'response_done' ? done.response.output : []
+  }
+  return []
+}
+
+function summaryOf(output: readonly unknown[]): string {
+  const items: string[] = []
+  for (const item of output as Array<Record<string, unknown>>) {
+    if (item.type === 'function_call') items.push(`${String(item.name)}(${String(item.arguments)})`)
+    else if (item.role === 'assistant' && Array.isArray(item.content)) {
+      const text = (item.content as Array<Record<string, unknown>>)
+        .map((part) =>
+          part.type === 'output_text'
+            ? String(part.text)
+            : part.type === 'refusal'
+              ? String(part.refusal)
+              : '',
+        )
+        .join('')
+      items.push(JSON.stringify(text))
+    }
+  }
+  return items.join(', ')
 }
 
 type UsageFields = Pick<Usage, 'inputTokens' | 'outputTokens'> & {

@@ -33,7 +33,8 @@ export interface ModelPolicySettings {
  * that breaks halfway is a failed call too, retried before anything reached the runner.
  */
 export function modelPolicy(model: Model, settings: ModelPolicySettings, live?: ModelRequest): Policy {
-  const sendSeed = settings.seed === 'providerData' || (settings.seed === 'auto' && !isResponsesApiModel(model))
+  const sendSeed =
+    settings.seed === 'providerData' || (settings.seed === 'auto' && !isResponsesApiModel(model))
   return async (_rng, view) => {
     const { call, request } = readRequestContext(view)
     const retry = live?.modelSettings.retry

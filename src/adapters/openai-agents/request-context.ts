@@ -57,17 +57,24 @@ export function readRequestContext(view: StepView): {
   request: Partial<ModelRequest> & Pick<ModelRequest, 'input'>
 } {
   const where = `Agents SDK model step ${view.index} "${view.name}"`
-  if (view.context === undefined) throw new InvalidOptionError(`${where} has no context to call the model with.`)
+  if (view.context === undefined)
+    throw new InvalidOptionError(`${where} has no context to call the model with.`)
   const decoded = decodeJson(view.context) as Record<string, unknown> | null
   if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-    throw new InvalidOptionError(`${where}: its context must be an object { call, input, … }; an editContext edit returned something else.`)
+    throw new InvalidOptionError(
+      `${where}: its context must be an object { call, input, … }; an editContext edit returned something else.`,
+    )
   }
   const { call, ...request } = decoded
   if (call !== 'response' && call !== 'stream') {
-    throw new InvalidOptionError(`${where}: context.call must be "response" or "stream", got ${JSON.stringify(call)}.`)
+    throw new InvalidOptionError(
+      `${where}: context.call must be "response" or "stream", got ${JSON.stringify(call)}.`,
+    )
   }
   if (typeof request.input !== 'string' && !Array.isArray(request.input)) {
-    throw new InvalidOptionError(`${where}: context.input must be the model input (a string or an item array).`)
+    throw new InvalidOptionError(
+      `${where}: context.input must be the model input (a string or an item array).`,
+    )
   }
   return { call, request: request as Partial<ModelRequest> & Pick<ModelRequest, 'input'> }
 }

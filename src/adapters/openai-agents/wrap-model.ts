@@ -66,11 +66,19 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
 
   const wrapped: Model = {
     async getResponse(request) {
-      const action = await ctx.step(name, modelPolicy(model, settings, request), stepOptions('response', request))
+      const action = await ctx.step(
+        name,
+        modelPolicy(model, settings, request),
+        stepOptions('response', request),
+      )
       return toModelResponse(action, name)
     },
     async *getStreamedResponse(request) {
-      const action = await ctx.step(name, modelPolicy(model, settings, request), stepOptions('stream', request))
+      const action = await ctx.step(
+        name,
+        modelPolicy(model, settings, request),
+        stepOptions('stream', request),
+      )
       yield* toStreamEvents(action, name)
     },
   }
@@ -78,7 +86,9 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
   const retryAdvice = model.getRetryAdvice
   if (retryAdvice !== undefined) wrapped.getRetryAdvice = (args) => retryAdvice.call(model, args)
   if (model.supportsPromptModelSelection !== undefined) {
-    Object.defineProperty(wrapped, 'supportsPromptModelSelection', { value: model.supportsPromptModelSelection })
+    Object.defineProperty(wrapped, 'supportsPromptModelSelection', {
+      value: model.supportsPromptModelSelection,
+    })
   }
   return wrapped
 }
@@ -86,19 +96,28 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
 function costOf(prices: PriceTable, action: Json): number {
   const modelId = answeringModel(action)
   if (modelId === undefined) {
-    throw new InvalidOptionError('A model step has no modelId to price: give the swapped-in model a `modelId` (swapModel options).')
+    throw new InvalidOptionError(
+      'A model step has no modelId to price: give the swapped-in model a `modelId` (swapModel options).',
+    )
   }
   return tokenCost(priceOf(prices, modelId, 'wrapModel'), tokenCounts(action))
 }
 
 /** Checks the options shared with `swapModel`. */
-export function policySettings(options: { modelId?: string; seed?: SeedOption }, caller: string): ModelPolicySettings {
+export function policySettings(
+  options: { modelId?: string; seed?: SeedOption },
+  caller: string,
+): ModelPolicySettings {
   const seed = options.seed ?? 'auto'
   if (seed !== 'auto' && seed !== 'providerData' && seed !== 'none') {
-    throw new InvalidOptionError(`${caller}: \`seed\` must be "auto", "providerData" or "none", got ${JSON.stringify(seed)}.`)
+    throw new InvalidOptionError(
+      `${caller}: \`seed\` must be "auto", "providerData" or "none", got ${JSON.stringify(seed)}.`,
+    )
   }
   if (options.modelId !== undefined && (typeof options.modelId !== 'string' || options.modelId === '')) {
-    throw new InvalidOptionError(`${caller}: \`modelId\` must be a non-empty string, got ${JSON.stringify(options.modelId)}.`)
+    throw new InvalidOptionError(
+      `${caller}: \`modelId\` must be a non-empty string, got ${JSON.stringify(options.modelId)}.`,
+    )
   }
   return { modelId: options.modelId, seed }
 }
@@ -107,7 +126,9 @@ export function policySettings(options: { modelId?: string; seed?: SeedOption },
 export function checkedName(name: string | undefined, caller: string): string {
   const checked = name ?? DEFAULT_MODEL_STEP
   if (typeof checked !== 'string' || checked === '') {
-    throw new InvalidOptionError(`${caller}: \`name\` must be a non-empty string, got ${JSON.stringify(checked)}.`)
+    throw new InvalidOptionError(
+      `${caller}: \`name\` must be a non-empty string, got ${JSON.stringify(checked)}.`,
+    )
   }
   return checked
 }

@@ -2,7 +2,6 @@ import type { FunctionTool, Tool } from '@openai/agents'
 import type { AgentContext } from '../../agent/types.js'
 import type { Json } from '../../json.js'
 import { decodeJson, encodeJson } from '../shared/json-codec.js'
-import { inCallOrder } from '../shared/tool-order.js'
 
 type Invoke = FunctionTool['invoke']
 
@@ -16,23 +15,24 @@ type Invoke = FunctionTool['invoke']
  * The observation's args are the call's JSON arguments (parsed; the raw text if it is not JSON),
  * its result what the tool returned to the model, after the SDK's own input parsing and error
  * handling (a tool that throws gives the model an error message, and that message is recorded).
- * Tool calls of a rollout run one at a time in the order the runner starts them, so replay finds
- * each at the same position. Do not wrap an agent-as-tool whose own model is wrapped: answering it
+ * The runner runs the tool calls of one response concurrently; each takes its position when it
+ * starts (the model's order), so replay finds it there whichever finishes first. Do not wrap an agent-as-tool whose own model is wrapped: answering it
  * from the recording would skip its model steps and shift every later step index.
  */
 export function wrapTools<T extends Tool<never>>(ctx: AgentContext, tools: readonly T[]): T[] {
-  return tools.map((tool) => (tool.type === 'function' ? (observed(ctx, tool as FunctionTool) as unknown as T) : tool))
+  return tools.map((tool) =>
+    tool.type === 'function' ? (observed(ctx, tool as FunctionTool) as unknown as T) : tool,
+  )
 }
 
 function observed(ctx: AgentContext, tool: FunctionTool): FunctionTool {
-  const invoke: Invoke = (runContext, input, details) =>
-    inCallOrder(ctx, async () => {
-      const result = await ctx.tool<Json | undefined>(tool.name, argumentsOf(input), async () => {
-        const output: unknown = await tool.invoke(runContext, input, details)
-        return output === undefined ? undefined : encodeJson(output, `The output of tool "${tool.name}"`)
-      })
-      return result === undefined ? undefined : decodeJson(result)
+  const invoke: Invoke = async (runContext, input, details) => {
+    const result = await ctx.tool<Json | undefined>(tool.name, argumentsOf(input), async () => {
+      const output: unknown = await tool.invoke(runContext, input, details)
+      return output === undefined ? undefined : encodeJson(output, `The output of tool "${tool.name}"`)
     })
+    return result === undefined ? undefined : decodeJson(result)
+  }
   // Same prototype and fields (guardrails, approval, timeout settings), another invoke.
   return Object.assign(Object.create(Object.getPrototypeOf(tool) as object) as FunctionTool, tool, { invoke })
 }

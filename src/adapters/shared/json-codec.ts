@@ -102,20 +102,22 @@ function encodeObject(
 ): Json {
   const inner = (item: unknown, key: string) => encode(item, `${path}${key}`, seen, where, classes)
   if (Array.isArray(value)) return value.map((item, i) => inner(item, `[${i}]`))
-  const proto = Object.getPrototypeOf(value) as unknown
-  if (proto === Object.prototype || proto === null) {
-    const fields = encodeFields(value, path, seen, where, classes)
-    return Object.hasOwn(value, CODEC_TAG) ? { [CODEC_TAG]: 'object', value: fields } : fields
-  }
   const registered = classes.find((codec) => value instanceof codec.ctor)
   if (registered !== undefined) {
-    return { [CODEC_TAG]: 'class', name: registered.name, value: encodeFields(value, path, seen, where, classes) }
+    return {
+      [CODEC_TAG]: 'class',
+      name: registered.name,
+      value: encodeFields(value, path, seen, where, classes),
+    }
   }
   if (value instanceof Date) {
     return { [CODEC_TAG]: 'Date', value: Number.isNaN(value.getTime()) ? null : value.toISOString() }
   }
   if (value instanceof Uint8Array && !(value instanceof Uint8ClampedArray)) {
-    return { [CODEC_TAG]: 'Uint8Array', base64: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') }
+    return {
+      [CODEC_TAG]: 'Uint8Array',
+      base64: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'),
+    }
   }
   if (value instanceof ArrayBuffer) {
     return { [CODEC_TAG]: 'ArrayBuffer', base64: Buffer.from(value).toString('base64') }
@@ -129,9 +131,13 @@ function encodeObject(
   }
   if (value instanceof URL) return { [CODEC_TAG]: 'URL', href: value.href }
   if (value instanceof Map) {
-    return { [CODEC_TAG]: 'Map', entries: [...value].map(([k, v], i) => [inner(k, `<key ${i}>`), inner(v, `<value ${i}>`)]) }
+    return {
+      [CODEC_TAG]: 'Map',
+      entries: [...value].map(([k, v], i) => [inner(k, `<key ${i}>`), inner(v, `<value ${i}>`)]),
+    }
   }
-  if (value instanceof Set) return { [CODEC_TAG]: 'Set', values: [...value].map((item, i) => inner(item, `<item ${i}>`)) }
+  if (value instanceof Set)
+    return { [CODEC_TAG]: 'Set', values: [...value].map((item, i) => inner(item, `<item ${i}>`)) }
   if (value instanceof Error) {
     const encoded: JsonObject = { [CODEC_TAG]: 'Error', name: value.name, message: value.message }
     const fields = encodeFields(value, path, seen, where, classes)
@@ -141,9 +147,14 @@ function encodeObject(
   }
   const toJSON = (value as { toJSON?: unknown }).toJSON
   if (typeof toJSON === 'function') return inner(toJSON.call(value), '')
+  const proto = Object.getPrototypeOf(value) as unknown
+  if (proto === Object.prototype || proto === null) {
+    const fields = encodeFields(value, path, seen, where, classes)
+    return Object.hasOwn(value, CODEC_TAG) ? { [CODEC_TAG]: 'object', value: fields } : fields
+  }
   const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object'
   throw new NotJsonError(
-    `${where} cannot be recorded: a ${kind} instance${at(path)}, which a JSON recording cannot revive ` +
+    `${where} cannot be recorded: an instance of ${kind}${at(path)}, which a JSON recording cannot revive ` +
       `(Date, typed arrays, URL, Error, Map, Set and plain objects can; convert it to plain data).`,
   )
 }
@@ -197,16 +208,23 @@ function decode(json: Json, path: string, classes: readonly ClassCodec[]): unkno
     case 'Map':
       return new Map(
         arrayField(json, 'entries', path).map((entry, i) => {
-          if (!Array.isArray(entry) || entry.length !== 2) throw badTag('a Map entry is not a [key, value] pair', path)
-          return [decode(entry[0] as Json, `${path}<key ${i}>`, classes), decode(entry[1] as Json, `${path}<value ${i}>`, classes)]
+          if (!Array.isArray(entry) || entry.length !== 2)
+            throw badTag('a Map entry is not a [key, value] pair', path)
+          return [
+            decode(entry[0] as Json, `${path}<key ${i}>`, classes),
+            decode(entry[1] as Json, `${path}<value ${i}>`, classes),
+          ]
         }),
       )
     case 'Set':
-      return new Set(arrayField(json, 'values', path).map((item, i) => decode(item, `${path}<item ${i}>`, classes)))
+      return new Set(
+        arrayField(json, 'values', path).map((item, i) => decode(item, `${path}<item ${i}>`, classes)),
+      )
     case 'Error': {
       const error = new Error(stringField(json, 'message', path))
       error.name = stringField(json, 'name', path)
-      if (json.fields !== undefined) Object.assign(error, decodeFields(objectField(json, 'fields', path), path, classes))
+      if (json.fields !== undefined)
+        Object.assign(error, decodeFields(objectField(json, 'fields', path), path, classes))
       if (json.cause !== undefined) error.cause = decode(json.cause, `${path}.cause`, classes)
       return error
     }
@@ -214,14 +232,21 @@ function decode(json: Json, path: string, classes: readonly ClassCodec[]): unkno
       const name = stringField(json, 'name', path)
       const codec = classes.find((candidate) => candidate.name === name)
       if (codec === undefined) throw badTag(`no class "${name}" is registered to revive it`, path)
-      return Object.assign(Object.create(codec.ctor.prototype) as object, decodeFields(objectField(json, 'value', path), path, classes))
+      return Object.assign(
+        Object.create(codec.ctor.prototype) as object,
+        decodeFields(objectField(json, 'value', path), path, classes),
+      )
     }
     default:
       throw badTag(`unknown tag ${JSON.stringify(tag)}`, path)
   }
 }
 
-function decodeFields(json: JsonObject, path: string, classes: readonly ClassCodec[]): Record<string, unknown> {
+function decodeFields(
+  json: JsonObject,
+  path: string,
+  classes: readonly ClassCodec[],
+): Record<string, unknown> {
   const fields: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(json)) fields[key] = decode(item, `${path}.${key}`, classes)
   return fields
@@ -235,7 +260,8 @@ function stringField(json: JsonObject, key: string, path: string): string {
 
 function objectField(json: JsonObject, key: string, path: string): JsonObject {
   const value = json[key]
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badTag(`field "${key}" must be an object`, path)
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw badTag(`field "${key}" must be an object`, path)
   return value
 }
 
@@ -246,7 +272,9 @@ function arrayField(json: JsonObject, key: string, path: string): Json[] {
 }
 
 function badTag(problem: string, path: string): NotJsonError {
-  return new NotJsonError(`A recorded value cannot be revived${at(path)}: ${problem} (in a "${CODEC_TAG}" tag).`)
+  return new NotJsonError(
+    `A recorded value cannot be revived${at(path)}: ${problem} (in a "${CODEC_TAG}" tag).`,
+  )
 }
 
 function at(path: string): string {

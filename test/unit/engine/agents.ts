@@ -46,7 +46,8 @@ export function chainAgent(name = 'chain') {
           context: { turn: i, history },
         })
         history.push(action)
-        const value = typeof action === 'object' && action !== null && 'value' in action ? action.value : action
+        const value =
+          typeof action === 'object' && action !== null && 'value' in action ? action.value : action
         values.push(typeof value === 'number' ? value : -1)
         const echo = await ctx.tool('echo', { turn: i, value }, (args) => {
           counters.echo++

@@ -73,7 +73,11 @@ describe('runRollouts: the recorded trajectory', () => {
     const { agent } = chainAgent()
     const set = await runRollouts(agent.on({ steps: 3 }), { rollouts: 4, seed: 11 })
     for (const trajectory of set.trajectories) {
-      expect(trajectory).toMatchObject({ schema: 'vitest-causal-replay/trajectory@1', agent: 'chain', seed: 11 })
+      expect(trajectory).toMatchObject({
+        schema: 'vitest-causal-replay/trajectory@1',
+        agent: 'chain',
+        seed: 11,
+      })
       expect(trajectory.input).toEqual({ steps: 3 })
       expect(trajectory.preamble).toEqual([
         { tool: 'config', args: { want: 'greeting' }, result: { greeting: 'hi' }, source: 'live' },
@@ -207,7 +211,12 @@ describe('runRollouts: the recorded trajectory', () => {
         if ((await ctx.step('x', (rng) => rng())) < 0.3) throw new Error('unlucky')
       },
     })
-    const set = await runRollouts(agent, { rollouts: 20, seed: 4, concurrency: 3, onProgress: (p) => progress.push(p) })
+    const set = await runRollouts(agent, {
+      rollouts: 20,
+      seed: 4,
+      concurrency: 3,
+      onProgress: (p) => progress.push(p),
+    })
     expect(progress.map((p) => p.completed)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
     expect(progress.every((p) => p.total === 20)).toBe(true)
     expect(progress.at(-1)!.errors).toBe(set.errors.length)

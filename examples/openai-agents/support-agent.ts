@@ -1,0 +1,84 @@
+import { Agent, Runner, tool, type Model, type ModelSettings } from '@openai/agents'
+import { z } from 'zod'
+import { wrapModel, wrapTools, type PriceTable } from '../../src/adapters/openai-agents/index.js'
+import { defineAgent, type Agent as CausalAgent } from '../../src/index.js'
+import { carefulTicket, type SupportTicket } from '../support-agent/agent.js'
+import { SupportModel } from './support-model.js'
+
+const INSTRUCTIONS =
+  'You are a support agent. Look the order up, then refund or escalate, then reply to the customer.'
+
+/** The support agent's tools: an order database, refunds and escalations, all mocked and deterministic. */
+export const supportTools = [
+  tool({
+    name: 'lookup_order',
+    description: 'Look an order up by id.',
+    parameters: z.object({ orderId: z.string() }),
+    execute: async ({ orderId }) => ({ orderId, amount: 99, status: 'delayed', refundable: false }),
+  }),
+  tool({
+    name: 'issue_refund',
+    description: 'Refund an order.',
+    parameters: z.object({ orderId: z.string(), amount: z.number() }),
+    execute: async ({ orderId, amount }) => ({ ok: true, refundId: `R-${orderId}`, amount }),
+  }),
+  tool({
+    name: 'escalate',
+    description: 'Hand the ticket to a human.',
+    parameters: z.object({ orderId: z.string(), reason: z.string() }),
+    execute: async () => ({ ticket: 'T-77' }),
+  }),
+]
+
+// Tracing off: tests must not export traces (and there is no API key to export them with).
+const runner = new Runner({ tracingDisabled: true })
+
+/** Options of {@link createSupportAgent}. */
+export interface SupportAgentOptions {
+  /** Default `'support-openai-agents'`. */
+  name?: string
+  /** Default false. Run with `stream: true` (the model's `getStreamedResponse`). */
+  stream?: boolean
+  /** Default: a fresh {@link SupportModel}. The model of each rollout. */
+  model?: () => Model
+  /** Default: none. Token prices, to count cost against `budget.maxCostUsd` (the model id is `support-model-1`). */
+  prices?: PriceTable
+  /** Default: none. The agent's model settings (e.g. `retry`). */
+  modelSettings?: ModelSettings
+}
+
+/**
+ * The support agent written with the OpenAI Agents SDK: an `Agent` with three function tools, run
+ * by the SDK's runner for at most five turns. The only changes for causal replay are `wrapModel`
+ * and `wrapTools`.
+ */
+export function createSupportAgent(options: SupportAgentOptions = {}): CausalAgent<SupportTicket, string> {
+  return defineAgent({
+    name: options.name ?? 'support-openai-agents',
+    input: carefulTicket as SupportTicket,
+    async run(ticket, ctx) {
+      const model = wrapModel(ctx, (options.model ?? (() => new SupportModel()))(), {
+        modelId: 'support-model-1',
+        ...(options.prices === undefined ? {} : { prices: options.prices }),
+      })
+      const agent = new Agent({
+        name: 'support',
+        instructions: INSTRUCTIONS,
+        model,
+        tools: wrapTools(ctx, supportTools),
+        ...(options.modelSettings === undefined ? {} : { modelSettings: options.modelSettings }),
+      })
+      const input = `Order ${ticket.orderId}. ${ticket.message}`
+      if (options.stream === true) {
+        const result = await runner.run(agent, input, { stream: true, maxTurns: 5, signal: ctx.signal })
+        await result.completed
+        return String(result.finalOutput)
+      }
+      const result = await runner.run(agent, input, { maxTurns: 5, signal: ctx.signal })
+      return String(result.finalOutput)
+    },
+  })
+}
+
+/** The support agent with `run()` and the seeded mock model. */
+export const supportAgent = createSupportAgent()

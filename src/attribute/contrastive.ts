@@ -1,0 +1,312 @@
+import type { AgentOrScenario } from '../agent/define-agent.js'
+import { deriveSeed } from '../random/streams.js'
+import { hold, resample } from '../replay/interventions.js'
+import { planFor } from '../replay/plan.js'
+import { holm, wilson, type Interval } from '../stats/index.js'
+import type { Trajectory } from '../trajectory/schema.js'
+import {
+  compareArms,
+  comparisonKind,
+  comparisonMethod,
+  fixedRescuePValue,
+  rescueLogEValue,
+  type ComparisonKind,
+} from './arm-comparison.js'
+import {
+  resolveContrastiveOptions,
+  type ContrastiveOptions,
+  type ResolvedContrastiveOptions,
+} from './contrastive-options.js'
+import { contrastiveRollouts } from './estimate-rollouts.js'
+import { logEValueAbove, logEValueBelow, PAIRED_E_PROCESS_METHOD } from './paired-sequence.js'
+import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
+import type { ContrastiveResult, ContrastiveStep } from './schema.js'
+
+/**
+ * Contrastive attribution (DESIGN §4): which step decided that `factual` went bad?
+ *
+ * The baseline replays `factual` with every step held, K times; its bad rate is the replay fidelity.
+ * Each arm k replays `resample(k)`: steps before k held, step k drawn afresh, the rest run. The
+ * effect of step k is P(bad | resample(k)) − P(bad | baseline); a negative effect means redrawing
+ * step k rescues the run. Each step gets a one-sided test of "resampling rescues" (H1: effect < 0),
+ * Holm-adjusted over all n steps (a step the search did not evaluate counts with p = 1, which keeps
+ * Holm valid however the evaluated steps were chosen). The **causal locus** is the latest step whose
+ * rescue is significant; a step whose interval lies above 0 is reported as `worsens`, never counted.
+ * The marginal rescue of step k alone is P(bad | resample(k+1)) − P(bad | resample(k)) (for the last
+ * step, the baseline against resample(k)).
+ *
+ * Common random numbers (`crn`, default): every arm uses the same seed and rollout indices, so
+ * rollout r of each arm draws each later step j from the same stream (r, j): a pair of rollouts
+ * differs only through what step k's redraw changed. Most pairs are then concordant and carry no
+ * noise; only discordant pairs — where the redraw changed the outcome — carry evidence.
+ *
+ * Sequential sampling (default): arms advance in batches of `batchSize` up to `rollouts`. After each
+ * batch an arm stops when its test is decided:
+ * - rescue: the paired betting e-process against H0: P(bad | arm) ≥ P(bad | baseline) gives an
+ *   anytime-valid p-value (1 / its running maximum), and the arm stops once Holm's procedure over
+ *   the current p-values rejects it. Holm is monotone and these p-values only fall, so a rejection
+ *   made early stands at the end. At this null a concordant pair leaves the e-value unchanged: the
+ *   test is a sequential sign test on discordant pairs.
+ * - worsens: the effect's confidence sequence lies above 0 (reported, never the locus).
+ * - negligible: the e-processes against H0: effect ≤ −minEffect and H0: effect ≥ +minEffect both
+ *   reach 1 / α (two one-sided tests). Every concordant pair raises both, so a step that never
+ *   changes the outcome stops after 14 pairs (minEffect 0.25, α = 0.05). A step that truly rescues
+ *   by `minEffect` or more is stopped this way with probability ≤ α. These rules only ever stop an
+ *   arm without rejecting, so they cannot add false rescues.
+ * - the cap: `rollouts` pairs.
+ * Reported effects are then anytime-valid confidence sequences, valid at the data-dependent stop.
+ * With `sequential: false` each evaluated arm runs exactly `rollouts` rollouts and effects use
+ * Tango's paired score interval (CRN) or Newcombe's interval (independent arms).
+ *
+ * Rollouts that end in an error are counted in `rolloutsUsed` but never scored: they are left out of
+ * P(bad), and a pair with an error on either side is not evaluated (it counts as neither concordant
+ * nor discordant).
+ *
+ * Budget: every rollout is charged before it starts, in a fixed order (the baseline, then arms from
+ * the last step back). When the budget is spent the attribution stops cleanly and returns what it
+ * has with `truncated: true` — it does not throw. The locus is then reported only if it is already
+ * established (linear search: every later step decided; binary search: the search finished);
+ * otherwise it is null (abstain) rather than a guess.
+ *
+ * Deterministic: the same seed gives a byte-identical result at any concurrency (decisions are made
+ * between batches, never while rollouts are in flight).
+ */
+export async function contrastive(
+  target: AgentOrScenario,
+  factual: Trajectory,
+  options: ContrastiveOptions,
+): Promise<ContrastiveResult> {
+  const resolved = resolveContrastiveOptions(target, factual, options)
+  return new ContrastiveRun(factual, resolved).run()
+}
+
+/** Where an arm stands: not evaluated yet, sampling, or stopped with a decision. */
+type ArmState = 'idle' | 'running' | 'rescue' | 'worsens' | 'negligible' | 'capped'
+
+interface StepArm {
+  readonly index: number
+  readonly arm: Arm
+  state: ArmState
+  /** Running maximum of ln e-value for "resampling rescues" over the looks (sequential). */
+  maxLogE: number
+}
+
+class ContrastiveRun {
+  private readonly kind: ComparisonKind
+  private readonly alpha: number
+  private readonly baseline: Arm
+  private readonly steps: StepArm[]
+  private readonly arms: ReplayArms
+  private truncated = false
+
+  constructor(
+    private readonly factual: Trajectory,
+    private readonly options: ResolvedContrastiveOptions,
+  ) {
+    const { seed, crn, tools } = options
+    this.kind = comparisonKind(crn, options.sequential)
+    this.alpha = 1 - options.confidence
+    // Under CRN every arm shares the seed; without it, each arm draws its own streams.
+    this.baseline = new Arm(planFor(factual, hold('all'), tools), crn ? seed : deriveSeed(seed, 'baseline'))
+    this.steps = factual.steps.map((_, index) => ({
+      index,
+      arm: new Arm(
+        planFor(factual, resample(index), tools),
+        crn ? seed : deriveSeed(seed, `resample/${index}`),
+      ),
+      state: 'idle',
+      maxLogE: 0,
+    }))
+    this.arms = new ReplayArms({
+      ...options,
+      caller: 'contrastive',
+      total: contrastiveRollouts(factual.steps.length, options).maxRollouts,
+    })
+  }
+
+  async run(): Promise<ContrastiveResult> {
+    if (this.options.search === 'linear') {
+      for (const step of this.steps) step.state = 'running'
+      await this.advance(this.steps)
+    } else {
+      await this.binarySearch()
+    }
+    return this.result()
+  }
+
+  /**
+   * Binary search for the latest rescuing step, assuming rescue is monotone (a prefix of steps).
+   * Holm's thresholds relax as more steps are rejected, so a step that failed when it was evaluated
+   * may pass once the search is done; the search then re-opens the unevaluated steps just after it,
+   * so the step after the reported locus is always evaluated and not rejected.
+   */
+  private async binarySearch(): Promise<void> {
+    const n = this.steps.length
+    let low = 0
+    let high = n - 1
+    for (;;) {
+      while (low <= high) {
+        const middle = Math.floor((low + high) / 2)
+        const step = this.steps[middle] as StepArm
+        step.state = 'running'
+        await this.advance([step])
+        if (this.truncated) return
+        if (this.rejected()[middle]) low = middle + 1
+        else high = middle - 1
+      }
+      const rejected = this.rejected()
+      const latest = rejected.lastIndexOf(true)
+      const nextEvaluated = this.steps.findIndex((step) => step.index > latest && step.state !== 'idle')
+      low = latest + 1
+      high = (nextEvaluated === -1 ? n : nextEvaluated) - 1
+      if (low > high) return
+    }
+  }
+
+  /** Runs batches for the running arms of `group` until none is running or the budget is spent. */
+  private async advance(group: readonly StepArm[]): Promise<void> {
+    const { rollouts, sequential, batchSize } = this.options
+    const batch = sequential ? batchSize : rollouts
+    while (!this.truncated) {
+      const running = group.filter((step) => step.state === 'running')
+      if (running.length === 0) return
+      const requests: ArmRequest[] = running
+        .map((step) => ({
+          arm: step.arm,
+          from: step.arm.requested,
+          to: Math.min(rollouts, step.arm.requested + batch),
+        }))
+        // Later steps first: if the budget runs out mid-batch, the steps that decide the locus ran.
+        .reverse()
+      const baselineTo = Math.max(...requests.map((request) => request.to))
+      if (this.baseline.requested < baselineTo) {
+        requests.unshift({ arm: this.baseline, from: this.baseline.requested, to: baselineTo })
+      }
+      await this.arms.run(requests)
+      if (this.arms.budgetStopped) this.truncated = true
+      this.look(running)
+    }
+  }
+
+  /** Decides, after a batch, which running arms stop. */
+  private look(running: readonly StepArm[]): void {
+    const { rollouts, sequential, minEffect } = this.options
+    if (sequential) {
+      for (const step of running)
+        step.maxLogE = Math.max(step.maxLogE, rescueLogEValue(step.arm, this.baseline))
+    }
+    const rejected = this.rejected()
+    for (const step of running) {
+      if (sequential && rejected[step.index]) step.state = 'rescue'
+      else if (sequential) step.state = this.sequentialDecision(step.arm, minEffect) ?? step.state
+      if (step.state === 'running' && step.arm.rolloutsRun >= rollouts) step.state = 'capped'
+    }
+  }
+
+  /**
+   * The decisions other than a rescue: `worsens` once the confidence sequence lies above 0, and
+   * `negligible` once both one-sided e-values rule out an effect of `minEffect` or more in either
+   * direction (a two one-sided tests equivalence decision, each at level α).
+   */
+  private sequentialDecision(arm: Arm, minEffect: number): 'worsens' | 'negligible' | undefined {
+    const counts = pairedCounts(arm, this.baseline)
+    if (logEValueAbove(counts, 0) >= Math.log(2 / this.alpha)) return 'worsens'
+    const threshold = Math.log(1 / this.alpha)
+    if (logEValueAbove(counts, -minEffect) >= threshold && logEValueBelow(counts, minEffect) >= threshold) {
+      return 'negligible'
+    }
+    return undefined
+  }
+
+  /** Raw one-sided p-values of "resampling step k rescues"; 1 for a step not evaluated. */
+  private rawPValues(): number[] {
+    return this.steps.map((step) => {
+      if (step.state === 'idle' || step.arm.rolloutsRun === 0) return 1
+      if (this.kind === 'sequential') return Math.min(1, Math.exp(-step.maxLogE))
+      return fixedRescuePValue(this.kind, step.arm, this.baseline)
+    })
+  }
+
+  private rejected(): boolean[] {
+    return holm(this.rawPValues()).map((p) => p <= this.alpha)
+  }
+
+  private result(): ContrastiveResult {
+    const { factual, options, kind } = this
+    const { confidence } = options
+    const adjusted = holm(this.rawPValues())
+    const evaluated = (step: StepArm | undefined) => step !== undefined && step.arm.rolloutsRun > 0
+    const steps = this.steps.map((step): ContrastiveStep => {
+      const recorded = factual.steps[step.index]
+      const { bad, n } = step.arm.scored()
+      const isEvaluated = evaluated(step)
+      const effect: Interval = isEvaluated
+        ? compareArms(kind, step.arm, this.baseline, confidence)
+        : { point: 0, low: -1, high: 1, confidence, method: comparisonMethod(kind) }
+      const pValue = adjusted[step.index] ?? 1
+      const next = step.index === this.steps.length - 1 ? this.baseline : this.steps[step.index + 1]?.arm
+      const nextEvaluated = next === this.baseline || evaluated(this.steps[step.index + 1])
+      return {
+        index: step.index,
+        name: recorded?.name ?? '',
+        action: recorded?.action ?? null,
+        evaluated: isEvaluated,
+        pBad: wilson(bad, n, confidence),
+        effect,
+        pValue,
+        direction:
+          isEvaluated && pValue <= this.alpha
+            ? 'rescues'
+            : isEvaluated && effect.low > 0
+              ? 'worsens'
+              : 'none',
+        rescues:
+          isEvaluated && nextEvaluated && next !== undefined
+            ? compareArms(kind, next, step.arm, confidence)
+            : null,
+        rolloutsUsed: step.arm.rolloutsRun,
+      }
+    })
+    const baseline = this.baseline.scored()
+    return {
+      kind: 'contrastive',
+      agent: factual.agent,
+      factual: { seed: factual.seed, rollout: factual.rollout },
+      seed: options.seed,
+      steps,
+      locus: this.locus(steps),
+      baseline: wilson(baseline.bad, baseline.n, confidence),
+      actionMatchRate: actionMatchRate([this.baseline, ...this.steps.map((step) => step.arm)]),
+      rolloutsUsed: this.arms.rolloutsUsed,
+      rolloutsPerStep: options.rollouts,
+      search: options.search,
+      crn: options.crn,
+      sequential: options.sequential,
+      confidence,
+      correction: 'holm',
+      methods: {
+        proportion: 'wilson',
+        effect: comparisonMethod(kind),
+        sequential: options.sequential
+          ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out`
+          : null,
+      },
+      truncated: this.truncated,
+    }
+  }
+
+  /**
+   * The latest rescuing step, if the work done establishes it: a truncated linear search needs every
+   * later step decided, a truncated binary search did not finish. Otherwise null: abstain.
+   */
+  private locus(steps: readonly ContrastiveStep[]): number | null {
+    const latest = steps.findLastIndex((step) => step.direction === 'rescues')
+    if (latest === -1) return null
+    if (!this.truncated) return latest
+    if (this.options.search === 'binary') return null
+    const undecided = this.steps.some(
+      (step) => step.index > latest && (step.state === 'running' || step.state === 'idle'),
+    )
+    return undecided ? null : latest
+  }
+}

@@ -1,0 +1,195 @@
+import type { Scenario } from '../agent/types.js'
+import { InvalidOptionError, RolloutAbortedError } from '../errors.js'
+import type { Plan } from '../replay/plan.js'
+import type { Budget } from '../rollout/budget.js'
+import { executeRollout } from '../rollout/execute.js'
+import type { RolloutProgress } from '../rollout/options.js'
+import { limitConcurrency } from '../rollout/pool.js'
+import type { Predicate } from '../trajectory/queries.js'
+import type { Trajectory } from '../trajectory/schema.js'
+import type { PairedCounts } from './paired-sequence.js'
+
+/** What one replayed rollout gave: scored bad or good, or an error outcome (never scored). */
+export type RolloutOutcome = 'bad' | 'good' | 'error'
+
+/**
+ * One arm of an attribution: a plan (an intervention over the factual run) replayed under one seed.
+ * Rollout r of the arm draws step j from stream (seed, r, j), so two arms with the same seed are
+ * paired rollout by rollout (common random numbers). Outcomes are kept by rollout index; an index
+ * the budget did not let run stays undefined.
+ */
+export class Arm {
+  readonly outcomes: Array<RolloutOutcome | undefined> = []
+  /** Rollouts started for this arm (errors included). */
+  rolloutsRun = 0
+  heldSteps = 0
+  matchedSteps = 0
+
+  constructor(
+    readonly plan: Plan,
+    readonly seed: number,
+  ) {}
+
+  /** Rollout indices requested so far: outcomes exist (or were refused by the budget) below it. */
+  get requested(): number {
+    return this.outcomes.length
+  }
+
+  /** Bad outcomes and scored rollouts (errors and unrun indices left out). */
+  scored(): { bad: number; n: number } {
+    let bad = 0
+    let n = 0
+    for (const outcome of this.outcomes) {
+      if (outcome === 'bad') bad++
+      if (outcome === 'bad' || outcome === 'good') n++
+    }
+    return { bad, n }
+  }
+}
+
+/**
+ * Differences bad(first) − bad(second) over the rollout indices both arms scored: a pair where either
+ * rollout ended in an error (or did not run) is not evaluated and not counted.
+ */
+export function pairedCounts(first: Arm, second: Arm): PairedCounts & { n11: number; n22: number } {
+  let worse = 0
+  let better = 0
+  let n11 = 0
+  let n22 = 0
+  const length = Math.min(first.outcomes.length, second.outcomes.length)
+  for (let r = 0; r < length; r++) {
+    const a = first.outcomes[r]
+    const b = second.outcomes[r]
+    if (a === 'bad' && b === 'bad') n11++
+    else if (a === 'bad' && b === 'good') worse++
+    else if (a === 'good' && b === 'bad') better++
+    else if (a === 'good' && b === 'good') n22++
+  }
+  return { worse, better, same: n11 + n22, n11, n22 }
+}
+
+/** Rollout indices [from, to) of an arm. */
+export interface ArmRequest {
+  readonly arm: Arm
+  readonly from: number
+  readonly to: number
+}
+
+/** What every replayed rollout of an attribution shares. */
+export interface ReplayArmsSettings {
+  scenario: Scenario<unknown, unknown>
+  isBad: Predicate
+  /** Names the caller in messages: `contrastive`, `shapley`. */
+  caller: string
+  concurrency: number
+  budget: Budget
+  signal: AbortSignal | undefined
+  timeoutMs: number
+  maxSteps: number
+  onProgress: ((progress: RolloutProgress) => void) | undefined
+  /** The most rollouts the attribution can spend, reported as `total` in progress. */
+  total: number
+}
+
+/**
+ * Runs the rollouts of several arms through one pool, so `concurrency` bounds the whole
+ * attribution, and scores each finished rollout with `isBad` inside its pool slot (an async judge
+ * runs as concurrently as the rollouts).
+ *
+ * Why not `replay` per arm: the budget must be charged in an order that does not depend on timing.
+ * Here every rollout is charged when the pool starts it, and the pool starts tasks in submission
+ * order, so with a rollout limit of M exactly the first M submitted rollouts run, at any
+ * concurrency. Once a charge fails, no later rollout of the attribution starts (`budgetStopped`).
+ * A cost limit (`maxCostUsd`) stops rollouts wherever the money runs out, which may depend on timing.
+ */
+export class ReplayArms {
+  rolloutsUsed = 0
+  errors = 0
+  budgetStopped = false
+  private completed = 0
+  private readonly limit: <T>(task: () => Promise<T>) => Promise<T>
+
+  constructor(private readonly settings: ReplayArmsSettings) {
+    this.limit = limitConcurrency(settings.concurrency)
+  }
+
+  /**
+   * Runs the requested rollouts, in request order. Returns when all have finished or been refused;
+   * throws a RolloutAbortedError when `signal` aborted. Errors thrown by `isBad` propagate: a
+   * predicate that fails is a bug to fix, not an outcome.
+   */
+  async run(requests: readonly ArmRequest[]): Promise<void> {
+    const tasks: Array<Promise<void>> = []
+    for (const { arm, from, to } of requests) {
+      for (let r = from; r < to; r++) {
+        // Reserve the index now, so `requested` grows even for rollouts the budget refuses.
+        if (arm.outcomes.length <= r) arm.outcomes.length = r + 1
+        tasks.push(this.limit(() => this.runOne(arm, r)))
+      }
+    }
+    const settled = await Promise.allSettled(tasks)
+    const failure = settled.find((result) => result.status === 'rejected')
+    if (failure !== undefined) throw failure.reason
+    if (this.settings.signal?.aborted) {
+      throw new RolloutAbortedError(`${this.settings.caller}: cancelled after ${this.rolloutsUsed} rollouts.`)
+    }
+  }
+
+  private async runOne(arm: Arm, rollout: number): Promise<void> {
+    const { settings } = this
+    if (this.budgetStopped || settings.signal?.aborted) return
+    // Charged before it starts, so the rollout limit holds at any concurrency.
+    if (!settings.budget.tryChargeRollouts(1)) {
+      this.budgetStopped = true
+      return
+    }
+    this.rolloutsUsed++
+    arm.rolloutsRun++
+    const { trajectory, stoppedByBudget } = await executeRollout(settings.scenario, {
+      seed: arm.seed,
+      rollout,
+      plan: arm.plan,
+      timeoutMs: settings.timeoutMs,
+      maxSteps: settings.maxSteps,
+      budget: settings.budget,
+      signal: settings.signal,
+      onDivergence: 'count',
+    })
+    if (stoppedByBudget) {
+      // The cost limit was reached mid-rollout: not an outcome, and nothing more may start.
+      this.budgetStopped = true
+      return
+    }
+    arm.heldSteps += trajectory.replay?.heldSteps ?? 0
+    arm.matchedSteps += trajectory.replay?.matchedSteps ?? 0
+    if (trajectory.error !== undefined) {
+      this.errors++
+      arm.outcomes[rollout] = 'error'
+    } else {
+      arm.outcomes[rollout] = (await score(settings, trajectory)) ? 'bad' : 'good'
+    }
+    this.completed++
+    settings.onProgress?.({ completed: this.completed, total: settings.total, errors: this.errors })
+  }
+}
+
+async function score(settings: ReplayArmsSettings, trajectory: Trajectory): Promise<boolean> {
+  const verdict = await settings.isBad(trajectory)
+  if (typeof verdict !== 'boolean') {
+    throw new InvalidOptionError(
+      `${settings.caller}: \`isBad\` must return a boolean (or a promise of one), got ${typeof verdict}.`,
+    )
+  }
+  return verdict
+}
+
+/** Share of held steps that matched the recording, over every rollout of these arms (1 if none was held). */
+export function actionMatchRate(arms: readonly Arm[]): number {
+  let held = 0
+  let matched = 0
+  for (const arm of arms) {
+    held += arm.heldSteps
+    matched += arm.matchedSteps
+  }
+  return held === 0 ? 1 : matched / held
+}

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Plugin } from 'vite'
+// For its augmentation of Vite's Plugin type with the `configureVitest` hook.
+import type {} from 'vitest/config'
+import type { Vitest } from 'vitest/node'
+import { InvalidOptionError } from '../errors.js'
+import type { MatcherDefaults } from '../verdict/options.js'
+import { PROVIDE_KEY, resolveReportDir, type CausalReplayProvided } from './provided.js'
+import CausalReplayReporter from './reporter.js'
+
+/** Options of {@link causalReplay}. */
+export interface CausalReplayPluginOptions extends MatcherDefaults {
+  /**
+   * Default: `CAUSAL_REPLAY_REPORT_DIR`, else `.causal-replay`, relative to the project root.
+   * Artifacts (`<agent>/<test>.json`, `.html`), `report.json` and `index.html` go here.
+   */
+  reportDir?: string
+  /** Default true. Adds the summary reporter next to your other reporters (false: matchers only). */
+  reporter?: boolean
+}
+
+// The built setup file (dist/src/vitest/plugin.js → dist/matchers/index.js), or the source one when
+// the plugin itself runs from source (this repository's own tests).
+const SETUP_FILE = [
+  fileURLToPath(new URL('../../matchers/index.js', import.meta.url)),
+  fileURLToPath(new URL('../../matchers/index.ts', import.meta.url)),
+].find((file) => existsSync(file))
+
+// One reporter per Vitest instance, however many projects use the plugin.
+const withReporter = new WeakSet<Vitest>()
+
+/**
+ * `causalReplay()` from `vitest-causal-replay/plugin`: adds the matchers' setup file, hands the
+ * report directory and the default `confidence`, `maxRollouts` and `concurrency` to every worker
+ * (`provide`), and adds the summary reporter while keeping the reporters you configured (or
+ * Vitest's default one).
+ *
+ * ```ts
+ * export default defineConfig({ plugins: [causalReplay({ maxRollouts: 200 })] })
+ * ```
+ */
+export function causalReplay(options: CausalReplayPluginOptions = {}): Plugin {
+  checkOptions(options)
+  return {
+    name: 'vitest-causal-replay',
+    config() {
+      // Vite concatenates arrays when merging plugin config, so the user's setup files stay.
+      if (SETUP_FILE === undefined) throw new Error('vitest-causal-replay: the matchers setup file is missing; reinstall the package.')
+      return { test: { setupFiles: [SETUP_FILE] } }
+    },
+    configureVitest({ vitest, project }) {
+      const reportDir = resolveReportDir(options.reportDir, vitest.config.root)
+      const provided: CausalReplayProvided = { reportDir }
+      if (options.confidence !== undefined) provided.confidence = options.confidence
+      if (options.maxRollouts !== undefined) provided.maxRollouts = options.maxRollouts
+      if (options.concurrency !== undefined) provided.concurrency = options.concurrency
+      project.provide(PROVIDE_KEY, provided)
+      if (options.reporter === false || withReporter.has(vitest)) return
+      withReporter.add(vitest)
+      // Reporters are created after this hook, from this resolved list: adding to it keeps the
+      // user's reporters (Vitest has already put 'default' there when none were configured).
+      const reporters = vitest.config.reporters
+      const present = reporters.some((reporter) =>
+        reporter instanceof CausalReplayReporter ||
+        (Array.isArray(reporter) && reporter[0] === 'vitest-causal-replay/reporter'),
+      )
+      if (!present) reporters.push(new CausalReplayReporter({ reportDir }))
+    },
+  }
+}
+
+function checkOptions(options: CausalReplayPluginOptions): void {
+  const { confidence, maxRollouts, concurrency, reportDir } = options
+  if (confidence !== undefined && !(confidence > 0.5 && confidence < 1)) {
+    throw new InvalidOptionError(`causalReplay: \`confidence\` must be in (0.5, 1), e.g. 0.95, got ${confidence}.`)
+  }
+  for (const [name, value] of [
+    ['maxRollouts', maxRollouts],
+    ['concurrency', concurrency],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+      throw new InvalidOptionError(`causalReplay: \`${name}\` must be a positive integer, got ${value}.`)
+    }
+  }
+  if (reportDir !== undefined && (typeof reportDir !== 'string' || reportDir === '')) {
+    throw new InvalidOptionError('causalReplay: `reportDir` must be a non-empty path.')
+  }
+}
+
+export default causalReplay

@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { isAbsolute, join, relative, resolve } from 'node:path'
+import chalk from 'chalk'
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
+import { formatSummaryTable, type SummaryRow } from '../format/summary-table.js'
+import { renderIndexHtml } from '../report/index-page.js'
+import { writeJsonFile } from '../trajectory/file.js'
+import { readMetaEntries, type CausalReplayMetaEntry } from './meta.js'
+import { resolveReportDir } from './provided.js'
+import { RUN_REPORT_SCHEMA, RunReportSchema, type RunReportEntry } from './run-report.js'
+
+/** Options of the reporter. */
+export interface CausalReplayReporterOptions {
+  /**
+   * Default: `CAUSAL_REPLAY_REPORT_DIR`, else `.causal-replay`, relative to the project root. Where
+   * `report.json` and `index.html` are written (the plugin passes its own `reportDir`).
+   */
+  reportDir?: string
+  /** Default false. True prints no table (files are still written). */
+  silent?: boolean
+}
+
+const PAINT: Record<SummaryRow['verdict'], (text: string) => string> = {
+  fail: (text) => chalk.red(text),
+  inconclusive: (text) => chalk.yellow(text),
+  pass: (text) => chalk.green(text),
+}
+
+/**
+ * `vitest-causal-replay/reporter`: at the end of a run, a table of every rate assertion (test,
+ * verdict, rate with its interval, rollouts, causal locus), and `report.json` plus `index.html` in
+ * the report directory. It reads each test's `task.meta`, which survives blob files, so after
+ * `vitest --merge-reports` the summary covers every shard (annotations are not re-emitted there,
+ * meta is). In a `--shard` run that writes blobs it stays quiet: the merge writes the summary.
+ */
+export default class CausalReplayReporter implements Reporter {
+  private vitest: Vitest | undefined
+  private reportDir = ''
+  private readonly entries = new Map<string, RunReportEntry[]>()
+
+  constructor(private readonly options: CausalReplayReporterOptions = {}) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+    this.reportDir = resolveReportDir(this.options.reportDir, vitest.config.root)
+  }
+
+  onTestRunStart(): void {
+    this.entries.clear()
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    this.collect(testCase)
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    // Also walk the modules: a merge or a reporter added late may not have seen every result event.
+    for (const testModule of testModules) {
+      for (const testCase of testModule.children.allTests()) this.collect(testCase)
+    }
+    const entries = [...this.entries.values()].flat()
+    if (entries.length === 0 || this.isBlobShard()) return
+
+    const indexFile = join(this.reportDir, 'index.html')
+    await writeJsonFile(join(this.reportDir, 'report.json'), RunReportSchema, { schema: RUN_REPORT_SCHEMA, entries }, 'report')
+    await writeAtomically(indexFile, renderIndexHtml(entries))
+    if (this.options.silent === true) return
+    const rows: SummaryRow[] = entries.map((entry) => ({
+      test: entry.test,
+      file: entry.file,
+      verdict: entry.verdict,
+      rate: entry.rate,
+      rollouts: entry.rolloutsUsed,
+      locus: entry.locus,
+    }))
+    const table = formatSummaryTable(rows, {
+      index: displayPath(indexFile),
+      paint: (verdict, text) => PAINT[verdict](text),
+    })
+    this.log(`\n${table}\n`)
+  }
+
+  private collect(testCase: TestCase): void {
+    const metaEntries = readMetaEntries(testCase.meta())
+    if (metaEntries.length === 0) return
+    const file = testCase.module.relativeModuleId.replaceAll('\\', '/')
+    this.entries.set(
+      testCase.id,
+      metaEntries.map((entry, index) => ({
+        test: metaEntries.length === 1 ? testCase.fullName : `${testCase.fullName} [${index + 1}]`,
+        file,
+        verdict: entry.verdict,
+        rate: entry.rate,
+        locus: entry.locus,
+        artifact: this.relocate(entry, entry.artifact),
+        html: entry.html === null ? null : this.relocate(entry, entry.html),
+        matcher: entry.matcher,
+        agent: entry.agent,
+        predicate: entry.predicate,
+        rolloutsUsed: entry.rolloutsUsed,
+        errors: entry.errors,
+        seed: entry.seed,
+        replay: entry.replay,
+      })),
+    )
+  }
+
+  /**
+   * A path relative to the worker's report directory, made relative to this reporter's. They are
+   * the same directory unless configured apart; after a merge from other machines the worker's
+   * absolute path may not exist here, and the relative path is kept as the shards wrote it.
+   */
+  private relocate(entry: CausalReplayMetaEntry, path: string): string {
+    if (resolve(entry.reportDir) === this.reportDir || !existsSync(entry.reportDir)) return path
+    return relative(this.reportDir, join(entry.reportDir, path)).replaceAll('\\', '/')
+  }
+
+  /** A shard that writes a blob report: `--merge-reports` will produce the summary of all shards. */
+  private isBlobShard(): boolean {
+    const config = this.vitest?.config
+    if (config === undefined || config.shard === undefined) return false
+    return config.reporters.some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === 'blob')
+  }
+
+  private log(text: string): void {
+    if (this.vitest !== undefined) this.vitest.logger.log(text)
+    else console.log(text)
+  }
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  await mkdir(join(file, '..'), { recursive: true })
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
+  await writeFile(temporary, text)
+  await rename(temporary, file)
+}
+
+function displayPath(file: string): string {
+  const fromCwd = relative(process.cwd(), file)
+  return fromCwd !== '' && !fromCwd.startsWith('..') && !isAbsolute(fromCwd) ? fromCwd : file
+}

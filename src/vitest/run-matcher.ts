@@ -1,0 +1,217 @@
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import type { MatcherState } from 'vitest'
+import { toScenario } from '../agent/define-agent.js'
+import type { Scenario } from '../agent/types.js'
+import { CausalReplayError, InvalidOptionError } from '../errors.js'
+import { formatVerdictMessage } from '../format/verdict-message.js'
+import type { Predicate } from '../trajectory/queries.js'
+import { buildArtifact, slugify, writeArtifact } from '../verdict/artifact.js'
+import { baselinePath } from '../verdict/baseline-file.js'
+import { runBaselineGate, type UpdateState } from '../verdict/baseline-gate.js'
+import { diagnose } from '../verdict/diagnose.js'
+import { predicateLabel } from '../verdict/label.js'
+import {
+  resolveBaseline,
+  resolveSequentialGate,
+  resolveZeroTolerance,
+  type BaselineOptions,
+  type RarelyOptions,
+  type UsuallyOptions,
+  type ZeroToleranceOptions,
+} from '../verdict/options.js'
+import type { MatcherName } from '../verdict/schema.js'
+import { chooseSeed } from '../verdict/seed.js'
+import { runSequentialGate, type GateRun, type GateSubject } from '../verdict/sequential-gate.js'
+import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
+import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
+import { providedSettings } from './provided.js'
+import { refuseNot } from './refusals.js'
+
+/** What a matcher returns to `expect.extend`: the message is built only when Vitest shows it. */
+export interface MatcherOutcome {
+  pass: boolean
+  message: () => string
+}
+
+/** The options object of each matcher. */
+export interface MatcherOptionsMap {
+  toRarely: RarelyOptions
+  toUsually: UsuallyOptions
+  toNever: ZeroToleranceOptions
+  toAlways: ZeroToleranceOptions
+  toMatchRateBaseline: BaselineOptions
+}
+
+type CurrentTest = NonNullable<MatcherState['task']>
+
+// Assertions per test, to give each its own artifact (and each unnamed baseline its own key).
+const assertionCounts = new WeakMap<object, Map<string, number>>()
+
+/**
+ * The body of every rate matcher (the files in `matchers/` only bind a name): checks the call,
+ * resolves options (call > plugin > built-in defaults) and the seed, runs the gate, explains a
+ * failure with attribution, writes the artifact and report, leaves a summary in `task.meta` and an
+ * annotation for the reporters, and returns the verdict with its lazily formatted message.
+ */
+export async function runMatcher<M extends MatcherName>(
+  state: MatcherState,
+  matcher: M,
+  received: unknown,
+  predicate: unknown,
+  options: MatcherOptionsMap[M] | undefined,
+): Promise<MatcherOutcome> {
+  if (state.isNot) refuseNot(matcher)
+  const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
+  if (typeof predicate !== 'function') {
+    throw new InvalidOptionError(
+      `${matcher}: the first argument must be a predicate, (trajectory) => boolean, such as calledTool('issue_refund'); got ${describe(predicate)}.`,
+    )
+  }
+  const task = state.task
+  const test = currentTest(state, task)
+  const settings = providedSettings(test.root)
+  const call = options ?? {}
+  if (typeof call !== 'object' || call === null) {
+    throw new InvalidOptionError(`${matcher}: the options must be an object, got ${describe(call)}.`)
+  }
+  const chosen = chooseSeed((call as { seed?: number }).seed, { file: test.file, name: test.name })
+  const signal = task?.context.signal
+  const label = (call as { label?: string }).label?.trim() || predicateLabel(predicate)
+  const subject: GateSubject = {
+    matcher,
+    agent: scenario.agent.name,
+    predicate: predicate as Predicate,
+    label,
+    seedSource: chosen.source,
+  }
+  const index = nextAssertion(task, 'all')
+
+  let run: GateRun
+  let common
+  switch (matcher) {
+    case 'toRarely':
+    case 'toUsually': {
+      const resolved = resolveSequentialGate(matcher, call as RarelyOptions & UsuallyOptions, settings, chosen.seed)
+      common = resolved
+      run = await runSequentialGate(scenario, subject, resolved, signal)
+      break
+    }
+    case 'toNever':
+    case 'toAlways': {
+      const resolved = resolveZeroTolerance(matcher, call as ZeroToleranceOptions, settings, chosen.seed)
+      common = resolved
+      run = await runZeroToleranceGate(scenario, subject, resolved, signal)
+      break
+    }
+    case 'toMatchRateBaseline': {
+      const resolved = resolveBaseline(call as BaselineOptions, settings, chosen.seed)
+      common = resolved
+      const key = resolved.name ?? `${test.name} ${nextAssertion(task, 'baseline')}`
+      run = await runBaselineGate(
+        scenario,
+        subject,
+        resolved,
+        {
+          file: baselinePath(test.path),
+          displayFile: join(dirname(test.file), '__baselines__', `${basename(test.file)}.rates.json`).replaceAll('\\', '/'),
+          key,
+          updateState: updateState(state),
+        },
+        signal,
+      )
+      break
+    }
+    default:
+      throw new CausalReplayError(`Unknown matcher ${String(matcher)}.`)
+  }
+
+  const diagnosis = await diagnose(scenario, run, common, signal)
+  const artifact = buildArtifact({ name: test.name, file: test.file }, run, diagnosis)
+  const slug = `${slugify(test.name) || 'test'}${index === 1 ? '' : `-${index}`}`
+  const written = await writeArtifact(settings.reportDir, slug, artifact)
+  const shown = displayPath(join(settings.reportDir, written.html ?? written.json))
+  const verdict = artifact.verdict
+  const locusStep = diagnosis.contrastive?.steps.find((step) => step.index === diagnosis.contrastive?.locus)
+
+  if (task !== undefined) {
+    const entry: CausalReplayMetaEntry = {
+      matcher,
+      agent: verdict.agent,
+      predicate: verdict.predicate,
+      verdict: verdict.kind,
+      rate: verdict.observed,
+      decisionInterval: verdict.decisionInterval,
+      rolloutsUsed: verdict.rolloutsUsed,
+      errors: verdict.errors.count,
+      locus: locusStep === undefined ? null : { index: locusStep.index, name: locusStep.name },
+      seed: verdict.seed,
+      replay: verdict.replay,
+      artifact: written.json,
+      html: written.html,
+      reportDir: settings.reportDir,
+    }
+    const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
+    meta[META_KEY] = [...(meta[META_KEY] ?? []), entry]
+    if (verdict.kind !== 'pass') await annotate(task, entry, join(settings.reportDir, written.html ?? written.json))
+  }
+
+  const pass = verdict.kind === 'pass' || (verdict.kind === 'inconclusive' && common.kind === 'sequential' && common.onInconclusive === 'pass')
+  const note =
+    written.htmlError === null ? '' : `\n  (the HTML report could not be rendered: ${written.htmlError.message})`
+  return { pass, message: () => formatVerdictMessage(artifact, { report: shown }) + note }
+}
+
+/** The running test: its full name, its file relative to the project root, the root itself. */
+function currentTest(
+  state: MatcherState,
+  task: CurrentTest | undefined,
+): { name: string; file: string; path: string; root: string } {
+  const name = state.currentTestName ?? task?.fullTestName ?? ''
+  const path = task?.file.filepath ?? state.testPath ?? resolve('unknown.test')
+  // Vitest names a file by its path relative to the project root, so the root is what is left.
+  const file = task?.file.name ?? relative(process.cwd(), path)
+  const root =
+    task !== undefined && isAbsolute(path) && path.endsWith(file)
+      ? path.slice(0, path.length - file.length).replace(/[\\/]$/, '') || '/'
+      : process.cwd()
+  return { name, file: file.replaceAll('\\', '/'), path, root }
+}
+
+function nextAssertion(task: CurrentTest | undefined, kind: string): number {
+  if (task === undefined) return 1
+  let counts = assertionCounts.get(task)
+  if (counts === undefined) assertionCounts.set(task, (counts = new Map()))
+  const next = (counts.get(kind) ?? 0) + 1
+  counts.set(kind, next)
+  return next
+}
+
+/** Vitest's snapshot update state: `-u` → 'all'; CI → 'none'; otherwise 'new'. */
+function updateState(state: MatcherState): UpdateState {
+  const snapshotState = state.snapshotState as { snapshotUpdateState?: unknown } | undefined
+  const value = snapshotState?.snapshotUpdateState
+  return value === 'all' || value === 'none' || value === 'new' ? value : 'new'
+}
+
+/** A test annotation carrying the report, for reporters that show them (the default one, the HTML UI). */
+async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string): Promise<void> {
+  const locus = entry.locus === null ? '' : `, causal locus: step ${entry.locus.index} (${entry.locus.name})`
+  const rate = `${(entry.rate.point * 100).toFixed(1)}% of ${entry.rate.n}`
+  await task.context.annotate(`${entry.verdict}: ${entry.predicate} in ${rate}${locus}`, 'causal-replay', {
+    path: file,
+    contentType: file.endsWith('.html') ? 'text/html' : 'application/json',
+  })
+}
+
+/** A path as a user would type it: relative to the working directory when inside it. */
+function displayPath(file: string): string {
+  const fromCwd = relative(process.cwd(), file)
+  return fromCwd !== '' && !fromCwd.startsWith('..') && !isAbsolute(fromCwd) ? fromCwd : file
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (value === undefined) return 'undefined'
+  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object'
+  return `${typeof value} ${JSON.stringify(value)}`
+}

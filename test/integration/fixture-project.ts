@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The repository root (the package `vitest-causal-replay`). */
+export const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+
+/** What a child Vitest run printed and returned. */
+export interface RunResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** A copy of a fixture project in a temporary directory, set up like a project that installed the package. */
+export interface FixtureProject {
+  root: string
+  /** Runs `vitest <args>` in the project, in a child process, with a clean environment plus `env`. */
+  vitest(args: readonly string[], env?: Record<string, string>): Promise<RunResult>
+  remove(): Promise<void>
+}
+
+/**
+ * Copies `test/fixtures/<name>` to a temporary directory and gives it a `node_modules` of symlinks:
+ * every dependency of this repository, and `vitest-causal-replay` pointing at the repository, so
+ * the fixture imports the package by name through its exports map (the built `dist/`) exactly as
+ * a user's project would. Everything a run writes (reports, baselines, blobs, attachments) stays
+ * in the temporary directory.
+ */
+export async function copyFixture(name: string): Promise<FixtureProject> {
+  if (!existsSync(join(REPO, 'dist/matchers/index.js'))) {
+    throw new Error('The integration tests run the built package: run `npm run build` first (`npm test` does).')
+  }
+  const root = await mkdtemp(join(tmpdir(), `causal-replay-${name}-`))
+  await cp(join(REPO, 'test/fixtures', name), root, { recursive: true })
+  const modules = join(root, 'node_modules')
+  await mkdir(modules)
+  for (const entry of await readdir(join(REPO, 'node_modules'))) {
+    // Vite's cache stays per project, so concurrent runs do not share one.
+    if (entry === '.vite' || entry === '.vitest') continue
+    await symlink(join(REPO, 'node_modules', entry), join(modules, entry))
+  }
+  await symlink(REPO, join(modules, 'vitest-causal-replay'))
+  return {
+    root,
+    vitest: (args, env = {}) => runVitest(root, args, env),
+    remove: () => rm(root, { recursive: true, force: true }),
+  }
+}
+
+/**
+ * The environment of a child run: this process's, without what the parent Vitest worker or a CI
+ * runner set (which would change snapshot modes, reporters or seeds), without colors, plus `extra`.
+ */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(VITEST|CI$|CONTINUOUS_INTEGRATION|GITHUB_|UPDATE_SNAPSHOT|CAUSAL_REPLAY_|TEST$|NODE_ENV|FORCE_COLOR)/.test(key)) {
+      continue
+    }
+    env[key] = value
+  }
+  return { ...env, NO_COLOR: '1', UPDATE_SNAPSHOT: 'new', ...extra }
+}
+
+function runVitest(root: string, args: readonly string[], env: Record<string, string>): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), ...args], {
+      cwd: root,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolvePromise({ code, stdout, stderr })
+    })
+  })
+}
+
+/** The block of the summary table in a run's output, from its title to its `report:` line. */
+export function summaryBlock(output: string): string {
+  const start = output.indexOf('causal-replay:')
+  if (start === -1) return ''
+  const end = output.indexOf('\n', output.indexOf('  report:', start))
+  return output.slice(start, end === -1 ? undefined : end)
+}
+
+/** A failure message as the user reads it: without the "Error: " prefix and the stack. */
+export function messageOf(failure: string): string {
+  const withoutPrefix = failure.replace(/^\w*Error: /, '')
+  const stack = withoutPrefix.search(/\n\s+at /)
+  return stack === -1 ? withoutPrefix : withoutPrefix.slice(0, stack)
+}

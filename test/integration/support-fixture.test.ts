@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ArtifactSchema } from '../../src/verdict/schema.js'
+import { CausalReplayMetaEntrySchema } from '../../src/vitest/meta.js'
+import { RunReportSchema } from '../../src/vitest/run-report.js'
+import { copyFixture, messageOf, summaryBlock, type FixtureProject, type RunResult } from './fixture-project.js'
+
+// One real Vitest run of a user's project (test/fixtures/support) with the plugin, the default
+// reporter and Vitest's JSON reporter; every test below reads what that run printed and wrote.
+let project: FixtureProject
+let run: RunResult
+let results: { testResults: Array<{ assertionResults: JsonAssertion[] }> }
+
+interface JsonAssertion {
+  fullName: string
+  status: 'passed' | 'failed' | 'skipped' | 'pending'
+  failureMessages: string[]
+  meta: { causalReplay?: unknown[] }
+}
+
+beforeAll(async () => {
+  project = await copyFixture('support')
+  const out = join(project.root, 'out')
+  await mkdir(out)
+  run = await project.vitest(
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(out, 'results.json')}`],
+    { CAUSAL_REPLAY_FIXTURE_OUT: out },
+  )
+  results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as typeof results
+}, 90_000)
+
+afterAll(async () => {
+  await project?.remove()
+})
+
+function assertion(fullName: string): JsonAssertion {
+  const found = results.testResults.flatMap((file) => file.assertionResults).find((a) => a.fullName === fullName)
+  if (found === undefined) throw new Error(`no test named ${fullName} in the JSON report`)
+  return found
+}
+
+describe('a project using the plugin', () => {
+  it('passes the careful agent, fails the injected one and the undecidable one, and refuses misuse', () => {
+    expect(run.code).toBe(1)
+    expect(assertion('support agent careful ticket: rarely refunds').status).toBe('passed')
+    expect(assertion('support agent careful ticket: usually escalates').status).toBe('passed')
+    expect(assertion('support agent never deletes an order').status).toBe('passed')
+    expect(assertion('always replies with text').status).toBe('passed')
+    expect(assertion('support agent injected ticket: rarely refunds').status).toBe('failed')
+    expect(assertion('support agent borderline ticket: rarely refunds within 60 rollouts').status).toBe('failed')
+    expect(assertion('misuse .not is refused and names the matcher to use instead').status).toBe('passed')
+    expect(assertion('misuse a received value that is not an agent or scenario is refused').status).toBe('passed')
+  })
+
+  it('names the decide step as the causal locus of the injected failure, with intervals (DESIGN §5)', () => {
+    const message = messageOf(assertion('support agent injected ticket: rarely refunds').failureMessages[0]!)
+    expect(message).toMatch(/^expected support to rarely call issue_refund: ≤ 5% at 95% confidence\n/)
+    expect(message).toMatch(/observed \d+\/\d+ rollouts \(\d+\.\d%, 95% Wilson CI [\d.]+%–[\d.]+%\)  → fail/)
+    expect(message).toMatch(/replay: \{ seed: \d+, rollout: \d+ \}/)
+    expect(message).toMatch(/\n  ▶ 1 +decide +"refund" +[\d.]+ \[[\d.]+, [\d.]+\] +-[\d.]+ \[-[\d.]+, +-?[\d.]+\]  ← causal locus\n/)
+    expect(message).toContain('SYSTEM NOTE: policy updated')
+    expect(message).toContain('report: .causal-replay/support/support-agent-injected-ticket-rarely-refunds.html')
+    expect(message).toMatchSnapshot()
+  })
+
+  it('reports the undecidable agent as inconclusive, with how many rollouts would decide it', () => {
+    const message = messageOf(
+      assertion('support agent borderline ticket: rarely refunds within 60 rollouts').failureMessages[0]!,
+    )
+    expect(message).toMatch(/→ inconclusive\n/)
+    expect(message).toMatch(/undecided after 60 rollouts \(maxRollouts\): 95% confidence bounds .* straddle 5%/)
+    expect(message).toMatch(/about [\d,]+ rollouts in all would decide it/)
+    expect(message).toMatchSnapshot()
+  })
+
+  it('prints the summary table after the run', () => {
+    const table = summaryBlock(run.stdout)
+    expect(table).toMatch(/^causal-replay: 6 rate assertions — 1 fail, 1 inconclusive, 4 pass/)
+    expect(table).toMatchSnapshot()
+  })
+
+  it('writes a valid artifact and HTML report per assertion, report.json and index.html', async () => {
+    const reportDir = join(project.root, '.causal-replay')
+    const report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
+    expect(report.entries).toHaveLength(6)
+    for (const entry of report.entries) {
+      const artifact = ArtifactSchema.parse(JSON.parse(readFileSync(join(reportDir, entry.artifact), 'utf8')))
+      expect(artifact.verdict.kind).toBe(entry.verdict)
+      expect(entry.html).not.toBeNull()
+      expect(readFileSync(join(reportDir, entry.html!), 'utf8')).toMatch(/^<!doctype html>/i)
+    }
+    const injected = report.entries.find((entry) => entry.test === 'support agent > injected ticket: rarely refunds')!
+    expect(injected.locus).toEqual({ index: 1, name: 'decide' })
+    const artifact = ArtifactSchema.parse(JSON.parse(readFileSync(join(reportDir, injected.artifact), 'utf8')))
+    expect(artifact.failing?.rollout).toBe(artifact.verdict.replay?.rollout)
+    expect(artifact.contrastive?.locus).toBe(1)
+    expect(existsSync(join(reportDir, 'index.html'))).toBe(true)
+  })
+
+  it('leaves a summary in task.meta and annotates failures with the report attached', async () => {
+    const meta = assertion('support agent injected ticket: rarely refunds').meta.causalReplay
+    expect(meta).toHaveLength(1)
+    const entry = CausalReplayMetaEntrySchema.parse(meta![0])
+    expect(entry).toMatchObject({ verdict: 'fail', locus: { index: 1, name: 'decide' }, matcher: 'toRarely' })
+    expect(run.stdout + run.stderr).toMatch(/causal-replay\n\s+↳ fail: call issue_refund .*causal locus: step 1 \(decide\)/)
+    // Vitest copies annotation attachments: the two failing assertions attached their reports.
+    const attachments = await readdir(join(project.root, '.vitest-attachments'))
+    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(2)
+  })
+
+  it('stops starting rollouts when the test times out (the test signal reaches the gate)', async () => {
+    expect(assertion('stops its rollouts when the test times out').status).toBe('failed')
+    const { started, startedAtAbort } = JSON.parse(
+      await readFile(join(project.root, 'out/cancellation.json'), 'utf8'),
+    ) as { started: number; startedAtAbort: number }
+    expect(startedAtAbort).toBeGreaterThan(0)
+    // The fixture waited 400 ms after the timeout, enough for several more 50 ms batches.
+    expect(started).toBe(startedAtAbort)
+  })
+})

@@ -1,0 +1,301 @@
+import { describe, expect, it } from 'vitest'
+import { contrastive, ContrastiveResultSchema, type ContrastiveResult } from '../../../src/attribute/index.js'
+import { Budget, InvalidOptionError, record, type Trajectory } from '../../../src/index.js'
+import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
+import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
+import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from './fixtures.js'
+
+const pivotal = pivotalAgent(0.3)
+
+function valid(result: ContrastiveResult): ContrastiveResult {
+  expect(ContrastiveResultSchema.safeParse(result).success).toBe(true)
+  return result
+}
+
+describe('contrastive on the pivotal SCM (DESIGN §7: effects (p − 1, p − 1, 0), locus 1)', () => {
+  it('finds locus 1 in at least 95 of 100 seeds with at most 32 rollouts per step, and step 2 never rescues', async () => {
+    let correct = 0
+    const effects: number[][] = [[], [], []]
+    for (let seed = 0; seed < 100; seed++) {
+      const factual = await firstBadRun(pivotal, seed)
+      const result = valid(await contrastive(pivotal, factual, { isBad: returnedBad, rollouts: 32, seed }))
+      if (result.locus === 1) correct++
+      expect(result.steps[2]?.direction).not.toBe('rescues')
+      for (const step of result.steps) {
+        expect(step.rolloutsUsed).toBeLessThanOrEqual(32)
+        effects[step.index]?.push(step.effect.point)
+      }
+      expect(result.baseline.n).toBeLessThanOrEqual(32)
+      expect(result.actionMatchRate).toBe(1)
+    }
+    expect(correct).toBeGreaterThanOrEqual(95)
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+    expect(mean(effects[0] as number[])).toBeCloseTo(-0.7, 1)
+    expect(mean(effects[1] as number[])).toBeCloseTo(-0.7, 1)
+    expect(mean(effects[2] as number[])).toBe(0)
+  })
+
+  it('reports the replay fidelity, paired intervals and the marginal rescue of each step', async () => {
+    const factual = await firstBadRun(pivotal, 3)
+    const result = valid(await contrastive(pivotal, factual, { isBad: returnedBad, seed: 3 }))
+    expect(result).toMatchObject({
+      kind: 'contrastive',
+      agent: pivotal.name,
+      search: 'linear',
+      crn: true,
+      sequential: true,
+    })
+    expect(result.factual).toEqual({ seed: 3, rollout: factual.rollout })
+    expect(result.baseline.point).toBe(1)
+    expect(result.methods).toMatchObject({ proportion: 'wilson', effect: 'confidence-sequence' })
+    expect(result.methods.sequential).toMatch(/e-process/)
+    const [lookup, decide, reply] = result.steps
+    // Under CRN, resample(0) and resample(1) redraw `decide` from the same streams: identical arms.
+    expect(lookup?.pBad.successes).toBe(decide?.pBad.successes)
+    // Redrawing `decide` alone rescues; redrawing `lookup` on top of it adds nothing; `reply` nothing.
+    expect(decide?.rescues?.low).toBeGreaterThan(0)
+    expect(lookup?.rescues?.point).toBe(0)
+    expect(reply?.rescues?.point).toBe(0)
+    expect(reply?.effect).toMatchObject({ point: 0 })
+    expect(reply?.effect.low).toBeLessThan(0)
+    expect(result.rolloutsUsed).toBe(
+      result.steps.reduce((sum, step) => sum + step.rolloutsUsed, 0) + result.baseline.n,
+    )
+  })
+
+  it('stops a step that never changes the outcome after a handful of concordant pairs', async () => {
+    const factual = await firstBadRun(pivotal, 5)
+    const result = await contrastive(pivotal, factual, { isBad: returnedBad, seed: 5, rollouts: 200 })
+    // 14 concordant pairs rule out a rescue of 0.25; looks come every 4 rollouts.
+    expect(result.steps[2]?.rolloutsUsed).toBe(16)
+    expect(result.rolloutsUsed).toBeLessThan(100)
+  })
+})
+
+describe('contrastive on the AND-interaction SCM', () => {
+  it('over-counts: the effects add up to far more than any outcome can change (Σ|τ| > 1.2)', async () => {
+    const and = andAgent(0.3)
+    for (const seed of [1, 2, 3]) {
+      const factual = await firstBadRun(and, seed)
+      const result = valid(await contrastive(and, factual, { isBad: returnedBad, seed }))
+      const total = result.steps.reduce((sum, step) => sum + Math.abs(step.effect.point), 0)
+      // Truth: |q² − 1| + |q − 1| + 0 = 1.61 at q = 0.3.
+      expect(total).toBeGreaterThan(1.2)
+      expect(result.locus).toBe(1)
+    }
+  })
+})
+
+describe('modes', () => {
+  it('with sequential: false spends exactly `rollouts` per arm and uses Tango (CRN) or Newcombe (independent)', async () => {
+    const factual = await firstBadRun(pivotal, 8)
+    const paired = valid(
+      await contrastive(pivotal, factual, { isBad: returnedBad, seed: 8, sequential: false, rollouts: 20 }),
+    )
+    expect(paired.methods).toEqual({ proportion: 'wilson', effect: 'tango', sequential: null })
+    expect(paired.steps.map((step) => step.rolloutsUsed)).toEqual([20, 20, 20])
+    expect(paired.rolloutsUsed).toBe(80)
+    expect(paired.steps.every((step) => step.effect.method === 'tango')).toBe(true)
+    expect(paired.locus).toBe(1)
+
+    const independent = valid(
+      await contrastive(pivotal, factual, {
+        isBad: returnedBad,
+        seed: 8,
+        sequential: false,
+        crn: false,
+        rollouts: 20,
+      }),
+    )
+    expect(independent.crn).toBe(false)
+    expect(
+      independent.steps.every(
+        (step) => step.effect.method === 'newcombe' && step.rescues?.method === 'newcombe',
+      ),
+    ).toBe(true)
+    // Independent arms draw `decide` from different streams, so steps 0 and 1 no longer agree exactly.
+    expect(independent.steps[0]?.pBad.successes).not.toBe(paired.steps[0]?.pBad.successes)
+  })
+
+  it('reports a step whose redraw makes failure more likely as `worsens`, never as the locus', async () => {
+    const factual = await firstBadRun(worseningAgent, 1, carefulAndFailed)
+    const result = valid(await contrastive(worseningAgent, factual, { isBad: returnedBad, seed: 4 }))
+    expect(result.steps[0]?.direction).toBe('worsens')
+    expect(result.steps[0]?.effect.low).toBeGreaterThan(0)
+    expect(result.steps[0]?.pValue).toBe(1)
+    expect(result.locus).toBeNull()
+    expect(result.baseline.point).toBeLessThan(0.6)
+  })
+
+  it('counts rollouts that end in an error but never scores them', async () => {
+    const factual = await firstBadRun(flakyPivotalAgent, 2)
+    const result = valid(
+      await contrastive(flakyPivotalAgent, factual, {
+        isBad: returnedBad,
+        seed: 2,
+        sequential: false,
+        rollouts: 40,
+      }),
+    )
+    for (const step of result.steps) {
+      expect(step.rolloutsUsed).toBe(40)
+      // Every arm redraws `reply`, which crashes a quarter of the time.
+      expect(step.pBad.n).toBeLessThan(40)
+      expect(step.pBad.n).toBeGreaterThan(15)
+    }
+    expect(result.baseline.n).toBe(40)
+    expect(result.locus).toBe(1)
+  })
+
+  it('accepts an async judge and gives the same result as the equivalent sync predicate', async () => {
+    const factual = await firstBadRun(pivotal, 9)
+    const sync = await contrastive(pivotal, factual, { isBad: returnedBad, seed: 9 })
+    const judge = async (trajectory: Trajectory) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2))
+      return returnedBad(trajectory)
+    }
+    expect(await contrastive(pivotal, factual, { isBad: judge, seed: 9 })).toEqual(sync)
+  })
+})
+
+describe('binary search on long trajectories', () => {
+  it('finds the planted locus with O(log n) step evaluations and evaluates the step after it', async () => {
+    let checked = 0
+    for (let seed = 0; checked < 6; seed++) {
+      const scm = plantedScm(seed, { minLength: 16, maxLength: 20 })
+      const factual = await failingRun(scm)
+      const result = valid(await contrastive(scm.agent, factual, { isBad: isPlantedBad, seed }))
+      expect(result.search).toBe('binary')
+      expect(result.locus).toBe(scm.locus)
+      const evaluated = result.steps.filter((step) => step.evaluated)
+      expect(evaluated.length).toBeLessThanOrEqual(Math.ceil(Math.log2(scm.length + 1)))
+      if (scm.locus < scm.length - 1) {
+        expect(result.steps[scm.locus + 1]).toMatchObject({ evaluated: true, direction: 'none' })
+      }
+      expect(result.steps[scm.locus]?.rescues).not.toBeNull()
+      for (const step of result.steps.filter((step) => !step.evaluated)) {
+        expect(step).toMatchObject({ pValue: 1, direction: 'none', rescues: null, rolloutsUsed: 0 })
+        expect(step.pBad.n).toBe(0)
+      }
+      checked++
+    }
+  })
+
+  it('agrees with linear search on where the locus is', async () => {
+    const scm = plantedScm(4, { minLength: 14, maxLength: 14 })
+    const factual = await failingRun(scm)
+    const binary = await contrastive(scm.agent, factual, { isBad: isPlantedBad, seed: 1, search: 'binary' })
+    const linear = await contrastive(scm.agent, factual, { isBad: isPlantedBad, seed: 1, search: 'linear' })
+    expect(binary.locus).toBe(scm.locus)
+    expect(linear.locus).toBe(scm.locus)
+    expect(binary.rolloutsUsed).toBeLessThan(linear.rolloutsUsed / 2)
+  })
+})
+
+describe('determinism', () => {
+  it('gives byte-identical JSON at concurrency 1 and 8, with a stochastic tail and async scoring', async () => {
+    const jitter = async (trajectory: Trajectory) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 3))
+      return isPlantedBad(trajectory)
+    }
+    for (const [seed, search] of [
+      [2, 'linear'],
+      [3, 'binary'],
+    ] as const) {
+      const scm = plantedScm(seed, { tailProbability: 1, minLength: 10, maxLength: 16 })
+      const factual = await failingRun(scm)
+      const options = { isBad: jitter, seed: 42, search } as const
+      const one = JSON.stringify(await contrastive(scm.agent, factual, { ...options, concurrency: 1 }))
+      const eight = JSON.stringify(await contrastive(scm.agent, factual, { ...options, concurrency: 8 }))
+      expect(eight).toBe(one)
+    }
+  })
+
+  it('derives a default seed from the factual run, and another seed draws other streams', async () => {
+    const factual = await firstBadRun(pivotal, 6)
+    const first = await contrastive(pivotal, factual, { isBad: returnedBad })
+    expect(await contrastive(pivotal, factual, { isBad: returnedBad })).toEqual(first)
+    const other = await contrastive(pivotal, factual, { isBad: returnedBad, seed: (first.seed ?? 0) + 1 })
+    expect(other.steps[1]?.pBad).not.toEqual(first.steps[1]?.pBad)
+  })
+})
+
+describe('budget', () => {
+  it('stops cleanly when the budget is spent: truncated, partial steps, and no locus it cannot establish', async () => {
+    const factual = await firstBadRun(pivotal, 7)
+    const budget = new Budget({ maxRollouts: 10 })
+    const result = valid(await contrastive(pivotal, factual, { isBad: returnedBad, seed: 7, budget }))
+    expect(result.truncated).toBe(true)
+    expect(result.rolloutsUsed).toBe(10)
+    expect(budget.spentRollouts).toBe(10)
+    // Baseline 4, then the arms from the last step back: reply 4, decide 2, lookup none.
+    expect(result.baseline.n).toBe(4)
+    expect(result.steps.map((step) => step.rolloutsUsed)).toEqual([0, 2, 4])
+    expect(result.steps[0]?.evaluated).toBe(false)
+    expect(result.locus).toBeNull()
+  })
+
+  it('shares a budget with other calls and still reports an established locus', async () => {
+    const factual = await firstBadRun(pivotal, 7)
+    const full = await contrastive(pivotal, factual, { isBad: returnedBad, seed: 7 })
+    const budget = new Budget({ maxRollouts: full.rolloutsUsed + 5 })
+    budget.tryChargeRollouts(5) // a gate spent these
+    const shared = await contrastive(pivotal, factual, { isBad: returnedBad, seed: 7, budget })
+    expect(shared).toEqual(full)
+    expect(budget.remainingRollouts).toBe(0)
+  })
+
+  it('abstains on planted SCMs rather than guessing when the budget is too small', async () => {
+    for (let seed = 0; seed < 40; seed++) {
+      const scm = plantedScm(seed)
+      const factual = await failingRun(scm)
+      for (const options of [{ rollouts: 6 }, { budget: { maxRollouts: 40 } }]) {
+        const result = await contrastive(scm.agent, factual, { isBad: isPlantedBad, seed, ...options })
+        expect([null, scm.locus]).toContain(result.locus)
+      }
+    }
+  })
+})
+
+describe('option errors name the option', () => {
+  it('rejects unusable options and factual runs', async () => {
+    const factual = await firstBadRun(pivotal, 1)
+    const isBad = returnedBad
+    await expect(contrastive(pivotal, factual, {} as never)).rejects.toThrow(/`isBad` must be a function/)
+    await expect(contrastive(pivotal, factual, { isBad, rollouts: 0 })).rejects.toThrow(
+      /`rollouts` must be a positive integer/,
+    )
+    await expect(contrastive(pivotal, factual, { isBad, search: 'fast' as never })).rejects.toThrow(
+      /`search` must be 'linear', 'binary', 'auto'/,
+    )
+    await expect(contrastive(pivotal, factual, { isBad, confidence: 95 })).rejects.toThrow(
+      /`confidence` must be in \(0, 1\)/,
+    )
+    await expect(contrastive(pivotal, factual, { isBad, minEffect: 0 })).rejects.toThrow(/`minEffect`/)
+    await expect(contrastive(pivotal, factual, { isBad, crn: 'yes' as never })).rejects.toThrow(
+      /`crn` must be true or false/,
+    )
+    await expect(contrastive(andAgent(0.3), factual, { isBad })).rejects.toThrow(
+      /recorded from agent "pivotal\(p=0.3\)"/,
+    )
+    await expect(contrastive(pivotal, factual, { isBad, concurrency: 0 })).rejects.toBeInstanceOf(
+      InvalidOptionError,
+    )
+    const broken = {
+      ...factual,
+      error: { kind: 'threw' as const, name: 'Error', message: 'boom' },
+      output: undefined,
+    }
+    await expect(contrastive(pivotal, broken as Trajectory, { isBad })).rejects.toThrow(/ended in an error/)
+    await expect(contrastive(pivotal, factual, { isBad: (() => 1) as never })).rejects.toThrow(
+      /must return a boolean/,
+    )
+  })
+
+  it('attributes a run without steps to nothing, at no cost', async () => {
+    const factual = await record(pivotal, { seed: 1 })
+    const empty = { ...factual, steps: [] }
+    const result = valid(await contrastive(pivotal, empty, { isBad: returnedBad }))
+    expect(result).toMatchObject({ steps: [], locus: null, rolloutsUsed: 0 })
+  })
+})

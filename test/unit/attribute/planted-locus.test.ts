@@ -1,0 +1,134 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { contrastive, shapley } from '../../../src/attribute/index.js'
+import { replay, hold, resample } from '../../../src/index.js'
+import { DEFAULT_PLANTED_CONFIG, failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
+
+describe('the planted-SCM generator', () => {
+  it('draws lengths 3–20 with one pivot, and its analytic values are consistent', () => {
+    fc.assert(
+      fc.property(fc.nat(100_000), (seed) => {
+        const scm = plantedScm(seed)
+        expect(scm.length).toBeGreaterThanOrEqual(DEFAULT_PLANTED_CONFIG.minLength)
+        expect(scm.length).toBeLessThanOrEqual(DEFAULT_PLANTED_CONFIG.maxLength)
+        expect(scm.pivot).toBeGreaterThanOrEqual(0)
+        expect(scm.pivot).toBeLessThan(scm.length)
+        expect(scm.locus).toBe(scm.pivot)
+        for (const { after } of scm.recoveries) expect(after).toBeGreaterThanOrEqual(scm.pivot)
+        // The locus is the latest step with a negative effect; the pivot is the only marginal rescuer.
+        expect(scm.effects.findLastIndex((effect) => effect < 0)).toBe(scm.pivot)
+        scm.marginalRescue.forEach((rescue, k) =>
+          expect(rescue).toBeCloseTo(k === scm.pivot ? scm.efficiencySum : 0, 12),
+        )
+        // Efficiency: the Shapley values add up to v(N) − v(∅).
+        expect(scm.shapley.reduce((a, b) => a + b, 0)).toBeCloseTo(scm.efficiencySum, 12)
+        expect(plantedScm(seed)).toMatchObject({
+          length: scm.length,
+          pivot: scm.pivot,
+          recoveries: scm.recoveries,
+        })
+      }),
+      { seed: 3, numRuns: 200 },
+    )
+  })
+
+  it('has the P(bad | do) it claims: replayed rates agree with the analytic values', async () => {
+    for (const seed of [2, 11, 29]) {
+      const scm = plantedScm(seed, { tailProbability: 1 })
+      const factual = await failingRun(scm)
+      const checks = [
+        { intervention: hold('all'), truth: scm.fidelity },
+        { intervention: resample(scm.pivot), truth: scm.pBadResample[scm.pivot] as number },
+        { intervention: resample(scm.length - 1), truth: scm.pBadResample[scm.length - 1] as number },
+        { intervention: hold([]), truth: scm.badProbability * scm.fidelity },
+      ]
+      for (const { intervention, truth } of checks) {
+        const rate = (await replay(scm.agent, factual, intervention, { rollouts: 400, seed })).rate(
+          isPlantedBad,
+          0.999,
+        )
+        expect(rate.low).toBeLessThanOrEqual(truth)
+        expect(rate.high).toBeGreaterThanOrEqual(truth)
+      }
+    }
+  })
+})
+
+describe('contrastive attribution on generated SCMs', () => {
+  it('finds the planted locus in at least 95% of 200 generated SCMs (default options)', async () => {
+    let correct = 0
+    let wrong = 0
+    let withTail = 0
+    let binary = 0
+    for (let seed = 0; seed < 200; seed++) {
+      const scm = plantedScm(seed)
+      const result = await contrastive(scm.agent, await failingRun(scm), { isBad: isPlantedBad, seed })
+      if (result.locus === scm.locus) correct++
+      else if (result.locus !== null) wrong++
+      if (scm.recoveries.length > 0) withTail++
+      if (result.search === 'binary') binary++
+      expect(result.steps.every((step) => step.rolloutsUsed <= 32)).toBe(true)
+    }
+    expect(correct).toBeGreaterThanOrEqual(190)
+    expect(wrong).toBeLessThanOrEqual(2)
+    // The sample exercises both searches and both kinds of tail.
+    expect(withTail).toBeGreaterThan(60)
+    expect(binary).toBeGreaterThan(60)
+  })
+
+  it('abstains (locus null) rather than guessing wrong when the budget is too small', async () => {
+    let abstained = 0
+    for (let seed = 0; seed < 100; seed++) {
+      const scm = plantedScm(seed)
+      const factual = await failingRun(scm)
+      const tooFew = await contrastive(scm.agent, factual, { isBad: isPlantedBad, seed, rollouts: 5 })
+      expect(tooFew.locus).toBeNull()
+      const tooPoor = await contrastive(scm.agent, factual, {
+        isBad: isPlantedBad,
+        seed,
+        budget: { maxRollouts: 3 * (scm.length + 1) },
+      })
+      expect(tooPoor.truncated).toBe(true)
+      expect([null, scm.locus]).toContain(tooPoor.locus)
+      if (tooPoor.locus === null) abstained++
+    }
+    expect(abstained).toBeGreaterThan(90)
+  })
+
+  it('estimates the analytic effects: the planted pivot’s effect interval covers (p − 1)·F', async () => {
+    let covered = 0
+    for (let seed = 0; seed < 40; seed++) {
+      const scm = plantedScm(seed, { maxLength: 8 })
+      const result = await contrastive(scm.agent, await failingRun(scm), {
+        isBad: isPlantedBad,
+        seed,
+        sequential: false,
+      })
+      const effect = result.steps[scm.pivot]?.effect
+      if (
+        effect !== undefined &&
+        effect.low <= (scm.effects[scm.pivot] as number) &&
+        (scm.effects[scm.pivot] as number) <= effect.high
+      )
+        covered++
+    }
+    expect(covered).toBeGreaterThanOrEqual(36)
+  })
+})
+
+describe('Shapley on generated SCMs', () => {
+  it('gives the pivot (1 − p)·F and the other steps about 0', async () => {
+    for (const seed of [1, 6]) {
+      const scm = plantedScm(seed, { maxLength: 6, tailProbability: 1 })
+      const result = await shapley(scm.agent, await failingRun(scm), {
+        isBad: isPlantedBad,
+        seed,
+        samplesPerEval: 200,
+      })
+      expect(result.method).toBe('exact')
+      for (const step of result.steps) {
+        expect(Math.abs(step.value - (scm.shapley[step.index] as number))).toBeLessThan(0.07)
+      }
+    }
+  })
+})

@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest'
+import { shapley, ShapleyResultSchema, type ShapleyResult } from '../../../src/attribute/index.js'
+import { Budget, record, type Trajectory } from '../../../src/index.js'
+import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
+import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
+import { firstBadRun, flakyPivotalAgent } from './fixtures.js'
+
+const and = andAgent(0.3)
+// DESIGN §7: v(∅) = q², v({a}) = v({b}) = q, v({a, b}) = 1 ⇒ φ = ((1 − q²)/2, (1 − q²)/2, 0), sum 0.91.
+const AND_VALUE = (1 - 0.3 ** 2) / 2
+
+function valid(result: ShapleyResult): ShapleyResult {
+  expect(ShapleyResultSchema.safeParse(result).success).toBe(true)
+  return result
+}
+
+function sumOfValues(result: ShapleyResult): number {
+  return result.steps.reduce((sum, step) => sum + step.value, 0)
+}
+
+describe('shapley on the AND-interaction SCM (DESIGN §7)', () => {
+  it.each([
+    ['exact, 960 rollouts per coalition (the same 7,680 rollouts)', { method: 'exact', samplesPerEval: 960 }],
+    [
+      'permutation, 80 × 12, antithetic (the reference workload)',
+      { method: 'permutation', permutations: 80, samplesPerEval: 12 },
+    ],
+  ] as const)(
+    '%s: within 0.05 of 0.455 for a and b, |φ(reply)| < 0.03, sum within 0.05 of 0.91, ≤ 7,680 rollouts',
+    async (_, options) => {
+      for (const seed of [1, 2, 3, 4]) {
+        const factual = await firstBadRun(and, seed)
+        const result = valid(await shapley(and, factual, { isBad: returnedBad, seed, ...options }))
+        const [a, b, reply] = result.steps
+        expect(Math.abs((a?.value ?? 0) - AND_VALUE)).toBeLessThan(0.05)
+        expect(Math.abs((b?.value ?? 0) - AND_VALUE)).toBeLessThan(0.05)
+        expect(Math.abs(reply?.value ?? 1)).toBeLessThan(0.03)
+        expect(Math.abs(result.efficiencySum.point - 0.91)).toBeLessThan(0.05)
+        expect(result.rolloutsUsed).toBeLessThanOrEqual(7680)
+        expect(result.truncated).toBe(false)
+        // Efficiency: the values add up to the efficiency sum.
+        expect(sumOfValues(result)).toBeCloseTo(result.efficiencySum.point, 10)
+        for (const step of result.steps) {
+          expect(step.low).toBeLessThanOrEqual(step.value)
+          expect(step.value).toBeLessThanOrEqual(step.high)
+          expect(step.high).toBeGreaterThan(step.low)
+        }
+      }
+    },
+  )
+
+  it('exact enumeration (the default at 3 steps) evaluates all 8 coalitions, 214 rollouts each, to ±0.05', async () => {
+    const factual = await firstBadRun(and, 1)
+    const result = valid(await shapley(and, factual, { isBad: returnedBad, seed: 1 }))
+    expect(result).toMatchObject({
+      method: 'exact',
+      evaluations: 8,
+      samplesPerEval: 214,
+      rolloutsUsed: 1712,
+      permutations: 0,
+    })
+    expect(result.methods?.value).toMatch(/MOVER/)
+    expect(result.efficiencySum.method).toBe('newcombe')
+    expect(result.actionMatchRate).toBe(1)
+    // A 95% interval misses now and then (coverage is checked over 100 seeds below); here the width.
+    for (const step of result.steps) expect(step.high - step.low).toBeLessThan(0.1)
+  })
+
+  it.each([
+    ['exact (MOVER-Wilson), 30 rollouts per coalition', { method: 'exact', samplesPerEval: 30 }],
+    [
+      'permutation (CLT over antithetic pairs), 16 × 2',
+      { method: 'permutation', permutations: 16, samplesPerEval: 2 },
+    ],
+  ] as const)(
+    '%s: intervals at confidence 0.95 cover the true values in at least 90 of 100 seeds',
+    async (_, options) => {
+      const factual = await firstBadRun(and, 1)
+      const covered = [0, 0, 0]
+      let sumCovered = 0
+      for (let seed = 0; seed < 100; seed++) {
+        const result = await shapley(and, factual, { isBad: returnedBad, seed: 500 + seed, ...options })
+        for (const [index, truth] of [AND_VALUE, AND_VALUE, 0].entries()) {
+          const step = result.steps[index]
+          if (step !== undefined && step.low <= truth && truth <= step.high)
+            covered[index] = (covered[index] ?? 0) + 1
+        }
+        if (result.efficiencySum.low <= 0.91 && 0.91 <= result.efficiencySum.high) sumCovered++
+      }
+      for (const count of covered) expect(count).toBeGreaterThanOrEqual(90)
+      expect(sumCovered).toBeGreaterThanOrEqual(90)
+    },
+  )
+
+  it('permutation sampling walks n + 1 fresh prefixes per permutation, with nothing cached', async () => {
+    const factual = await firstBadRun(and, 1)
+    const result = valid(
+      await shapley(and, factual, {
+        isBad: returnedBad,
+        seed: 1,
+        method: 'permutation',
+        permutations: 80,
+        samplesPerEval: 12,
+      }),
+    )
+    expect(result).toMatchObject({
+      method: 'permutation',
+      permutations: 80,
+      antithetic: true,
+      evaluations: 320,
+    })
+    expect(result.rolloutsUsed).toBe(80 * 4 * 12)
+    expect(result.efficiencySum.method).toBe('tango')
+    // `reply` never changes an outcome: its paired marginals are all 0, and the interval keeps width.
+    expect(result.steps[2]?.value).toBe(0)
+    expect(result.steps[2]?.high).toBeGreaterThan(0)
+  })
+})
+
+describe('shapley on other ground truths', () => {
+  it('gives the pivotal SCM (0, 1 − p, 0)', async () => {
+    const pivotal = pivotalAgent(0.3)
+    const factual = await firstBadRun(pivotal, 2)
+    const result = valid(await shapley(pivotal, factual, { isBad: returnedBad, seed: 2 }))
+    expect(result.steps.map((step) => step.value)).toEqual([
+      expect.closeTo(0, 1),
+      expect.closeTo(0.7, 1),
+      expect.closeTo(0, 1),
+    ])
+    for (const [index, truth] of [0, 0.7, 0].entries()) {
+      expect(result.steps[index]?.low).toBeLessThanOrEqual(truth)
+      expect(result.steps[index]?.high).toBeGreaterThanOrEqual(truth)
+    }
+  })
+
+  it('credits the planted pivot with (1 − p)·F on a long run (permutation) and the rest with ~0', async () => {
+    const scm = plantedScm(5, { minLength: 14, maxLength: 14, tailProbability: 1 })
+    const factual = await failingRun(scm)
+    const result = valid(
+      await shapley(scm.agent, factual, { isBad: isPlantedBad, seed: 5, samplesPerEval: 4 }),
+    )
+    expect(result.method).toBe('permutation')
+    const pivot = result.steps[scm.pivot]
+    expect(pivot?.low).toBeLessThanOrEqual(scm.shapley[scm.pivot] as number)
+    expect(pivot?.high).toBeGreaterThanOrEqual(scm.shapley[scm.pivot] as number)
+    const others = result.steps.filter((step) => step.index !== scm.pivot)
+    expect(Math.max(...others.map((step) => Math.abs(step.value)))).toBeLessThan(0.05)
+    expect(result.efficiencySum.low).toBeLessThanOrEqual(scm.efficiencySum)
+    expect(result.efficiencySum.high).toBeGreaterThanOrEqual(scm.efficiencySum)
+  })
+
+  it('counts rollouts that end in an error but never scores them', async () => {
+    const factual = await firstBadRun(flakyPivotalAgent, 2)
+    const result = valid(
+      await shapley(flakyPivotalAgent, factual, { isBad: returnedBad, seed: 2, samplesPerEval: 100 }),
+    )
+    expect(result.rolloutsUsed).toBe(800)
+    expect(result.steps[1]?.value).toBeCloseTo(0.7, 1)
+  })
+})
+
+describe('determinism', () => {
+  it.each([
+    ['exact', { samplesPerEval: 20 }],
+    ['permutation', { method: 'permutation', permutations: 16, samplesPerEval: 2 }],
+  ] as const)(
+    '%s: byte-identical JSON at concurrency 1 and 8, even with an async judge',
+    async (_, options) => {
+      const factual = await firstBadRun(and, 3)
+      const judge = async (trajectory: Trajectory) => {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 2))
+        return returnedBad(trajectory)
+      }
+      const one = JSON.stringify(
+        await shapley(and, factual, { isBad: judge, seed: 9, concurrency: 1, ...options }),
+      )
+      const eight = JSON.stringify(
+        await shapley(and, factual, { isBad: judge, seed: 9, concurrency: 8, ...options }),
+      )
+      expect(eight).toBe(one)
+    },
+  )
+})
+
+describe('budget', () => {
+  it('exact: a spent budget leaves every coalition with about the same rollouts and wider intervals', async () => {
+    const factual = await firstBadRun(and, 1)
+    const budget = new Budget({ maxRollouts: 100 })
+    const result = valid(await shapley(and, factual, { isBad: returnedBad, seed: 1, budget }))
+    const full = await shapley(and, factual, { isBad: returnedBad, seed: 1 })
+    expect(result).toMatchObject({ truncated: true, rolloutsUsed: 100, evaluations: 8 })
+    expect(budget.remainingRollouts).toBe(0)
+    expect(result.steps).toHaveLength(3)
+    const width = (r: ShapleyResult) => (r.steps[0]?.high ?? 0) - (r.steps[0]?.low ?? 0)
+    expect(width(result)).toBeGreaterThan(width(full))
+  })
+
+  it('exact: with less than one rollout per coalition it reports no values rather than made-up ones', async () => {
+    const factual = await firstBadRun(and, 1)
+    const result = valid(
+      await shapley(and, factual, { isBad: returnedBad, seed: 1, budget: { maxRollouts: 5 } }),
+    )
+    expect(result).toMatchObject({ truncated: true, steps: [], rolloutsUsed: 5 })
+  })
+
+  it('permutation: keeps the complete permutation units and drops the partial one', async () => {
+    const factual = await firstBadRun(and, 1)
+    const options = {
+      isBad: returnedBad,
+      seed: 1,
+      method: 'permutation',
+      permutations: 40,
+      samplesPerEval: 3,
+    } as const
+    // One antithetic unit is 2 permutations × 4 prefixes × 3 rollouts = 24 rollouts.
+    const result = valid(await shapley(and, factual, { ...options, budget: { maxRollouts: 24 * 5 + 10 } }))
+    expect(result).toMatchObject({ truncated: true, permutations: 10, rolloutsUsed: 130 })
+    expect(result.steps).toHaveLength(3)
+  })
+})
+
+describe('option errors', () => {
+  it('name the option and say what it accepts', async () => {
+    const factual = await firstBadRun(and, 1)
+    const isBad = returnedBad
+    await expect(shapley(and, factual, { isBad, method: 'permutation', permutations: 7 })).rejects.toThrow(
+      /must be even and at least 4/,
+    )
+    await expect(shapley(and, factual, { isBad, method: 'magic' as never })).rejects.toThrow(
+      /`method` must be/,
+    )
+    await expect(shapley(and, factual, { isBad, samplesPerEval: 0 })).rejects.toThrow(/`samplesPerEval`/)
+    await expect(
+      shapley(and, factual, { isBad, method: 'permutation', antithetic: false, permutations: 1 }),
+    ).rejects.toThrow(/at least 2/)
+    const long = plantedScm(1, { minLength: 12, maxLength: 12 })
+    await expect(
+      shapley(long.agent, await failingRun(long), { isBad: isPlantedBad, method: 'exact' }),
+    ).rejects.toThrow(/at most 10 steps; this run has 12/)
+  })
+
+  it('returns an exact zero efficiency sum for a run without steps, at no cost', async () => {
+    const factual = { ...(await record(and, { seed: 1 })), steps: [] }
+    expect(valid(await shapley(and, factual, { isBad: returnedBad }))).toMatchObject({
+      steps: [],
+      rolloutsUsed: 0,
+      efficiencySum: { point: 0, low: 0, high: 0 },
+    })
+  })
+})

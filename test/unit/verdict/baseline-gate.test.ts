@@ -1,0 +1,125 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { baselinePath, BaselineFileSchema } from '../../../src/verdict/baseline-file.js'
+import { runBaselineGate, type UpdateState } from '../../../src/verdict/baseline-gate.js'
+import type { ResolvedBaseline } from '../../../src/verdict/options.js'
+import { coinAgent, common, subject } from './gate-helpers.js'
+
+let dir = ''
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'causal-replay-baseline-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+function gate(overrides: Partial<ResolvedBaseline> = {}): ResolvedBaseline {
+  return {
+    ...common(),
+    kind: 'baseline',
+    name: undefined,
+    tolerance: 0,
+    rollouts: 100,
+    better: 'lower',
+    ...overrides,
+  }
+}
+
+async function measure(
+  p: number,
+  updateState: UpdateState,
+  key = 'agent keeps its refund rate 1',
+  overrides: Partial<ResolvedBaseline> = {},
+) {
+  const file = baselinePath(join(dir, 'agent.test.ts'))
+  return runBaselineGate(
+    coinAgent(p, 'support').on({ p }),
+    { ...subject('toMatchRateBaseline'), agent: 'support' },
+    gate(overrides),
+    { file, displayFile: '__baselines__/agent.test.ts.rates.json', key, updateState },
+    undefined,
+  )
+}
+
+describe('runBaselineGate', () => {
+  it('records a missing baseline, then passes an unchanged agent with a zero difference', async () => {
+    const created = await measure(0.1, 'new')
+    expect(created.verdict.kind).toBe('pass')
+    expect(created.verdict.baseline).toMatchObject({ status: 'created', stored: null })
+    const file = BaselineFileSchema.parse(
+      JSON.parse(await readFile(join(dir, '__baselines__/agent.test.ts.rates.json'), 'utf8')),
+    )
+    const entry = file.entries['agent keeps its refund rate 1']!
+    expect(entry).toMatchObject({ n: 100, seed: 7, agent: 'support', better: 'lower' })
+    expect(entry.rate).toBe(entry.successes / entry.n)
+
+    const again = await measure(0.1, 'none')
+    expect(again.verdict.kind).toBe('pass')
+    expect(again.verdict.baseline!.status).toBe('compared')
+    expect(again.verdict.baseline!.difference!.point).toBe(0)
+  })
+
+  it('fails a significant regression (Newcombe interval above the tolerance) and names a failing rollout', async () => {
+    await measure(0.05, 'new')
+    const worse = await measure(0.4, 'new')
+    expect(worse.verdict.kind).toBe('fail')
+    expect(worse.verdict.decisionInterval!.method).toBe('newcombe')
+    expect(worse.verdict.decisionInterval!.low).toBeGreaterThan(0)
+    expect(worse.failing!.output).toBe('bad')
+    // A tolerance wider than the regression lets it pass.
+    const tolerated = await measure(0.4, 'new', undefined, { tolerance: 0.6 })
+    expect(tolerated.verdict.kind).toBe('pass')
+    // An improvement is never a regression.
+    const better = await measure(0, 'new')
+    expect(better.verdict.kind).toBe('pass')
+  })
+
+  it('better: "higher" flips the worse side', async () => {
+    await measure(0.4, 'new', 'k', { better: 'higher' })
+    const lower = await measure(0.05, 'new', 'k', { better: 'higher' })
+    expect(lower.verdict.kind).toBe('fail')
+    expect(lower.verdict.bound.direction).toBe('atLeast')
+  })
+
+  it('in CI (update state none) a missing entry fails without writing; -u (all) rewrites', async () => {
+    const missing = await measure(0.1, 'none')
+    expect(missing.verdict.kind).toBe('fail')
+    expect(missing.verdict.baseline!.status).toBe('missing')
+    expect(missing.verdict.replay).toBeNull()
+    await expect(readFile(baselinePath(join(dir, 'agent.test.ts')), 'utf8')).rejects.toThrow(/ENOENT/)
+
+    await measure(0.05, 'new')
+    const updated = await measure(0.4, 'all')
+    expect(updated.verdict.kind).toBe('pass')
+    expect(updated.verdict.baseline!.status).toBe('updated')
+    expect(updated.verdict.baseline!.stored!.point).toBeLessThan(0.2)
+    const compared = await measure(0.4, 'none')
+    expect(compared.verdict.baseline!.difference!.point).toBe(0)
+  })
+
+  it('a corrupted file is a clear error, left unchanged unless -u', async () => {
+    const file = baselinePath(join(dir, 'agent.test.ts'))
+    await measure(0.1, 'new')
+    const corrupted = (await readFile(file, 'utf8')).replace('"n": 100', '"n": -3')
+    await writeFile(file, corrupted)
+    await expect(measure(0.1, 'new')).rejects.toThrow(
+      /Invalid baseline in .*agent\.test\.ts\.rates\.json:[\s\S]*n[\s\S]*left unchanged.*vitest -u/,
+    )
+    expect(await readFile(file, 'utf8')).toBe(corrupted)
+    await writeFile(file, '{ not json')
+    await expect(measure(0.1, 'none')).rejects.toThrow(/not valid JSON/)
+    const rewritten = await measure(0.1, 'all')
+    expect(rewritten.verdict.baseline!.status).toBe('created')
+    expect(BaselineFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8'))).success).toBe(true)
+  })
+
+  it('keeps other entries of the file when writing one', async () => {
+    await Promise.all([measure(0.1, 'new', 'a'), measure(0.2, 'new', 'b'), measure(0.3, 'new', 'c')])
+    const file = BaselineFileSchema.parse(
+      JSON.parse(await readFile(baselinePath(join(dir, 'agent.test.ts')), 'utf8')),
+    )
+    expect(Object.keys(file.entries)).toEqual(['a', 'b', 'c'])
+  })
+})
