@@ -71,7 +71,8 @@ interface Throughput {
 
 async function stepsPerSecond(agent: Agent<null, unknown>, concurrency: number): Promise<Throughput> {
   // Warm-up: let the JIT settle before timing.
-  for (let i = 0; i < 2; i++) await runRollouts(agent, { rollouts: OVERHEAD_ROLLOUTS / 4, seed: i, concurrency })
+  for (let i = 0; i < 2; i++)
+    await runRollouts(agent, { rollouts: OVERHEAD_ROLLOUTS / 4, seed: i, concurrency })
   const rates: number[] = []
   let cpuMicros = 0
   let wallMs = 0
@@ -84,7 +85,8 @@ async function stepsPerSecond(agent: Agent<null, unknown>, concurrency: number):
     cpuMicros += cpu.user + cpu.system
     wallMs += elapsed
     const steps = set.trajectories.reduce((sum, trajectory) => sum + trajectory.steps.length, 0)
-    if (set.errors.length > 0 || steps !== OVERHEAD_ROLLOUTS * STEPS) throw new Error('benchmark agent failed')
+    if (set.errors.length > 0 || steps !== OVERHEAD_ROLLOUTS * STEPS)
+      throw new Error('benchmark agent failed')
     rates.push(steps / (elapsed / 1000))
   }
   rates.sort((a, b) => a - b)
@@ -101,7 +103,8 @@ async function wallTime(concurrency: number): Promise<number> {
   const start = performance.now()
   const set = await runRollouts(slowAgent, { rollouts: LATENCY_ROLLOUTS, seed: 1, concurrency })
   const elapsed = performance.now() - start
-  if (set.errors.length > 0 || set.trajectories.length !== LATENCY_ROLLOUTS) throw new Error('latency agent failed')
+  if (set.errors.length > 0 || set.trajectories.length !== LATENCY_ROLLOUTS)
+    throw new Error('latency agent failed')
   return elapsed
 }
 
@@ -137,7 +140,10 @@ for (const [label, agent] of [
   }
 }
 console.log(
-  table(['agent', 'concurrency', 'steps/s', 'range', 'per rollout', 'CPU/wall', 'meets target'], overheadRows),
+  table(
+    ['agent', 'concurrency', 'steps/s', 'range', 'per rollout', 'CPU/wall', 'meets target'],
+    overheadRows,
+  ),
 )
 
 console.log(

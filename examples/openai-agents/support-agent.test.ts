@@ -8,7 +8,7 @@ import { calledTool, record, runRollouts } from '../../src/index.js'
 import { carefulTicket, injectedTicket } from '../support-agent/agent.js'
 import { supportAgent } from './support-agent.js'
 
-// Tests export no traces (the example's runner also turns tracing off for its runs).
+// Tests export no traces.
 beforeAll(() => setTracingDisabled(true))
 
 const refundsWrongly = calledTool('issue_refund')

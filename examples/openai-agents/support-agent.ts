@@ -1,4 +1,4 @@
-import { Agent, Runner, tool, type Model, type ModelSettings } from '@openai/agents'
+import { Agent, run, tool, type Model, type ModelSettings } from '@openai/agents'
 import { z } from 'zod'
 import { wrapModel, wrapTools, type PriceTable } from '../../src/adapters/openai-agents/index.js'
 import { defineAgent, type Agent as CausalAgent } from '../../src/index.js'
@@ -30,9 +30,6 @@ export const supportTools = [
   }),
 ]
 
-// Tracing off: tests must not export traces (and there is no API key to export them with).
-const runner = new Runner({ tracingDisabled: true })
-
 /** Options of {@link createSupportAgent}. */
 export interface SupportAgentOptions {
   /** Default `'support-openai-agents'`. */
@@ -49,8 +46,9 @@ export interface SupportAgentOptions {
 
 /**
  * The support agent written with the OpenAI Agents SDK: an `Agent` with three function tools, run
- * by the SDK's runner for at most five turns. The only changes for causal replay are `wrapModel`
- * and `wrapTools`.
+ * with `run()` for at most five turns. The only changes for causal replay are `wrapModel` and
+ * `wrapTools`. Tests turn tracing off with `setTracingDisabled(true)`: a test run must not export
+ * traces.
  */
 export function createSupportAgent(options: SupportAgentOptions = {}): CausalAgent<SupportTicket, string> {
   return defineAgent({
@@ -70,11 +68,11 @@ export function createSupportAgent(options: SupportAgentOptions = {}): CausalAge
       })
       const input = `Order ${ticket.orderId}. ${ticket.message}`
       if (options.stream === true) {
-        const result = await runner.run(agent, input, { stream: true, maxTurns: 5, signal: ctx.signal })
+        const result = await run(agent, input, { stream: true, maxTurns: 5, signal: ctx.signal })
         await result.completed
         return String(result.finalOutput)
       }
-      const result = await runner.run(agent, input, { maxTurns: 5, signal: ctx.signal })
+      const result = await run(agent, input, { maxTurns: 5, signal: ctx.signal })
       return String(result.finalOutput)
     },
   })

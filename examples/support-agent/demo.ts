@@ -9,7 +9,7 @@ import { relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { contrastive, shapley } from '../../src/attribute/index.js'
 import { formatVerdictMessage } from '../../src/format/index.js'
-import { Budget, calledTool, canonicalJson, record, type RolloutProgress } from '../../src/index.js'
+import { Budget, calledTool, record, type RolloutProgress } from '../../src/index.js'
 import { buildArtifact, writeArtifact } from '../../src/verdict/artifact.js'
 import { resolveSequentialGate } from '../../src/verdict/options.js'
 import { runSequentialGate } from '../../src/verdict/sequential-gate.js'
@@ -131,7 +131,8 @@ async function main(): Promise<void> {
   // 4. The replay handle is a promise: record() brings back the very run that failed.
   const handle = { seed: failing.seed, rollout: failing.rollout }
   const again = await record(scenario, handle)
-  const identical = canonicalJson(again) === canonicalJson(failing)
+  // The JSON a trajectory file would hold, compared as text.
+  const identical = JSON.stringify(again) === JSON.stringify(failing)
   console.log(
     `record(support.on(injectedTicket), { seed: ${handle.seed}, rollout: ${handle.rollout} }) → ${identical ? 'the same trajectory, byte for byte' : 'A DIFFERENT TRAJECTORY'}`,
   )

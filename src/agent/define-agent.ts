@@ -11,7 +11,9 @@ export function defineAgent<I = unknown, O = unknown>(definition: AgentDefinitio
     throw new InvalidOptionError('defineAgent: `name` must be a non-empty string.')
   }
   if (typeof definition.run !== 'function') {
-    throw new InvalidOptionError(`defineAgent("${definition.name}"): \`run\` must be a function (input, ctx) => output.`)
+    throw new InvalidOptionError(
+      `defineAgent("${definition.name}"): \`run\` must be a function (input, ctx) => output.`,
+    )
   }
   if (definition.input !== undefined) assertJson(definition.input, `The input of agent "${definition.name}"`)
   const agent: Agent<I, O> = {

@@ -46,9 +46,9 @@ export function estimateRollouts(
 ): RolloutPrice {
   const steps =
     typeof factualOrStepCount === 'number' ? factualOrStepCount : factualOrStepCount?.steps?.length
-  if (!Number.isInteger(steps) || (steps as number) < 1) {
+  if (!Number.isInteger(steps) || (steps as number) < 0) {
     throw new InvalidOptionError(
-      `estimateRollouts: expected a trajectory with steps or a positive step count, got ${String(factualOrStepCount)}.`,
+      `estimateRollouts: expected a trajectory or a step count (a non-negative integer), got ${String(factualOrStepCount)}.`,
     )
   }
   const n = steps as number
@@ -58,11 +58,17 @@ export function estimateRollouts(
       `estimateRollouts: \`shapley.confidence\` must be in (0, 1), got ${String(confidence)}.`,
     )
   }
-  return {
-    steps: n,
-    contrastive: contrastiveRollouts(n, options.contrastive ?? {}),
-    shapley: shapleyPlan('estimateRollouts', n, options.shapley ?? {}, confidence),
+  const contrastive = contrastiveRollouts(n, options.contrastive ?? {})
+  const shapley = shapleyPlan('estimateRollouts', n, options.shapley ?? {}, confidence)
+  // Without steps there is nothing to replay: both attributions return at once.
+  if (n === 0) {
+    return {
+      steps: 0,
+      contrastive: { ...contrastive, plannedRollouts: 0, maxRollouts: 0 },
+      shapley: { ...shapley, evaluations: 0, rollouts: 0 },
+    }
   }
+  return { steps: n, contrastive, shapley }
 }
 
 /** The price of a contrastive attribution over `steps` steps. */

@@ -1,4 +1,4 @@
-import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
+import { isAgent, toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { InvalidOptionError } from '../errors.js'
 import { deriveSeed } from '../random/streams.js'
@@ -60,7 +60,8 @@ export function resolveAttributionOptions(
   factual: Trajectory,
   options: AttributionOptions,
 ): ResolvedAttributionOptions {
-  const agent = toScenario(target, caller).agent
+  // The factual run carries its input, so an agent without a default input is fine here.
+  const agent = isAgent(target) ? target : toScenario(target, caller).agent
   checkFactual(caller, agent.name, factual)
   if (typeof options?.isBad !== 'function') {
     throw new InvalidOptionError(

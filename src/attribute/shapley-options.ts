@@ -25,7 +25,7 @@ export interface ShapleyOptions extends AttributionOptions {
   permutations?: number
   /**
    * Rollouts per coalition evaluation. Default for `'permutation'`: 1. Default for `'exact'`: the
-   * fewest that bound every value's worst-case half-width by ±0.05 (214 at 3 steps, 19 at 10; see
+   * fewest that bound every value's worst-case half-width by ±0.05 (214 at 3 steps, 18 at 10; see
    * `exactSamplesPerEval`), because exact enumeration has no permutation noise to average over.
    */
   samplesPerEval?: number

@@ -65,7 +65,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [file, ...extra] = rest
   if (file === undefined) throw new UsageError(`${command}: missing <artifact.json>.`)
   if (extra.length > 0) throw new UsageError(`${command}: unexpected argument "${extra[0]}".`)
-  if (command === 'show' && values.output !== undefined) throw new UsageError('show: -o/--output applies to report only.')
+  if (command === 'show' && values.output !== undefined)
+    throw new UsageError('show: -o/--output applies to report only.')
 
   const artifact = await parseJsonFile(file, ArtifactSchema, 'artifact')
   if (command === 'show') {
@@ -75,7 +76,12 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   return report(file, artifact, values.output, io)
 }
 
-async function report(file: string, artifact: Artifact, output: string | undefined, io: CliIo): Promise<number> {
+async function report(
+  file: string,
+  artifact: Artifact,
+  output: string | undefined,
+  io: CliIo,
+): Promise<number> {
   const target = output ?? defaultReportPath(file)
   if (resolve(target) === resolve(file)) {
     throw new UsageError(`report: the output ${target} is the artifact itself; pass another -o.`)

@@ -14,7 +14,8 @@ export async function packageVersion(from: string = fileURLToPath(import.meta.ur
     const manifest = await readManifest(join(directory, 'package.json'))
     if (manifest?.name === PACKAGE_NAME && typeof manifest.version === 'string') return manifest.version
     const parent = dirname(directory)
-    if (parent === directory) throw new Error(`Cannot find the package.json of ${PACKAGE_NAME} above ${from}.`)
+    if (parent === directory)
+      throw new Error(`Cannot find the package.json of ${PACKAGE_NAME} above ${from}.`)
     directory = parent
   }
 }

@@ -14,23 +14,39 @@ const ACTION_WIDTH = 18
  * with its interval and the effect against the replay baseline with its interval; the causal locus
  * marked; then the replay fidelity and what the locus step decided from.
  */
-export function formatContrastive(result: ContrastiveResult, failing: Trajectory | null): string[] {
+export function formatContrastive(
+  result: ContrastiveResult,
+  failing: Trajectory | null,
+  /** What "bad" is when it is not the predicate itself (an "at least" claim: "not reply politely"). */
+  badOutcome: string | null = null,
+): string[] {
   const level = confidenceLevel(result.confidence)
   const arms = result.crn ? 'CRN' : 'independent arms'
   const search = result.search === 'binary' ? ', binary search' : ''
   const perStep = result.sequential
     ? `≤ ${result.rolloutsPerStep} rollouts/step, sequential`
     : `${result.rolloutsPerStep} rollouts/step`
-  const lines = [`causal attribution of rollout ${result.factual.rollout} (${perStep}, ${arms}, Holm${search}):`]
+  const bad = badOutcome === null ? '' : `, bad = ${badOutcome}`
+  const lines = [
+    `causal attribution of rollout ${result.factual.rollout} (${perStep}, ${arms}, Holm${search}${bad}):`,
+  ]
   const rows = result.steps.map((step) => {
     const isLocus = step.index === result.locus
-    const note = isLocus ? '← causal locus' : step.direction === 'worsens' ? '(resampling makes it worse)' : ''
+    const note = isLocus
+      ? '← causal locus'
+      : step.direction === 'worsens'
+        ? '(resampling makes it worse)'
+        : ''
     return [
       `${isLocus ? '▶' : ' '} ${step.index}`,
       step.name,
       actionText(step.action),
-      step.evaluated ? `${probability(step.pBad.point)} [${probability(step.pBad.low)}, ${probability(step.pBad.high)}]` : '—',
-      step.evaluated ? `${effect(step.effect.point)} [${effect(step.effect.low)}, ${effect(step.effect.high)}]` : '—',
+      step.evaluated
+        ? `${probability(step.pBad.point)} [${probability(step.pBad.low)}, ${probability(step.pBad.high)}]`
+        : '—',
+      step.evaluated
+        ? `${effect(step.effect.point)} [${effect(step.effect.low)}, ${effect(step.effect.high)}]`
+        : '—',
       note,
     ]
   })
@@ -56,7 +72,8 @@ export function formatContrastive(result: ContrastiveResult, failing: Trajectory
       (effectMethod === undefined ? '' : `, effect ${effectMethodText(effectMethod)}`) +
       `; locus test one-sided, Holm-adjusted`,
   )
-  if (result.truncated) lines.push('attribution stopped early (the budget ran out): the table shows the work done')
+  if (result.truncated)
+    lines.push('attribution stopped early (the budget ran out): the table shows the work done')
   if (result.locus === null) {
     lines.push(
       `no step's resampling significantly reduces P(bad) (Holm, ${level}): the failure is not pinned to one step — attribute: { method: 'shapley' } splits it`,
@@ -72,7 +89,9 @@ function formatLocusContext(failing: Trajectory | null, locus: number): string[]
   const step = failing?.steps.find((candidate) => candidate.index === locus)
   if (step === undefined) return []
   if (step.context === undefined) {
-    return [`step ${step.index} "${step.name}" chose ${actionText(step.action, 60)} (no context recorded: pass { context } to ctx.step to see it here)`]
+    return [
+      `step ${step.index} "${step.name}" chose ${actionText(step.action, 60)} (no context recorded: pass { context } to ctx.step to see it here)`,
+    ]
   }
   return [
     `step ${step.index} "${step.name}" chose ${actionText(step.action, 60)} from:`,
@@ -110,7 +129,9 @@ export function formatShapley(result: ShapleyResult): string[] {
 
 /** How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid. */
 function effectMethodText(method: IntervalMethod): string {
-  return method === 'confidence-sequence' ? 'anytime-valid confidence sequence' : `${methodName(method)} score interval`
+  return method === 'confidence-sequence'
+    ? 'anytime-valid confidence sequence'
+    : `${methodName(method)} score interval`
 }
 
 /** An action as compact JSON, cut to `width`. */

@@ -21,7 +21,8 @@ export function shortenContext(context: Json, limits: ContextLimits = {}): strin
   if (Array.isArray(context)) {
     lines = context.map((item) => {
       if (isMessage(item)) {
-        const content = typeof item.content === 'string' ? JSON.stringify(item.content) : compact(item.content ?? null)
+        const content =
+          typeof item.content === 'string' ? JSON.stringify(item.content) : compact(item.content ?? null)
         return `${String(item.role)}: ${content}`
       }
       return compact(item)
@@ -49,7 +50,9 @@ function compact(value: Json): string {
 }
 
 function isMessage(value: Json): value is { role: Json; content?: Json } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value.role === 'string'
+  return (
+    value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value.role === 'string'
+  )
 }
 
 /** Cuts `text` to `width` characters, keeping two thirds from the start and one third from the end. */

@@ -40,7 +40,8 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
   ]
   if (rows.length > 0) {
     const sorted = [...rows].sort(
-      (a, b) => ORDER[a.verdict] - ORDER[b.verdict] || a.file.localeCompare(b.file) || a.test.localeCompare(b.test),
+      (a, b) =>
+        ORDER[a.verdict] - ORDER[b.verdict] || a.file.localeCompare(b.file) || a.test.localeCompare(b.test),
     )
     const levels = new Set(rows.map((row) => confidenceLevel(row.rate.confidence)))
     const level = levels.size === 1 ? [...levels][0] : 'confidence'

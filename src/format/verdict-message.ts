@@ -1,14 +1,7 @@
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
 import { cutMiddle } from './context.js'
-import {
-  confidenceLevel,
-  count,
-  methodName,
-  percent,
-  plural,
-  signedPercent,
-} from './numbers.js'
+import { confidenceLevel, count, methodName, percent, plural, signedPercent } from './numbers.js'
 
 /** Options of {@link formatVerdictMessage}. */
 export interface VerdictMessageOptions {
@@ -25,9 +18,17 @@ export interface VerdictMessageOptions {
 export function formatVerdictMessage(artifact: Artifact, options: VerdictMessageOptions = {}): string {
   const { verdict } = artifact
   const lines: string[] = [claim(verdict)]
-  const body: string[] = [observedLine(verdict), ...decisionLines(verdict), ...baselineLines(verdict), ...errorLines(verdict)]
+  const body: string[] = [
+    observedLine(verdict),
+    ...decisionLines(verdict),
+    ...baselineLines(verdict),
+    ...errorLines(verdict),
+  ]
   body.push(...replayLines(verdict))
-  if (artifact.contrastive !== null) body.push(...formatContrastive(artifact.contrastive, artifact.failing))
+  // For an "at least" claim the outcome attribution explains is the predicate failing.
+  const bad = verdict.bound.direction === 'atLeast' ? `not ${verdict.predicate}` : null
+  if (artifact.contrastive !== null)
+    body.push(...formatContrastive(artifact.contrastive, artifact.failing, bad))
   if (artifact.shapley !== null) body.push(...formatShapley(artifact.shapley))
   if (options.report !== undefined) body.push(`report: ${options.report}`)
   lines.push(...body.map((line) => `  ${line}`))
@@ -68,7 +69,9 @@ function observedLine(verdict: Verdict): string {
       ? 'no completed rollout'
       : `${percent(observed.point)}, ${confidenceLevel(observed.confidence)} ${methodName(observed.method)} CI ${percent(observed.low)}–${percent(observed.high)}`
   const tail =
-    verdict.kind === 'inconclusive' && verdict.onInconclusive === 'pass' ? ' (passes: onInconclusive is \'pass\')' : ''
+    verdict.kind === 'inconclusive' && verdict.onInconclusive === 'pass'
+      ? " (passes: onInconclusive is 'pass')"
+      : ''
   return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${tail}`
 }
 
@@ -93,7 +96,8 @@ function sequentialDecision(verdict: Verdict): string[] {
   const level = confidenceLevel(verdict.confidence)
   const bound = boundText(verdict.bound.value)
   const used = plural(verdict.rolloutsUsed, 'rollout')
-  if (verdict.stop === 'error') return [`stopped after ${used}: an error outcome fails the gate (allowErrors is false)`]
+  if (verdict.stop === 'error')
+    return [`stopped after ${used}: an error outcome fails the gate (allowErrors is false)`]
   if (interval === null) return [`no completed rollout to decide on (${used} run)`]
   const atMost = verdict.bound.direction === 'atMost'
   if (verdict.kind === 'pass' || verdict.kind === 'fail') {
@@ -101,15 +105,20 @@ function sequentialDecision(verdict: Verdict): string[] {
     const upper = atMost === (verdict.kind === 'pass')
     const end = upper ? interval.high : interval.low
     const relation = upper ? (verdict.kind === 'pass' ? '≤' : '<') : verdict.kind === 'pass' ? '≥' : '>'
-    return [`decided after ${used}: ${level} ${upper ? 'upper' : 'lower'} confidence bound ${percent(end)} ${relation} ${bound} ${how}`]
+    return [
+      `decided after ${used}: ${level} ${upper ? 'upper' : 'lower'} confidence bound ${percent(end)} ${relation} ${bound} ${how}`,
+    ]
   }
   const why =
     verdict.stop === 'budget' ? `the budget ran out after ${used}` : `undecided after ${used} (maxRollouts)`
-  const lines = [`${why}: ${level} confidence bounds ${percent(interval.low)}–${percent(interval.high)} straddle ${bound} ${how}`]
+  const lines = [
+    `${why}: ${level} confidence bounds ${percent(interval.low)}–${percent(interval.high)} straddle ${bound} ${how}`,
+  ]
   if (verdict.rolloutsToDecide !== null) {
+    const raise = verdict.stop === 'budget' ? 'raise the budget' : 'raise maxRollouts'
     lines.push(
       `about ${count(verdict.rolloutsToDecide)} rollouts in all would decide it if the rate stays near ${percent(verdict.observed.point)}: ` +
-        `raise maxRollouts, or accept the risk with onInconclusive: 'pass'`,
+        `${raise}, or accept the risk with onInconclusive: 'pass'`,
     )
   } else if (verdict.observed.n > 0) {
     lines.push(
@@ -121,7 +130,8 @@ function sequentialDecision(verdict: Verdict): string[] {
 
 function zeroToleranceDecision(verdict: Verdict): string[] {
   const used = plural(verdict.rolloutsUsed, 'rollout')
-  if (verdict.stop === 'error') return [`stopped after ${used}: an error outcome fails the gate (allowErrors is false)`]
+  if (verdict.stop === 'error')
+    return [`stopped after ${used}: an error outcome fails the gate (allowErrors is false)`]
   if (verdict.stop === 'occurrence') {
     const first = verdict.replay === null ? '' : `first in rollout ${verdict.replay.rollout}; `
     return [`${first}stopped at the first occurrence (${used} run)`]
@@ -131,8 +141,12 @@ function zeroToleranceDecision(verdict: Verdict): string[] {
   const level = confidenceLevel(interval.confidence)
   const budget = verdict.stop === 'budget' ? `the budget ran out after ${used}; ` : ''
   return verdict.bound.direction === 'atMost'
-    ? [`${budget}zero in ${count(verdict.observed.n)}: the rate is at most ${percent(interval.high)} (${level} one-sided ${methodName(interval.method)} bound, exact)`]
-    : [`${budget}all of ${count(verdict.observed.n)}: the rate is at least ${percent(interval.low)} (${level} one-sided ${methodName(interval.method)} bound, exact)`]
+    ? [
+        `${budget}zero in ${count(verdict.observed.n)}: the rate is at most ${percent(interval.high)} (${level} one-sided ${methodName(interval.method)} bound, exact)`,
+      ]
+    : [
+        `${budget}all of ${count(verdict.observed.n)}: the rate is at least ${percent(interval.low)} (${level} one-sided ${methodName(interval.method)} bound, exact)`,
+      ]
 }
 
 function baselineLines(verdict: Verdict): string[] {
@@ -153,7 +167,9 @@ function baselineLines(verdict: Verdict): string[] {
         lines.push(
           `difference ${signedPercent(difference.point)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)} CI ` +
             `${signedPercent(difference.low)} to ${signedPercent(difference.high)}) ` +
-            (regressed ? `lies beyond the ${tolerance} tolerance → regression` : `does not lie beyond the ${tolerance} tolerance`),
+            (regressed
+              ? `lies beyond the ${tolerance} tolerance → regression`
+              : `does not lie beyond the ${tolerance} tolerance`),
         )
       }
       return lines
@@ -161,7 +177,9 @@ function baselineLines(verdict: Verdict): string[] {
     case 'created':
       return [`baseline: none yet for "${comparison.key}"; recorded this rate in ${comparison.file}`]
     case 'updated':
-      return [`baseline: rewritten (update mode) in ${comparison.file}${stored === null ? '' : `; it was ${storedText}`}`]
+      return [
+        `baseline: rewritten (update mode) in ${comparison.file}${stored === null ? '' : `; it was ${storedText}`}`,
+      ]
     case 'missing':
       return [
         `baseline: no entry "${comparison.key}" in ${comparison.file}, and this run may not write one (snapshot update state 'none', as in CI)`,
@@ -175,12 +193,22 @@ function errorLines(verdict: Verdict): string[] {
   if (errors.count === 0) return []
   const lines =
     verdict.stop === 'error'
-      ? [`${plural(errors.count, 'rollout')} ended in an error (pass allowErrors: true to leave errors out of the rate instead):`]
-      : [`${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the rate (allowErrors):`]
+      ? [
+          `${plural(errors.count, 'rollout')} ended in an error (pass allowErrors: true to leave errors out of the rate instead):`,
+        ]
+      : [
+          `${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the rate (allowErrors):`,
+        ]
   for (const example of errors.examples) {
-    lines.push(cutMiddle(`  rollout ${example.rollout}: ${example.error.kind}, ${example.error.name}: ${example.error.message}`, 110))
+    lines.push(
+      cutMiddle(
+        `  rollout ${example.rollout}: ${example.error.kind}, ${example.error.name}: ${example.error.message}`,
+        110,
+      ),
+    )
   }
-  if (errors.count > errors.examples.length) lines.push(`  … and ${count(errors.count - errors.examples.length)} more`)
+  if (errors.count > errors.examples.length)
+    lines.push(`  … and ${count(errors.count - errors.examples.length)} more`)
   return lines
 }
 

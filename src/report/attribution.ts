@@ -1,8 +1,8 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { niceDomain, renderIntervalChart, type ChartRow } from './chart.js'
-import { html, type Markup } from './markup.js'
-import { confidenceLabel, describeMethod, methodLabel, signed, signedInterval } from './numbers.js'
+import { markup, type Markup } from './markup.js'
+import { confidenceLabel, describeMethod, signed, signedInterval } from './numbers.js'
 
 /**
  * The attribution chart: per-step effects with interval whiskers, contrastive or Shapley, with a
@@ -17,7 +17,7 @@ export function renderAttribution(artifact: Artifact): Markup {
         : artifact.failing === null
           ? 'There was no failing rollout to attribute.'
           : 'Attribution was not run for this test.'
-    return html`<section id="attribution" data-view="none"><h2>Attribution</h2><p class="section-lead">${why}</p></section>`
+    return markup`<section id="attribution" data-view="none"><h2>Attribution</h2><p class="section-lead">${why}</p></section>`
   }
   const view = contrastive !== null ? 'contrastive' : 'shapley'
   const locus = contrastive?.locus ?? null
@@ -27,7 +27,7 @@ export function renderAttribution(artifact: Artifact): Markup {
       : contrastive === null
         ? 'Contrastive attribution was not run, so the contrastive view is disabled.'
         : null
-  return html`<section id="attribution" data-view="${view}">
+  return markup`<section id="attribution" data-view="${view}">
 <h2>Attribution</h2>
 <p class="section-lead">Which steps the failure depends on. Contrastive: what resampling one step does to P(bad). Shapley: how the failure's probability splits between steps that only cause it together.</p>
 <div class="toggle" role="tablist" aria-label="Attribution method">
@@ -36,13 +36,13 @@ ${tab('shapley', 'Shapley', view, shapley === null)}
 </div>
 ${contrastive === null ? null : contrastiveFigure(contrastive, view !== 'contrastive')}
 ${shapley === null ? null : shapleyFigure(shapley, locus, view !== 'shapley')}
-${missing === null ? null : html`<p class="note" data-note="missing-view">${missing}</p>`}
+${missing === null ? null : markup`<p class="note" data-note="missing-view">${missing}</p>`}
 </section>`
 }
 
 function tab(kind: string, label: string, view: string, disabled: boolean): Markup {
   const selected = kind === view
-  return html`<button type="button" role="tab" id="tab-${kind}" data-chart-tab="${kind}" aria-controls="chart-${kind}" aria-selected="${String(selected)}" tabindex="${selected ? 0 : -1}"${disabled ? html` disabled title="not in this artifact"` : null}>${label}</button>`
+  return markup`<button type="button" role="tab" id="tab-${kind}" data-chart-tab="${kind}" aria-controls="chart-${kind}" aria-selected="${String(selected)}" tabindex="${selected ? 0 : -1}"${disabled ? markup` disabled title="not in this artifact"` : null}>${label}</button>`
 }
 
 function contrastiveFigure(result: ContrastiveResult, hidden: boolean): Markup {
@@ -53,7 +53,9 @@ function contrastiveFigure(result: ContrastiveResult, hidden: boolean): Markup {
     highlight: step.index === result.locus,
     valueText: step.evaluated ? signedInterval(step.effect) : '',
   }))
-  const overCount = result.steps.filter((step) => step.evaluated).reduce((sum, step) => sum + Math.abs(step.effect.point), 0)
+  const overCount = result.steps
+    .filter((step) => step.evaluated)
+    .reduce((sum, step) => sum + Math.abs(step.effect.point), 0)
   const chart = renderIntervalChart({
     kind: 'contrastive',
     title: 'Contrastive effect of resampling each step on P(bad), with intervals',
@@ -62,7 +64,7 @@ function contrastiveFigure(result: ContrastiveResult, hidden: boolean): Markup {
     ticks: [-1, -0.5, 0, 0.5, 1],
     axisTitle: 'P(bad | resample k) − P(bad | every step held)   ← rescues · worsens →',
   })
-  return html`<figure id="chart-contrastive" role="tabpanel" aria-labelledby="tab-contrastive"${hidden ? html` hidden` : null}>
+  return markup`<figure id="chart-contrastive" role="tabpanel" aria-labelledby="tab-contrastive"${hidden ? markup` hidden` : null}>
 ${chart}
 <figcaption>Effect of resampling each step against the replay with every step held, ${confidenceLabel(result.confidence)} ${describeMethod(result.methods.effect)} intervals${result.crn ? ' (paired arms: common random numbers)' : ''}. Green: the rescue is significant after Holm correction; the causal locus is the latest such step. Effects are total effects through the rest of the run, so they overlap: Σ|effect| = ${Math.abs(overCount).toFixed(2)}.</figcaption>
 </figure>`
@@ -94,8 +96,16 @@ function shapleyFigure(result: ShapleyResult, locus: number | null, hidden: bool
     result.method === 'exact'
       ? `exact enumeration of ${result.evaluations} coalitions, ${result.samplesPerEval} rollouts each`
       : `${result.permutations} sampled permutations${result.antithetic ? ' (antithetic pairs)' : ''}, ${result.samplesPerEval} rollout${result.samplesPerEval === 1 ? '' : 's'} per evaluation`
-  return html`<figure id="chart-shapley" role="tabpanel" aria-labelledby="tab-shapley"${hidden ? html` hidden` : null}>
+  return markup`<figure id="chart-shapley" role="tabpanel" aria-labelledby="tab-shapley"${hidden ? markup` hidden` : null}>
 ${chart}
-<figcaption>Shapley values over coalitions of steps held at their factual action, v(S) = P(bad | hold S): ${how}; ${confidenceLabel(result.confidence)} ${methodLabel(sum.method)} intervals. They add up to ${signed(total)}; the efficiency sum v(N) − v(∅) = ${signedInterval(sum)}.${result.truncated ? ' The budget stopped the run early: the values are from the work done.' : ''}</figcaption>
+<figcaption>Shapley values over coalitions of steps held at their factual action, v(S) = P(bad | hold S): ${how}; ${confidenceLabel(result.confidence)} intervals (${shapleyIntervalMethods(result)}). They add up to ${signed(total)}; the efficiency sum v(N) − v(∅) = ${signedInterval(sum)}.${result.truncated ? ' The budget stopped the run early: the values are from the work done.' : ''}</figcaption>
 </figure>`
+}
+
+/** The interval methods of a Shapley result, as recorded (older artifacts name only the efficiency sum's). */
+export function shapleyIntervalMethods(result: ShapleyResult): string {
+  const sum = describeMethod(result.methods?.efficiencySum ?? result.efficiencySum.method)
+  return result.methods === undefined
+    ? `efficiency sum: ${sum}`
+    : `values: ${describeMethod(result.methods.value)}; efficiency sum: ${sum}`
 }

@@ -1,4 +1,4 @@
-import { html, type Markup } from './markup.js'
+import { markup, type Markup } from './markup.js'
 
 /** One row of an interval chart: a step, its point estimate and interval (or none), and how to draw it. */
 export interface ChartRow {
@@ -47,27 +47,29 @@ export function renderIntervalChart(spec: ChartSpec): Markup {
   const height = TOP + spec.rows.length * ROW_HEIGHT + BOTTOM
   const plotBottom = TOP + spec.rows.length * ROW_HEIGHT
   const grid = spec.ticks.map(
-    (tick) => html`<line class="${tick === 0 ? 'zero' : 'grid'}" x1="${round(x(tick))}" x2="${round(x(tick))}" y1="${TOP - 6}" y2="${plotBottom}"/>
+    (
+      tick,
+    ) => markup`<line class="${tick === 0 ? 'zero' : 'grid'}" x1="${round(x(tick))}" x2="${round(x(tick))}" y1="${TOP - 6}" y2="${plotBottom}"/>
 <text class="axis-text" x="${round(x(tick))}" y="${TOP - 12}" text-anchor="middle">${tickLabel(tick)}</text>`,
   )
   const rows = spec.rows.map((row, index) => {
     const middle = TOP + index * ROW_HEIGHT + ROW_HEIGHT / 2
     const background = row.highlight
-      ? html`<rect class="row-locus" x="2" y="${middle - ROW_HEIGHT / 2 + 2}" width="${WIDTH - 4}" height="${ROW_HEIGHT - 4}" rx="6"/>`
+      ? markup`<rect class="row-locus" x="2" y="${middle - ROW_HEIGHT / 2 + 2}" width="${WIDTH - 4}" height="${ROW_HEIGHT - 4}" rx="6"/>`
       : null
-    const label = html`<text class="row-label${row.highlight ? ' label-locus' : ''}" x="12" y="${middle + 4.5}">${truncate(row.label)}<title>${row.label}</title></text>`
+    const label = markup`<text class="row-label${row.highlight ? ' label-locus' : ''}" x="12" y="${middle + 4.5}">${truncate(row.label)}<title>${row.label}</title></text>`
     if (row.interval === null) {
-      return html`<g class="chart-row" data-row="${index}">${background}${label}<text class="value-text is-muted" x="${PLOT_LEFT}" y="${middle + 4.5}">not evaluated</text></g>`
+      return markup`<g class="chart-row" data-row="${index}">${background}${label}<text class="value-text is-muted" x="${PLOT_LEFT}" y="${middle + 4.5}">not evaluated</text></g>`
     }
     const { point, low: from, high: to } = row.interval
-    return html`<g class="chart-row" data-row="${index}" data-tone="${row.tone}">${background}${label}
+    return markup`<g class="chart-row" data-row="${index}" data-tone="${row.tone}">${background}${label}
 <line class="whisker tone-${row.tone}" x1="${round(x(from))}" x2="${round(x(to))}" y1="${middle}" y2="${middle}"/>
 <line class="whisker tone-${row.tone}" x1="${round(x(from))}" x2="${round(x(from))}" y1="${middle - 6}" y2="${middle + 6}"/>
 <line class="whisker tone-${row.tone}" x1="${round(x(to))}" x2="${round(x(to))}" y1="${middle - 6}" y2="${middle + 6}"/>
 <circle class="tone-${row.tone}" cx="${round(x(point))}" cy="${middle}" r="5.5"/>
 <text class="value-text value-${row.tone}" x="${VALUE_LEFT}" y="${middle + 4.5}">${row.valueText}</text></g>`
   })
-  return html`<svg class="chart" data-chart="${spec.kind}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${spec.title}">
+  return markup`<svg class="chart" data-chart="${spec.kind}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${spec.title}">
 ${grid}
 ${rows}
 <text class="axis-text" x="${(PLOT_LEFT + PLOT_RIGHT) / 2}" y="${height - 10}" text-anchor="middle">${spec.axisTitle}</text>

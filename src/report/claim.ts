@@ -1,6 +1,13 @@
 import { claim } from '../format/verdict-message.js'
 import type { Verdict } from '../verdict/schema.js'
-import { confidenceLabel, methodLabel, percent, percentInterval, roundPercent, signedInterval } from './numbers.js'
+import {
+  confidenceLabel,
+  methodLabel,
+  percent,
+  percentInterval,
+  roundPercent,
+  signedInterval,
+} from './numbers.js'
 
 /** The claim a test made, worded by the terminal formatter so the page and the message agree. */
 export function claimSentence(verdict: Verdict): string {
@@ -63,7 +70,8 @@ function zeroToleranceReason(verdict: Verdict, kind: string): string {
   }
   const interval = verdict.decisionInterval
   const n = verdict.observed.n
-  if (interval === null) return `${kind}: ${verdict.rolloutsUsed} rollouts ran and nothing could be concluded.`
+  if (interval === null)
+    return `${kind}: ${verdict.rolloutsUsed} rollouts ran and nothing could be concluded.`
   const proof = never
     ? `zero in ${n}: the rate is at most ${percent(interval.high)}`
     : `all of ${n}: the rate is at least ${percent(interval.low)}`

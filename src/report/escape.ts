@@ -39,6 +39,8 @@ export function jsonForScript(value: unknown): string {
 export function hrefForRelativePath(path: string): string {
   return path
     .split(/[\\/]/)
-    .map((segment) => (segment === '' || segment === '.' || segment === '..' ? segment : encodeURIComponent(segment)))
+    .map((segment) =>
+      segment === '' || segment === '.' || segment === '..' ? segment : encodeURIComponent(segment),
+    )
     .join('/')
 }

@@ -2,7 +2,7 @@ import type { ContrastiveResult, ContrastiveStep } from '../attribute/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel, claimSentence, verdictReason } from './claim.js'
 import { jsonSummary } from './json-text.js'
-import { html, type Markup } from './markup.js'
+import { markup, type Markup } from './markup.js'
 import { complement, methodLabel, percent, percentInterval, pValueText, signedInterval } from './numbers.js'
 
 /** The contrastive step at the causal locus, if there is a locus. */
@@ -17,7 +17,7 @@ export function locusStep(contrastive: ContrastiveResult | null): ContrastiveSte
  */
 export function renderHeadline(artifact: Artifact): Markup {
   const { verdict, contrastive } = artifact
-  return html`<header class="headline" data-verdict="${verdict.kind}">
+  return markup`<header class="headline" data-verdict="${verdict.kind}">
 <p class="test-path">${artifact.test.file} › ${artifact.test.name}</p>
 <div class="title-row"><span class="badge badge-${verdict.kind}">${verdict.kind}</span><h1>${claimSentence(verdict)}</h1></div>
 <p class="verdict-reason">${verdictReason(verdict)}</p>
@@ -34,8 +34,8 @@ function observedStat({ verdict }: Artifact): Markup {
   const errorNote =
     errors.count === 0
       ? null
-      : html`<div class="stat-detail warning">${errors.count} rollout${errors.count === 1 ? '' : 's'} ended in an error (not scored)</div>`
-  return html`<div class="stat" data-stat="observed">
+      : markup`<div class="stat-detail warning">${errors.count} rollout${errors.count === 1 ? '' : 's'} ended in an error (not scored)</div>`
+  return markup`<div class="stat" data-stat="observed">
 <div class="stat-label">Observed: ${verdict.predicate}</div>
 <div class="stat-value">${percent(observed.point)}</div>
 <div class="stat-detail">${observed.successes}/${observed.n} rollouts · ${percentInterval(observed)}</div>
@@ -47,7 +47,7 @@ function locusStat(artifact: Artifact): Markup {
   const { verdict, contrastive, shapley, failing } = artifact
   const step = locusStep(contrastive)
   if (step !== undefined && contrastive !== null) {
-    return html`<div class="stat stat-locus" data-stat="locus">
+    return markup`<div class="stat stat-locus" data-stat="locus">
 <div class="stat-label">Causal locus</div>
 <div class="stat-value"><a href="#step-${step.index}">step ${step.index} · ${step.name}</a></div>
 <div class="stat-detail">action <code>${jsonSummary(step.action, 60)}</code></div>
@@ -64,7 +64,7 @@ function locusStat(artifact: Artifact): Markup {
             ? 'Not needed: the test passed.'
             : 'No failing rollout was kept to attribute.'
           : 'Attribution was not run for this test.'
-  return html`<div class="stat" data-stat="locus">
+  return markup`<div class="stat" data-stat="locus">
 <div class="stat-label">Causal locus</div>
 <div class="stat-value">none</div>
 <div class="stat-detail">${why}</div>
@@ -76,14 +76,14 @@ function rescueStat(contrastive: ContrastiveResult | null, bad: string): Markup 
   const fidelity = contrastive.baseline
   const step = locusStep(contrastive)
   if (step === undefined) {
-    return html`<div class="stat" data-stat="fidelity">
+    return markup`<div class="stat" data-stat="fidelity">
 <div class="stat-label">Replay fidelity</div>
 <div class="stat-value">${percent(fidelity.point)}</div>
 <div class="stat-detail">of replays with every step held end in “${bad}” · ${percentInterval(fidelity)}</div>
 </div>`
   }
   const rescue = complement(step.pBad)
-  return html`<div class="stat" data-stat="rescue">
+  return markup`<div class="stat" data-stat="rescue">
 <div class="stat-label">Resampling step ${step.index} rescues</div>
 <div class="stat-value">${percent(rescue.point)}</div>
 <div class="stat-detail">of ${step.pBad.n} replays avoid “${bad}” · ${percentInterval(rescue)}</div>

@@ -3,7 +3,7 @@ import { renderAttribution } from './attribution.js'
 import { claimSentence } from './claim.js'
 import { renderHeadline } from './headline.js'
 import { renderLocusContext } from './locus-context.js'
-import { html } from './markup.js'
+import { markup } from './markup.js'
 import { renderMethod } from './method.js'
 import { renderPage } from './page.js'
 import { renderReplayHandle } from './replay-handle.js'
@@ -18,7 +18,7 @@ import { renderTerminalMessage } from './terminal-message.js'
  * folded in at the end.
  */
 export function renderReportHtml(artifact: Artifact): string {
-  const body = html`<main>
+  const body = markup`<main>
 ${renderHeadline(artifact)}
 ${renderTrajectory(artifact)}
 ${renderAttribution(artifact)}

@@ -1,7 +1,7 @@
 import type { Observation, Trajectory } from '../trajectory/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { prettyJson } from './json-text.js'
-import { html, type Markup } from './markup.js'
+import { markup, type Markup } from './markup.js'
 import { toolCalls } from './steps.js'
 
 /**
@@ -16,18 +16,19 @@ export function renderLocusContext(artifact: Artifact): Markup | null {
   const seen = observationsBefore(failing, step.index)
   const context =
     step.context === undefined
-      ? html`<p class="muted">The agent recorded no context for this step (pass <code>{ context }</code> to <code>ctx.step</code> to see it here).</p>`
-      : html`<pre>${prettyJson(step.context)}</pre>`
-  return html`<section id="locus-context">
+      ? markup`<p class="muted">The agent recorded no context for this step (pass <code>{ context }</code> to <code>ctx.step</code> to see it here).</p>`
+      : markup`<pre>${prettyJson(step.context)}</pre>`
+  return markup`<section id="locus-context">
 <h2>What step ${step.index} (${step.name}) decided from</h2>
 <p class="section-lead">The context the policy saw and the tool results the run had returned before it. It chose <code>${JSON.stringify(step.action)}</code>.</p>
 <div class="context-grid">
 <div class="panel"><div class="field-label">context${step.contextDigest === null ? '' : ` · digest ${step.contextDigest}`}</div>${context}</div>
 <div class="panel"><div class="field-label">tool results before step ${step.index}</div>${
     seen.length === 0
-      ? html`<p class="muted">None: no tool had been called yet.</p>`
+      ? markup`<p class="muted">None: no tool had been called yet.</p>`
       : seen.map(
-          ({ after, observations }) => html`<div class="field-label">${after}</div>${toolCalls(observations)}`,
+          ({ after, observations }) =>
+            markup`<div class="field-label">${after}</div>${toolCalls(observations)}`,
         )
   }</div>
 </div>
@@ -40,10 +41,12 @@ function observationsBefore(
   index: number,
 ): Array<{ after: string; observations: readonly Observation[] }> {
   const groups: Array<{ after: string; observations: readonly Observation[] }> = []
-  if (trajectory.preamble.length > 0) groups.push({ after: 'before the first step', observations: trajectory.preamble })
+  if (trajectory.preamble.length > 0)
+    groups.push({ after: 'before the first step', observations: trajectory.preamble })
   for (const step of trajectory.steps) {
     if (step.index >= index) break
-    if (step.observations.length > 0) groups.push({ after: `after step ${step.index} (${step.name})`, observations: step.observations })
+    if (step.observations.length > 0)
+      groups.push({ after: `after step ${step.index} (${step.name})`, observations: step.observations })
   }
   return groups
 }

@@ -1,7 +1,7 @@
 import { escapeHtml } from './escape.js'
 
 /**
- * A piece of HTML that is already safe to insert. Only {@link html} (which escapes everything it
+ * A piece of HTML that is already safe to insert. Only {@link markup} (which escapes everything it
  * interpolates) and {@link trusted} (for constants of this library) make one, so agent text can
  * reach the page only escaped: forgetting to escape is a type error, not a hole.
  */
@@ -16,14 +16,16 @@ export class Markup {
   }
 }
 
-/** What {@link html} accepts: markup as is, text escaped, numbers printed, and nothing for null, undefined and false. */
+/** What {@link markup} accepts: markup as is, text escaped, numbers printed, and nothing for null, undefined and false. */
 export type Interpolation = Markup | string | number | null | undefined | false | readonly Interpolation[]
 
 /**
  * Tagged template for HTML: every interpolated string is escaped, nested {@link Markup} is kept,
  * arrays are concatenated. Interpolate into text or into double-quoted attribute values only.
+ * (Not named `html`: Prettier would reformat every template so tagged, whitespace in `<pre>` and
+ * around the hashed page script included.)
  */
-export function html(strings: TemplateStringsArray, ...values: Interpolation[]): Markup {
+export function markup(strings: TemplateStringsArray, ...values: Interpolation[]): Markup {
   let source = strings[0] ?? ''
   values.forEach((value, index) => {
     source += render(value) + (strings[index + 1] ?? '')

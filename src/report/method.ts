@@ -1,6 +1,7 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
-import { html, type Markup } from './markup.js'
+import { shapleyIntervalMethods } from './attribution.js'
+import { markup, type Markup } from './markup.js'
 import { confidenceLabel, describeMethod, methodLabel, percent, percentInterval } from './numbers.js'
 
 /**
@@ -10,7 +11,7 @@ import { confidenceLabel, describeMethod, methodLabel, percent, percentInterval 
 export function renderMethod(artifact: Artifact): Markup {
   const { verdict, contrastive, shapley } = artifact
   const total = verdict.rolloutsUsed + (contrastive?.rolloutsUsed ?? 0) + (shapley?.rolloutsUsed ?? 0)
-  return html`<section id="method">
+  return markup`<section id="method">
 <h2>Method</h2>
 <ul class="method-list">
 ${gateLine(verdict)}
@@ -27,7 +28,7 @@ function gateLine(verdict: Verdict): Markup {
     verdict.decisionInterval === null
       ? 'a fixed number of rollouts'
       : `an anytime-valid sequential test (${confidenceLabel(verdict.decisionInterval.confidence)} ${methodLabel(verdict.decisionInterval.method)} ${percent(verdict.decisionInterval.low)}–${percent(verdict.decisionInterval.high)}), so stopping early keeps the error rate`
-  return html`<li data-method="gate"><strong>Gate:</strong> ${verdict.rolloutsUsed} of at most ${verdict.maxRollouts} rollouts, seed ${verdict.seed}; observed rate ${percentInterval(verdict.observed)}; decided with ${decision}; ${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error.</li>`
+  return markup`<li data-method="gate"><strong>Gate:</strong> ${verdict.rolloutsUsed} of at most ${verdict.maxRollouts} rollouts, seed ${verdict.seed}; observed rate ${percentInterval(verdict.observed)}; decided with ${decision}; ${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error.</li>`
 }
 
 function contrastiveLine(result: ContrastiveResult): Markup {
@@ -35,7 +36,7 @@ function contrastiveLine(result: ContrastiveResult): Markup {
   const sampling = result.sequential
     ? `at most ${result.rolloutsPerStep} rollouts per step, sequential${result.methods.sequential === null ? '' : ` (${describeMethod(result.methods.sequential)})`}: an arm stops once its test is decided`
     : `${result.rolloutsPerStep} rollouts per step`
-  return html`<li data-method="contrastive"><strong>Contrastive:</strong> ${sampling}; ${result.search} search (${evaluated} of ${result.steps.length} steps evaluated); ${result.crn ? 'CRN on: every arm uses the same random streams, so arms are paired' : 'CRN off: independent arms'}; Holm-corrected one-sided tests at ${confidenceLabel(result.confidence)}; action-match rate ${percent(result.actionMatchRate)}; replay fidelity ${percent(result.baseline.point)} (${percentInterval(result.baseline)}); ${result.rolloutsUsed} rollouts spent; intervals: P(bad) ${describeMethod(result.methods.proportion)}, effects ${describeMethod(result.methods.effect)}.${result.truncated ? html` <span class="warning">The budget stopped the attribution early; the steps show the work done.</span>` : null}</li>`
+  return markup`<li data-method="contrastive"><strong>Contrastive:</strong> ${sampling}; ${result.search} search (${evaluated} of ${result.steps.length} steps evaluated); ${result.crn ? 'CRN on: every arm uses the same random streams, so arms are paired' : 'CRN off: independent arms'}; Holm-corrected one-sided tests at ${confidenceLabel(result.confidence)}; action-match rate ${percent(result.actionMatchRate)}; replay fidelity ${percent(result.baseline.point)} (${percentInterval(result.baseline)}); ${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals: P(bad) ${describeMethod(result.methods.proportion)}, effects ${describeMethod(result.methods.effect)}.${result.truncated ? markup` <span class="warning">The budget stopped the attribution early; the steps show the work done.</span>` : null}</li>`
 }
 
 function shapleyLine(result: ShapleyResult): Markup {
@@ -43,14 +44,14 @@ function shapleyLine(result: ShapleyResult): Markup {
     result.method === 'exact'
       ? `exact enumeration (${result.evaluations} coalition evaluations × ${result.samplesPerEval} rollouts)`
       : `permutation sampling (${result.permutations} permutations${result.antithetic ? ', antithetic pairs' : ''}, ${result.evaluations} coalition evaluations × ${result.samplesPerEval} rollout${result.samplesPerEval === 1 ? '' : 's'}, no caching across permutations)`
-  return html`<li data-method="shapley"><strong>Shapley:</strong> ${how}; ${result.rolloutsUsed} rollouts spent; intervals ${methodLabel(result.efficiencySum.method)} at ${confidenceLabel(result.confidence)}.${result.truncated ? html` <span class="warning">The budget stopped the run early; the values are from the work done.</span>` : null}</li>`
+  return markup`<li data-method="shapley"><strong>Shapley:</strong> ${how}; ${result.actionMatchRate === undefined ? '' : `action-match rate ${percent(result.actionMatchRate)}; `}${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals at ${confidenceLabel(result.confidence)}: ${shapleyIntervalMethods(result)}.${result.truncated ? markup` <span class="warning">The budget stopped the run early; the values are from the work done.</span>` : null}</li>`
 }
 
 function errorList(verdict: Verdict): Markup | null {
   if (verdict.errors.examples.length === 0) return null
-  return html`<p class="note">Rollouts that ended in an error (counted, never scored):</p>
+  return markup`<p class="note">Rollouts that ended in an error (counted, never scored):</p>
 <ul class="errors-list">${verdict.errors.examples.map(
     (example) =>
-      html`<li>rollout ${example.rollout}: ${example.error.kind} — ${example.error.name}: ${example.error.message}</li>`,
+      markup`<li>rollout ${example.rollout}: ${example.error.kind} — ${example.error.name}: ${example.error.message}</li>`,
   )}</ul>`
 }

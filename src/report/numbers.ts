@@ -17,7 +17,16 @@ export function methodLabel(method: IntervalMethod): string {
  * gets its reader's name ("tango" → "Tango"), anything else is shown as written.
  */
 export function describeMethod(name: string): string {
-  const known = ['wilson', 'clopper-pearson', 'newcombe', 'tango', 'bootstrap', 'clt', 'exact', 'confidence-sequence']
+  const known = [
+    'wilson',
+    'clopper-pearson',
+    'newcombe',
+    'tango',
+    'bootstrap',
+    'clt',
+    'exact',
+    'confidence-sequence',
+  ]
   return known.includes(name) ? methodName(name as IntervalMethod) : name
 }
 

@@ -1,5 +1,5 @@
 import type { Estimate } from '../stats/estimate.js'
-import { html, type Markup } from './markup.js'
+import { markup, type Markup } from './markup.js'
 import { percent, percentInterval } from './numbers.js'
 
 /** A share in [0, 1] as a CSS percentage, clamped so a rounding error cannot break the layout. */
@@ -17,8 +17,8 @@ export function renderOutcomeBar(pBad: Estimate, what: string, fidelity: Estimat
   const baselineTick =
     fidelity === null
       ? null
-      : html`<div class="bar-baseline" style="left: ${cssPercent(fidelity.point)}" title="replay fidelity ${percent(fidelity.point)}"></div>`
-  return html`<div class="outcome-bar" role="img" aria-label="${label}">
+      : markup`<div class="bar-baseline" style="left: ${cssPercent(fidelity.point)}" title="replay fidelity ${percent(fidelity.point)}"></div>`
+  return markup`<div class="outcome-bar" role="img" aria-label="${label}">
 <div class="bar-bad" style="width: ${cssPercent(pBad.point)}"></div>
 <div class="bar-ci" style="left: ${cssPercent(pBad.low)}; width: ${cssPercent(pBad.high - pBad.low)}"></div>
 ${baselineTick}

@@ -1,6 +1,6 @@
 import { CLIENT_SCRIPT, CLIENT_SCRIPT_HASH } from './client-script.js'
 import { jsonForScript } from './escape.js'
-import { html, trusted, type Markup } from './markup.js'
+import { markup, trusted, type Markup } from './markup.js'
 import { REPORT_CSS } from './styles.js'
 
 /** What {@link renderPage} puts in the document. */
@@ -30,8 +30,10 @@ export function renderPage(parts: PageParts): string {
   const data =
     parts.data === undefined
       ? null
-      : trusted(`<script type="application/json" id="causal-replay-data">${jsonForScript(parts.data)}</script>`)
-  const page = html`<!doctype html>
+      : trusted(
+          `<script type="application/json" id="causal-replay-data">${jsonForScript(parts.data)}</script>`,
+        )
+  const page = markup`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

@@ -1,10 +1,11 @@
 import type { ReplayHandle } from '../attribute/schema.js'
 import type { Artifact } from '../verdict/schema.js'
-import { html, type Markup } from './markup.js'
+import { markup, type Markup } from './markup.js'
 
 /** The run to replay: the verdict's handle, else the attribution's, else the failing trajectory's. */
 export function replayHandleOf(artifact: Artifact): ReplayHandle | null {
-  const source = artifact.verdict.replay ?? artifact.contrastive?.factual ?? artifact.shapley?.factual ?? artifact.failing
+  const source =
+    artifact.verdict.replay ?? artifact.contrastive?.factual ?? artifact.shapley?.factual ?? artifact.failing
   return source === null || source === undefined ? null : { seed: source.seed, rollout: source.rollout }
 }
 
@@ -17,7 +18,7 @@ export function replaySnippet(handle: ReplayHandle): string {
 export function renderReplayHandle(artifact: Artifact): Markup | null {
   const handle = replayHandleOf(artifact)
   if (handle === null) return null
-  return html`<section id="replay">
+  return markup`<section id="replay">
 <h2>Replay this run</h2>
 <p class="section-lead">Replay handle <code data-replay-handle>{ seed: ${handle.seed}, rollout: ${handle.rollout} }</code>: rollout ${handle.rollout} of <code>runRollouts</code> with this seed. Here <code>agent</code> is the agent ${artifact.verdict.agent} (or the <code>agent.on(input)</code> scenario the test ran).</p>
 <div class="replay-handle">

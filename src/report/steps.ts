@@ -4,8 +4,15 @@ import type { Observation, Trajectory } from '../trajectory/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel } from './claim.js'
 import { jsonSummary, prettyJson } from './json-text.js'
-import { html, type Markup } from './markup.js'
-import { confidenceLabel, methodLabel, percent, percentInterval, pValueText, signedInterval } from './numbers.js'
+import { markup, type Markup } from './markup.js'
+import {
+  confidenceLabel,
+  methodLabel,
+  percent,
+  percentInterval,
+  pValueText,
+  signedInterval,
+} from './numbers.js'
 import { renderOutcomeBar } from './outcome-bar.js'
 
 /** What a card shows of one step; from the failing trajectory, or (without one) from the attribution. */
@@ -33,17 +40,19 @@ export function renderTrajectory(artifact: Artifact): Markup {
           ? 'No rollout was bad, so there is no failing run to show.'
           : 'The artifact holds no failing run.'
         : 'The failing run took no steps.'
-    return html`<section id="trajectory"><h2>The failing run</h2><p class="section-lead">${why}</p>${failing === null ? null : runEnds(failing)}</section>`
+    return markup`<section id="trajectory"><h2>The failing run</h2><p class="section-lead">${why}</p>${failing === null ? null : runEnds(failing)}</section>`
   }
   const bad = badOutcomeLabel(verdict)
   const handle = failing ?? contrastive?.factual
   const lead =
-    handle === undefined ? null : html`Rollout ${handle.rollout} of seed ${handle.seed}, agent <strong>${artifact.verdict.agent}</strong>. `
+    handle === undefined
+      ? null
+      : markup`Rollout ${handle.rollout} of seed ${handle.seed}, agent <strong>${artifact.verdict.agent}</strong>. `
   const attributionNote =
     contrastive === null
       ? 'No contrastive attribution was run, so the cards show no resampling distributions.'
       : `Each bar is the outcome over replays that hold the steps before it and resample it: red is “${bad}”.`
-  return html`<section id="trajectory">
+  return markup`<section id="trajectory">
 <h2>The failing run</h2>
 <p class="section-lead">${lead}${attributionNote}</p>
 ${contrastive === null ? null : legend(contrastive)}
@@ -78,7 +87,7 @@ function cardSteps(failing: Trajectory | null, contrastive: ContrastiveResult | 
 }
 
 function legend(contrastive: ContrastiveResult): Markup {
-  return html`<p class="legend">
+  return markup`<p class="legend">
 <span><span class="swatch swatch-bad"></span>P(bad | resample step)</span>
 <span><span class="swatch swatch-good"></span>not bad</span>
 <span><span class="swatch swatch-baseline"></span>replay fidelity ${percent(contrastive.baseline.point)} (every step held)</span>
@@ -87,14 +96,14 @@ function legend(contrastive: ContrastiveResult): Markup {
 }
 
 function inputBlock(failing: Trajectory): Markup {
-  return html`<details class="panel input-block">
+  return markup`<details class="panel input-block">
 <summary>Input <code>${jsonSummary(failing.input, 80)}</code></summary>
 <pre>${prettyJson(failing.input)}</pre>
 </details>`
 }
 
 function preambleCard(preamble: readonly Observation[]): Markup {
-  return html`<li class="step-card" id="preamble">
+  return markup`<li class="step-card" id="preamble">
 <div class="step-head"><span class="step-index">–</span><span class="step-name">preamble</span><span class="tag">tool calls before the first step</span></div>
 <div>${toolCalls(preamble)}</div>
 </li>`
@@ -103,48 +112,52 @@ function preambleCard(preamble: readonly Observation[]): Markup {
 function stepCard(step: CardStep, contrastive: ContrastiveResult | null): Markup {
   const isLocus = contrastive !== null && contrastive.locus === step.index
   const attribution = contrastive?.steps.find((candidate) => candidate.index === step.index)
-  return html`<li class="step-card${isLocus ? ' is-locus' : ''}" id="step-${step.index}" data-step="${step.index}"${isLocus ? html` data-locus="true" aria-current="step"` : null}>
+  return markup`<li class="step-card${isLocus ? ' is-locus' : ''}" id="step-${step.index}" data-step="${step.index}"${isLocus ? markup` data-locus="true" aria-current="step"` : null}>
 <div class="step-head">
 <span class="step-index">${step.index}</span><span class="step-name">${step.name}</span>
-${step.source === null ? null : html`<span class="tag" title="how the action was obtained">${step.source}</span>`}
-${step.diverged ? html`<span class="tag tag-diverged" title="the held step's name or context differed from the recording">diverged</span>` : null}
-${isLocus ? html`<span class="tag tag-locus">causal locus</span>` : null}
+${step.source === null ? null : markup`<span class="tag" title="how the action was obtained">${step.source}</span>`}
+${step.diverged ? markup`<span class="tag tag-diverged" title="the held step's name or context differed from the recording">diverged</span>` : null}
+${isLocus ? markup`<span class="tag tag-locus">causal locus</span>` : null}
 </div>
 <div><div class="field-label">action</div><pre>${prettyJson(step.action)}</pre></div>
-<div><div class="field-label">tool calls</div>${step.observations.length === 0 ? html`<p class="muted no-calls">none</p>` : toolCalls(step.observations)}</div>
-${contrastive === null ? null : html`<div class="step-outcome">${stepOutcome(step.index, attribution, contrastive)}</div>`}
+<div><div class="field-label">tool calls</div>${step.observations.length === 0 ? markup`<p class="muted no-calls">none</p>` : toolCalls(step.observations)}</div>
+${contrastive === null ? null : markup`<div class="step-outcome">${stepOutcome(step.index, attribution, contrastive)}</div>`}
 </li>`
 }
 
-function stepOutcome(index: number, step: ContrastiveStep | undefined, contrastive: ContrastiveResult): Markup {
+function stepOutcome(
+  index: number,
+  step: ContrastiveStep | undefined,
+  contrastive: ContrastiveResult,
+): Markup {
   if (step === undefined || !step.evaluated) {
     const why =
       contrastive.search === 'binary'
         ? 'Not evaluated: the binary search over steps did not need this step.'
         : 'Not evaluated (the attribution stopped before this step).'
-    return html`<p class="bar-caption">${why}</p>`
+    return markup`<p class="bar-caption">${why}</p>`
   }
   const what = `P(bad | resample ${index})`
   const direction =
     step.direction === 'none'
-      ? html`no significant change`
-      : html`<span class="direction-${step.direction}">${step.direction === 'rescues' ? 'rescues' : 'worsens'}</span>`
+      ? markup`no significant change`
+      : markup`<span class="direction-${step.direction}">${step.direction === 'rescues' ? 'rescues' : 'worsens'}</span>`
   const alone =
-    step.rescues === null ? null : html` · rescue by this step alone ${signedInterval(step.rescues)}`
-  return html`${renderOutcomeBar(step.pBad, what, contrastive.baseline)}
+    step.rescues === null ? null : markup` · rescue by this step alone ${signedInterval(step.rescues)}`
+  return markup`${renderOutcomeBar(step.pBad, what, contrastive.baseline)}
 <p class="bar-caption"><strong>${what} ${percent(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays · ${percentInterval(step.pBad)}<br>
 effect ${signedInterval(step.effect)} · ${direction} (Holm-adjusted ${pValueText(step.pValue)})${alone}</p>`
 }
 
 /** A list of tool calls: name, arguments, and the result or the error the agent saw. */
 export function toolCalls(observations: readonly Observation[]): Markup {
-  return html`<ul class="tool-calls">${observations.map(
-    (observation) => html`<li class="tool-call">
-<span class="tool-name">${observation.tool}</span><code>(${jsonSummary(observation.args, 90)})</code>${observation.source === 'live' ? null : html` <span class="tag">${observation.source}</span>`}
+  return markup`<ul class="tool-calls">${observations.map(
+    (observation) => markup`<li class="tool-call">
+<span class="tool-name">${observation.tool}</span><code>(${jsonSummary(observation.args, 90)})</code>${observation.source === 'live' ? null : markup` <span class="tag">${observation.source}</span>`}
 ${
   observation.error !== undefined
-    ? html`<pre class="tool-error">threw: ${observation.error}</pre>`
-    : html`<pre>${prettyJson(observation.result)}</pre>`
+    ? markup`<pre class="tool-error">threw: ${observation.error}</pre>`
+    : markup`<pre>${prettyJson(observation.result)}</pre>`
 }
 </li>`,
   )}</ul>`
@@ -152,7 +165,7 @@ ${
 
 function runEnds(failing: Trajectory): Markup {
   if (failing.error !== undefined) {
-    return html`<p class="note warning">The run ended in an error: ${failing.error.name}: ${failing.error.message}</p>`
+    return markup`<p class="note warning">The run ended in an error: ${failing.error.name}: ${failing.error.message}</p>`
   }
-  return html`<div class="panel output-block"><div class="field-label">output</div><pre>${prettyJson(failing.output)}</pre></div>`
+  return markup`<div class="panel output-block"><div class="field-label">output</div><pre>${prettyJson(failing.output)}</pre></div>`
 }

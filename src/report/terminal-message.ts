@@ -1,10 +1,10 @@
 import { formatVerdictMessage } from '../format/verdict-message.js'
 import type { Artifact } from '../verdict/schema.js'
-import { html, type Markup } from './markup.js'
+import { markup, type Markup } from './markup.js'
 
 /** The verdict as the test output printed it (the terminal formatter's text), folded away. */
 export function renderTerminalMessage(artifact: Artifact): Markup {
-  return html`<section id="terminal-message">
+  return markup`<section id="terminal-message">
 <details class="panel">
 <summary>The test output</summary>
 <pre>${formatVerdictMessage(artifact)}</pre>

@@ -61,7 +61,9 @@ export class Budget {
 
   /** A one-line account for messages: "37/40 rollouts, $0.0123/$0.50". */
   describe(): string {
-    const rollouts = Number.isFinite(this.maxRollouts) ? `${this.rollouts}/${this.maxRollouts}` : `${this.rollouts}`
+    const rollouts = Number.isFinite(this.maxRollouts)
+      ? `${this.rollouts}/${this.maxRollouts}`
+      : `${this.rollouts}`
     const cost = Number.isFinite(this.maxCostUsd) ? `, $${this.cost.toFixed(4)}/$${this.maxCostUsd}` : ''
     return `${rollouts} rollouts${cost}`
   }
@@ -75,7 +77,9 @@ export function toBudget(budget: Budget | BudgetLimits | undefined): Budget {
 function checkLimit(value: number | undefined, option: string, integer: boolean): number {
   if (value === undefined) return Infinity
   if (!(value >= 0) || (integer && !Number.isInteger(value) && value !== Infinity)) {
-    throw new InvalidOptionError(`${option} must be a non-negative ${integer ? 'integer' : 'number'}, got ${value}.`)
+    throw new InvalidOptionError(
+      `${option} must be a non-negative ${integer ? 'integer' : 'number'}, got ${value}.`,
+    )
   }
   return value
 }

@@ -139,12 +139,13 @@ class TrajectoryRecorder {
       this.rejectStopped = reject
     })
     this.stopped.catch(() => {})
-    const recorder = this
+    const signal = () => this.signal
     this.context = {
       step: (name, policy, options) => this.step(name, policy, options),
       tool: (name, args, impl) => this.tool(name, args, impl),
+      // A getter, so that the AbortController is only made for agents that read it.
       get signal() {
-        return recorder.signal
+        return signal()
       },
       rollout: Object.freeze({ seed: settings.seed, index: settings.rollout }),
     }

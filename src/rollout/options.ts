@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '../errors.js'
-import { Budget, toBudget, type BudgetLimits } from './budget.js'
+import { toBudget, type Budget, type BudgetLimits } from './budget.js'
 
 /** Progress of a run, reported after every rollout. */
 export interface RolloutProgress {
@@ -41,7 +41,10 @@ export interface ResolvedRolloutOptions {
 }
 
 /** Fills in defaults and rejects unusable values with a message naming the option. */
-export function resolveRolloutOptions(options: RolloutOptions, defaultRollouts = 100): ResolvedRolloutOptions {
+export function resolveRolloutOptions(
+  options: RolloutOptions,
+  defaultRollouts = 100,
+): ResolvedRolloutOptions {
   return {
     rollouts: positiveInteger(options.rollouts ?? defaultRollouts, 'rollouts'),
     seed: integer(options.seed ?? randomSeed(), 'seed'),
@@ -67,11 +70,13 @@ export function positiveInteger(value: number, option: string): number {
 }
 
 function integer(value: number, option: string): number {
-  if (!Number.isSafeInteger(value)) throw new InvalidOptionError(`\`${option}\` must be an integer, got ${String(value)}.`)
+  if (!Number.isSafeInteger(value))
+    throw new InvalidOptionError(`\`${option}\` must be an integer, got ${String(value)}.`)
   return value
 }
 
 function positiveNumber(value: number, option: string): number {
-  if (!(value > 0)) throw new InvalidOptionError(`\`${option}\` must be a positive number, got ${String(value)}.`)
+  if (!(value > 0))
+    throw new InvalidOptionError(`\`${option}\` must be a positive number, got ${String(value)}.`)
   return value
 }

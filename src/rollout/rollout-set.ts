@@ -70,7 +70,8 @@ export class RolloutSet {
     }
     const isThenable = (verdict: unknown) =>
       typeof (verdict as { then?: unknown } | null)?.then === 'function'
-    if (verdicts.some(isThenable)) return Promise.all(verdicts).then(count)
+    if (verdicts.some(isThenable))
+      return Promise.all(verdicts.map((verdict) => Promise.resolve(verdict))).then(count)
     return count(verdicts)
   }
 
@@ -82,8 +83,8 @@ export class RolloutSet {
   meanScore(scorer: Scorer, options: MeanScoreOptions = {}): Promise<Interval> {
     const scoreOf = (outcome: number | ScoredOutcome) =>
       typeof outcome === 'number' ? outcome : outcome.score
-    return Promise.all(this.completed.map((trajectory) => scorer(trajectory))).then((outcomes) =>
-      meanScoreInterval(outcomes.map(scoreOf), { seed: this.seed, ...options }),
+    return Promise.all(this.completed.map((trajectory) => Promise.resolve(scorer(trajectory)))).then(
+      (outcomes) => meanScoreInterval(outcomes.map(scoreOf), { seed: this.seed, ...options }),
     )
   }
 

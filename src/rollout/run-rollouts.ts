@@ -15,7 +15,10 @@ import { RolloutSet } from './rollout-set.js'
  * Throws a `BudgetExceededError` whose `partial` is the `RolloutSet` of the rollouts that finished
  * when the budget runs out, and a `RolloutAbortedError` when `signal` aborts.
  */
-export async function runRollouts(target: AgentOrScenario, options: RolloutOptions = {}): Promise<RolloutSet> {
+export async function runRollouts(
+  target: AgentOrScenario,
+  options: RolloutOptions = {},
+): Promise<RolloutSet> {
   const scenario = toScenario(target, 'runRollouts')
   return runPlanned(scenario, SAMPLE_EVERYTHING, resolveRolloutOptions(options), 'count', 0)
 }
@@ -70,7 +73,9 @@ export async function runPlanned(
   const finished = results.filter((trajectory): trajectory is Trajectory => trajectory !== undefined)
   const set = new RolloutSet(finished, options.seed, plan.label)
   if (signal?.aborted) {
-    throw new RolloutAbortedError(`The rollouts were cancelled after ${finished.length} of ${options.rollouts}.`)
+    throw new RolloutAbortedError(
+      `The rollouts were cancelled after ${finished.length} of ${options.rollouts}.`,
+    )
   }
   if (budgetStop) {
     throw new BudgetExceededError(

@@ -5,7 +5,14 @@ import type { Json } from '../json.js'
 export const TRAJECTORY_SCHEMA = 'vitest-causal-replay/trajectory@1'
 
 export const JsonSchema: z.ZodType<Json> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonSchema), z.record(z.string(), JsonSchema)]),
+  z.union([
+    z.null(),
+    z.boolean(),
+    z.number(),
+    z.string(),
+    z.array(JsonSchema),
+    z.record(z.string(), JsonSchema),
+  ]),
 )
 
 /** Where a recorded value came from in the run that produced it. */

@@ -1,12 +1,15 @@
 import { join } from 'node:path'
-import { writeReportHtml } from '../report/write.js'
 import { writeJsonFile } from '../trajectory/file.js'
 import { ARTIFACT_SCHEMA, ArtifactSchema, type Artifact } from './schema.js'
 import type { Diagnosis } from './diagnose.js'
 import type { GateRun } from './sequential-gate.js'
 
 /** Assembles the artifact of one assertion: verdict, the attributed failing run and its attribution. */
-export function buildArtifact(test: { name: string; file: string }, run: GateRun, diagnosis: Diagnosis): Artifact {
+export function buildArtifact(
+  test: { name: string; file: string },
+  run: GateRun,
+  diagnosis: Diagnosis,
+): Artifact {
   return {
     schema: ARTIFACT_SCHEMA,
     test,
@@ -39,6 +42,8 @@ export async function writeArtifact(
   const html = `${folder}/${slug}.html`
   await writeJsonFile(join(reportDir, json), ArtifactSchema, artifact, 'artifact')
   try {
+    // Loaded on use: a broken renderer costs the page, not every matcher that imports this file.
+    const { writeReportHtml } = await import('../report/write.js')
     await writeReportHtml(join(reportDir, html), artifact)
     return { json, html, htmlError: null }
   } catch (error) {

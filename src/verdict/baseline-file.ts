@@ -20,7 +20,10 @@ export const BaselineEntrySchema = z
     predicate: z.string(),
     better: z.enum(['lower', 'higher']),
   })
-  .refine((entry) => entry.successes <= entry.n, { message: 'successes must not exceed n', path: ['successes'] })
+  .refine((entry) => entry.successes <= entry.n, {
+    message: 'successes must not exceed n',
+    path: ['successes'],
+  })
   .refine((entry) => Math.abs(entry.rate - entry.successes / entry.n) < 1e-9, {
     message: 'rate must equal successes / n',
     path: ['rate'],
@@ -80,7 +83,11 @@ export function writeBaseline(
         current = null
       }
       const entries: Record<string, BaselineEntry> = { ...(current?.entries ?? {}), [key]: entry }
-      const sorted = Object.fromEntries(Object.keys(entries).sort().map((name) => [name, entries[name] as BaselineEntry]))
+      const sorted = Object.fromEntries(
+        Object.keys(entries)
+          .sort()
+          .map((name) => [name, entries[name] as BaselineEntry]),
+      )
       await writeJsonFile(file, BaselineFileSchema, { schema: BASELINE_SCHEMA, entries: sorted }, 'baseline')
     })
   pending.set(file, next)

@@ -132,7 +132,8 @@ export async function runBaselineGate(
     rolloutsToDecide: null,
     seed: options.seed,
     // Only a regression has a failing run worth explaining; a missing baseline has none.
-    replay: failing === null || status === 'missing' ? null : { seed: options.seed, rollout: failing.rollout },
+    replay:
+      failing === null || status === 'missing' ? null : { seed: options.seed, rollout: failing.rollout },
     stop,
     decisionMethod: null,
     seedSource: subject.seedSource,

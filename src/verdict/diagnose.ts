@@ -29,7 +29,12 @@ export async function diagnose(
   signal: AbortSignal | undefined,
 ): Promise<Diagnosis> {
   const failing = run.failing
-  if (options.attribute === false || run.verdict.kind === 'pass' || failing === null || failing.error !== undefined) {
+  if (
+    options.attribute === false ||
+    run.verdict.kind === 'pass' ||
+    failing === null ||
+    failing.error !== undefined
+  ) {
     return NO_DIAGNOSIS
   }
   if (options.budget.remainingRollouts <= 0) return NO_DIAGNOSIS
@@ -46,9 +51,12 @@ export async function diagnose(
     signal,
   }
   const contrastiveResult =
-    method === 'shapley' ? null : await contrastive(scenario, failing, { ...shared, rollouts, crn: true, sequential: true })
+    method === 'shapley'
+      ? null
+      : await contrastive(scenario, failing, { ...shared, rollouts, crn: true, sequential: true })
   // Shapley keeps its own sample sizes (exact enumeration sizes each coalition to bound every
   // value's half-width by ±0.05); `budget` caps it, and a spent budget truncates it cleanly.
-  const shapleyResult = method === 'contrastive' ? null : await shapley(scenario, failing, { ...shared, method: 'auto' })
+  const shapleyResult =
+    method === 'contrastive' ? null : await shapley(scenario, failing, { ...shared, method: 'auto' })
   return { contrastive: contrastiveResult, shapley: shapleyResult }
 }

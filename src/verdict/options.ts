@@ -268,11 +268,15 @@ export function resolveBaseline(
   checkKeys(matcher, options)
   const tolerance = options.tolerance ?? DEFAULTS.tolerance
   if (!(typeof tolerance === 'number' && tolerance >= 0 && tolerance < 1)) {
-    throw new InvalidOptionError(`${matcher}: \`tolerance\` must be a rate in [0, 1), e.g. 0.02, got ${String(tolerance)}.`)
+    throw new InvalidOptionError(
+      `${matcher}: \`tolerance\` must be a rate in [0, 1), e.g. 0.02, got ${String(tolerance)}.`,
+    )
   }
   const better = options.better ?? 'lower'
   if (better !== 'lower' && better !== 'higher') {
-    throw new InvalidOptionError(`${matcher}: \`better\` must be 'lower' or 'higher', got ${JSON.stringify(better)}.`)
+    throw new InvalidOptionError(
+      `${matcher}: \`better\` must be 'lower' or 'higher', got ${JSON.stringify(better)}.`,
+    )
   }
   if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) {
     throw new InvalidOptionError(`${matcher}: \`name\` must be a non-empty string.`)
@@ -295,17 +299,23 @@ function resolveCommon(
 ): ResolvedCommon {
   const confidence = options.confidence ?? defaults.confidence ?? DEFAULTS.confidence
   if (!(typeof confidence === 'number' && confidence > 0.5 && confidence < 1)) {
-    throw new InvalidOptionError(`${matcher}: \`confidence\` must be in (0.5, 1), e.g. 0.95, got ${String(confidence)}.`)
+    throw new InvalidOptionError(
+      `${matcher}: \`confidence\` must be in (0.5, 1), e.g. 0.95, got ${String(confidence)}.`,
+    )
   }
   if (!Number.isSafeInteger(seed)) {
     throw new InvalidOptionError(`${matcher}: \`seed\` must be an integer, got ${String(seed)}.`)
   }
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) {
-    throw new InvalidOptionError(`${matcher}: \`timeoutMs\` must be a positive number of milliseconds, got ${String(timeoutMs)}.`)
+    throw new InvalidOptionError(
+      `${matcher}: \`timeoutMs\` must be a positive number of milliseconds, got ${String(timeoutMs)}.`,
+    )
   }
   if (options.allowErrors !== undefined && typeof options.allowErrors !== 'boolean') {
-    throw new InvalidOptionError(`${matcher}: \`allowErrors\` must be true or false, got ${String(options.allowErrors)}.`)
+    throw new InvalidOptionError(
+      `${matcher}: \`allowErrors\` must be true or false, got ${String(options.allowErrors)}.`,
+    )
   }
   if (options.label !== undefined && (typeof options.label !== 'string' || options.label.trim() === '')) {
     throw new InvalidOptionError(`${matcher}: \`label\` must be a non-empty string.`)
@@ -319,7 +329,11 @@ function resolveCommon(
   return {
     confidence,
     seed,
-    concurrency: positiveInteger(matcher, 'concurrency', options.concurrency ?? defaults.concurrency ?? DEFAULTS.concurrency),
+    concurrency: positiveInteger(
+      matcher,
+      'concurrency',
+      options.concurrency ?? defaults.concurrency ?? DEFAULTS.concurrency,
+    ),
     timeoutMs,
     maxSteps: positiveInteger(matcher, 'maxSteps', options.maxSteps ?? DEFAULTS.maxSteps),
     budget,
@@ -329,7 +343,10 @@ function resolveCommon(
   }
 }
 
-function resolveAttribute(matcher: MatcherName, attribute: CommonMatcherOptions['attribute']): ResolvedAttribute | false {
+function resolveAttribute(
+  matcher: MatcherName,
+  attribute: CommonMatcherOptions['attribute'],
+): ResolvedAttribute | false {
   if (attribute === false) return false
   if (attribute === undefined) return { rollouts: DEFAULTS.attributeRollouts, method: 'contrastive' }
   if (typeof attribute !== 'object' || attribute === null) {
@@ -343,7 +360,14 @@ function resolveAttribute(matcher: MatcherName, attribute: CommonMatcherOptions[
       `${matcher}: \`attribute.method\` must be 'contrastive', 'shapley' or 'both', got ${JSON.stringify(method)}.`,
     )
   }
-  return { rollouts: positiveInteger(matcher, 'attribute.rollouts', attribute.rollouts ?? DEFAULTS.attributeRollouts), method }
+  return {
+    rollouts: positiveInteger(
+      matcher,
+      'attribute.rollouts',
+      attribute.rollouts ?? DEFAULTS.attributeRollouts,
+    ),
+    method,
+  }
 }
 
 function checkKeys(matcher: MatcherName, options: object): void {
@@ -353,21 +377,27 @@ function checkKeys(matcher: MatcherName, options: object): void {
   const allowed = OPTION_KEYS[matcher]
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
-      throw new InvalidOptionError(`${matcher}: unknown option \`${key}\`. It accepts: ${allowed.join(', ')}.`)
+      throw new InvalidOptionError(
+        `${matcher}: unknown option \`${key}\`. It accepts: ${allowed.join(', ')}.`,
+      )
     }
   }
 }
 
 function positiveInteger(matcher: MatcherName, option: string, value: unknown): number {
   if (!(typeof value === 'number' && Number.isInteger(value) && value >= 1)) {
-    throw new InvalidOptionError(`${matcher}: \`${option}\` must be a positive integer, got ${String(value)}.`)
+    throw new InvalidOptionError(
+      `${matcher}: \`${option}\` must be a positive integer, got ${String(value)}.`,
+    )
   }
   return value
 }
 
 function nonNegativeInteger(matcher: MatcherName, option: string, value: unknown): number {
   if (!(typeof value === 'number' && Number.isInteger(value) && value >= 0)) {
-    throw new InvalidOptionError(`${matcher}: \`${option}\` must be a non-negative integer, got ${String(value)}.`)
+    throw new InvalidOptionError(
+      `${matcher}: \`${option}\` must be a non-negative integer, got ${String(value)}.`,
+    )
   }
   return value
 }

@@ -4,7 +4,13 @@ import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
 import { RolloutErrorSchema, TrajectorySchema } from '../trajectory/schema.js'
 
 /** The matchers that produce verdicts. */
-export const MatcherNameSchema = z.enum(['toRarely', 'toUsually', 'toNever', 'toAlways', 'toMatchRateBaseline'])
+export const MatcherNameSchema = z.enum([
+  'toRarely',
+  'toUsually',
+  'toNever',
+  'toAlways',
+  'toMatchRateBaseline',
+])
 export type MatcherName = z.infer<typeof MatcherNameSchema>
 
 /** How a `toMatchRateBaseline` verdict relates to its stored baseline. */

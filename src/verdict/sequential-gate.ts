@@ -61,7 +61,11 @@ export async function runSequentialGate(
         stop = 'error'
         break sampling
       }
-      if (trajectory.error === undefined && tally.rollouts >= options.minRollouts && decides(tally, options.bound, alpha)) {
+      if (
+        trajectory.error === undefined &&
+        tally.rollouts >= options.minRollouts &&
+        decides(tally, options.bound, alpha)
+      ) {
         stop = 'decided'
         break sampling
       }
@@ -72,7 +76,10 @@ export async function runSequentialGate(
     }
   }
 
-  const test = tally.n === 0 ? null : sequentialRateTest({ successes: tally.successes, n: tally.n, bound: options.bound, alpha })
+  const test =
+    tally.n === 0
+      ? null
+      : sequentialRateTest({ successes: tally.successes, n: tally.n, bound: options.bound, alpha })
   const decision = test?.decision ?? 'undecided'
   const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
   const kind: Verdict['kind'] =
@@ -91,7 +98,13 @@ export async function runSequentialGate(
     decisionInterval:
       test === null
         ? null
-        : { point: test.point, low: test.low, high: test.high, confidence: 1 - 2 * alpha, method: 'confidence-sequence' },
+        : {
+            point: test.point,
+            low: test.low,
+            high: test.high,
+            confidence: 1 - 2 * alpha,
+            method: 'confidence-sequence',
+          },
     errors: { count: tally.errorCount, examples: tally.errorExamples },
     rolloutsUsed: tally.rollouts,
     maxRollouts: options.maxRollouts,

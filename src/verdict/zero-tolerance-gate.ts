@@ -45,7 +45,11 @@ export async function runZeroToleranceGate(
   }
 
   const kind: Verdict['kind'] =
-    stop === 'error' || stop === 'occurrence' ? 'fail' : stop === 'budget' || tally.n === 0 ? 'inconclusive' : 'pass'
+    stop === 'error' || stop === 'occurrence'
+      ? 'fail'
+      : stop === 'budget' || tally.n === 0
+        ? 'inconclusive'
+        : 'pass'
   const failing = kind === 'pass' ? null : stop === 'error' ? tally.firstError : tally.firstBad
   const verdict: Verdict = {
     kind,
@@ -79,6 +83,18 @@ function oneSidedBound(tally: OutcomeTally, options: ResolvedZeroTolerance): Int
   const alpha = 1 - options.confidence
   const twoSided = clopperPearson(tally.successes, tally.n, 1 - 2 * alpha)
   return options.direction === 'atMost'
-    ? { point: twoSided.point, low: 0, high: twoSided.high, confidence: options.confidence, method: 'clopper-pearson' }
-    : { point: twoSided.point, low: twoSided.low, high: 1, confidence: options.confidence, method: 'clopper-pearson' }
+    ? {
+        point: twoSided.point,
+        low: 0,
+        high: twoSided.high,
+        confidence: options.confidence,
+        method: 'clopper-pearson',
+      }
+    : {
+        point: twoSided.point,
+        low: twoSided.low,
+        high: 1,
+        confidence: options.confidence,
+        method: 'clopper-pearson',
+      }
 }

@@ -46,7 +46,8 @@ export function causalReplay(options: CausalReplayPluginOptions = {}): Plugin {
     name: 'vitest-causal-replay',
     config() {
       // Vite concatenates arrays when merging plugin config, so the user's setup files stay.
-      if (SETUP_FILE === undefined) throw new Error('vitest-causal-replay: the matchers setup file is missing; reinstall the package.')
+      if (SETUP_FILE === undefined)
+        throw new Error('vitest-causal-replay: the matchers setup file is missing; reinstall the package.')
       return { test: { setupFiles: [SETUP_FILE] } }
     },
     configureVitest({ vitest, project }) {
@@ -61,9 +62,10 @@ export function causalReplay(options: CausalReplayPluginOptions = {}): Plugin {
       // Reporters are created after this hook, from this resolved list: adding to it keeps the
       // user's reporters (Vitest has already put 'default' there when none were configured).
       const reporters = vitest.config.reporters
-      const present = reporters.some((reporter) =>
-        reporter instanceof CausalReplayReporter ||
-        (Array.isArray(reporter) && reporter[0] === 'vitest-causal-replay/reporter'),
+      const present = reporters.some(
+        (reporter) =>
+          reporter instanceof CausalReplayReporter ||
+          (Array.isArray(reporter) && reporter[0] === 'vitest-causal-replay/reporter'),
       )
       if (!present) reporters.push(new CausalReplayReporter({ reportDir }))
     },
@@ -73,7 +75,9 @@ export function causalReplay(options: CausalReplayPluginOptions = {}): Plugin {
 function checkOptions(options: CausalReplayPluginOptions): void {
   const { confidence, maxRollouts, concurrency, reportDir } = options
   if (confidence !== undefined && !(confidence > 0.5 && confidence < 1)) {
-    throw new InvalidOptionError(`causalReplay: \`confidence\` must be in (0.5, 1), e.g. 0.95, got ${confidence}.`)
+    throw new InvalidOptionError(
+      `causalReplay: \`confidence\` must be in (0.5, 1), e.g. 0.95, got ${confidence}.`,
+    )
   }
   for (const [name, value] of [
     ['maxRollouts', maxRollouts],

@@ -10,7 +10,8 @@ const INSTEAD: Record<MatcherName, string> = {
     'to claim it does happen, use toUsually(pred, { atLeast }) with the smallest rate you expect; to claim it is rare, toRarely(pred, { atMost })',
   toAlways:
     'to claim it sometimes fails, use toUsually((t) => !pred(t), { atLeast }) with the complementary predicate; to claim it is usual, toUsually(pred, { atLeast })',
-  toMatchRateBaseline: "a baseline has no negation; to make higher rates the regression, pass { better: 'higher' }",
+  toMatchRateBaseline:
+    "a baseline has no negation; to make higher rates the regression, pass { better: 'higher' }",
 }
 
 /** Throws the error of `.not.<matcher>`: it names the matcher to use instead. */

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
-import { isAbsolute, join, relative, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import chalk from 'chalk'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import { formatSummaryTable, type SummaryRow } from '../format/summary-table.js'
-import { renderIndexHtml } from '../report/index-page.js'
 import { writeJsonFile } from '../trajectory/file.js'
+import { displayPath } from './display-path.js'
 import { readMetaEntries, type CausalReplayMetaEntry } from './meta.js'
 import { resolveReportDir } from './provided.js'
 import { RUN_REPORT_SCHEMA, RunReportSchema, type RunReportEntry } from './run-report.js'
@@ -63,8 +63,21 @@ export default class CausalReplayReporter implements Reporter {
     if (entries.length === 0 || this.isBlobShard()) return
 
     const indexFile = join(this.reportDir, 'index.html')
-    await writeJsonFile(join(this.reportDir, 'report.json'), RunReportSchema, { schema: RUN_REPORT_SCHEMA, entries }, 'report')
-    await writeAtomically(indexFile, renderIndexHtml(entries))
+    await writeJsonFile(
+      join(this.reportDir, 'report.json'),
+      RunReportSchema,
+      { schema: RUN_REPORT_SCHEMA, entries },
+      'report',
+    )
+    let index: string | null = displayPath(indexFile)
+    try {
+      // Loaded on use: a broken page renderer costs the index page, not the summary.
+      const { renderIndexHtml } = await import('../report/index-page.js')
+      await writeAtomically(indexFile, renderIndexHtml(entries))
+    } catch (error) {
+      index = null
+      this.log(`causal-replay: could not write ${indexFile}: ${error instanceof Error ? error.message : String(error)}`)
+    }
     if (this.options.silent === true) return
     const rows: SummaryRow[] = entries.map((entry) => ({
       test: entry.test,
@@ -75,7 +88,7 @@ export default class CausalReplayReporter implements Reporter {
       locus: entry.locus,
     }))
     const table = formatSummaryTable(rows, {
-      index: displayPath(indexFile),
+      ...(index === null ? {} : { index }),
       paint: (verdict, text) => PAINT[verdict](text),
     })
     this.log(`\n${table}\n`)
@@ -134,9 +147,4 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
   await writeFile(temporary, text)
   await rename(temporary, file)
-}
-
-function displayPath(file: string): string {
-  const fromCwd = relative(process.cwd(), file)
-  return fromCwd !== '' && !fromCwd.startsWith('..') && !isAbsolute(fromCwd) ? fromCwd : file
 }

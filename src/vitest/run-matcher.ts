@@ -3,6 +3,7 @@ import type { MatcherState } from 'vitest'
 import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { CausalReplayError, InvalidOptionError } from '../errors.js'
+import { confidenceLevel, methodName, percent } from '../format/numbers.js'
 import { formatVerdictMessage } from '../format/verdict-message.js'
 import type { Predicate } from '../trajectory/queries.js'
 import { buildArtifact, slugify, writeArtifact } from '../verdict/artifact.js'
@@ -23,6 +24,7 @@ import type { MatcherName } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
 import { runSequentialGate, type GateRun, type GateSubject } from '../verdict/sequential-gate.js'
 import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
+import { displayPath } from './display-path.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { providedSettings } from './provided.js'
 import { refuseNot } from './refusals.js'
@@ -91,7 +93,12 @@ export async function runMatcher<M extends MatcherName>(
   switch (matcher) {
     case 'toRarely':
     case 'toUsually': {
-      const resolved = resolveSequentialGate(matcher, call as RarelyOptions & UsuallyOptions, settings, chosen.seed)
+      const resolved = resolveSequentialGate(
+        matcher,
+        call as RarelyOptions & UsuallyOptions,
+        settings,
+        chosen.seed,
+      )
       common = resolved
       run = await runSequentialGate(scenario, subject, resolved, signal)
       break
@@ -113,7 +120,11 @@ export async function runMatcher<M extends MatcherName>(
         resolved,
         {
           file: baselinePath(test.path),
-          displayFile: join(dirname(test.file), '__baselines__', `${basename(test.file)}.rates.json`).replaceAll('\\', '/'),
+          displayFile: join(
+            dirname(test.file),
+            '__baselines__',
+            `${basename(test.file)}.rates.json`,
+          ).replaceAll('\\', '/'),
           key,
           updateState: updateState(state),
         },
@@ -152,12 +163,17 @@ export async function runMatcher<M extends MatcherName>(
     }
     const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
     meta[META_KEY] = [...(meta[META_KEY] ?? []), entry]
-    if (verdict.kind !== 'pass') await annotate(task, entry, join(settings.reportDir, written.html ?? written.json))
+    if (verdict.kind !== 'pass')
+      await annotate(task, entry, join(settings.reportDir, written.html ?? written.json))
   }
 
-  const pass = verdict.kind === 'pass' || (verdict.kind === 'inconclusive' && common.kind === 'sequential' && common.onInconclusive === 'pass')
+  const pass =
+    verdict.kind === 'pass' ||
+    (verdict.kind === 'inconclusive' && common.kind === 'sequential' && common.onInconclusive === 'pass')
   const note =
-    written.htmlError === null ? '' : `\n  (the HTML report could not be rendered: ${written.htmlError.message})`
+    written.htmlError === null
+      ? ''
+      : `\n  (the HTML report could not be rendered: ${written.htmlError.message})`
   return { pass, message: () => formatVerdictMessage(artifact, { report: shown }) + note }
 }
 
@@ -195,18 +211,15 @@ function updateState(state: MatcherState): UpdateState {
 
 /** A test annotation carrying the report, for reporters that show them (the default one, the HTML UI). */
 async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string): Promise<void> {
-  const locus = entry.locus === null ? '' : `, causal locus: step ${entry.locus.index} (${entry.locus.name})`
-  const rate = `${(entry.rate.point * 100).toFixed(1)}% of ${entry.rate.n}`
-  await task.context.annotate(`${entry.verdict}: ${entry.predicate} in ${rate}${locus}`, 'causal-replay', {
+  const locus = entry.locus === null ? '' : `; causal locus: step ${entry.locus.index} (${entry.locus.name})`
+  const { rate } = entry
+  const observed =
+    `${entry.predicate} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)} ` +
+    `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
+  await task.context.annotate(`${entry.verdict}: ${observed}${locus}`, 'causal-replay', {
     path: file,
     contentType: file.endsWith('.html') ? 'text/html' : 'application/json',
   })
-}
-
-/** A path as a user would type it: relative to the working directory when inside it. */
-function displayPath(file: string): string {
-  const fromCwd = relative(process.cwd(), file)
-  return fromCwd !== '' && !fromCwd.startsWith('..') && !isAbsolute(fromCwd) ? fromCwd : file
 }
 
 function describe(value: unknown): string {

@@ -288,6 +288,7 @@ describe('AI SDK adapter: tools', () => {
 
   test('tool calls of one response are recorded in the order the model listed them, whatever finishes first', async () => {
     let executed = 0
+    const finished: string[] = []
     // A turn of the event loop: every promise chain already started settles first (no timing).
     const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
     const twoCalls = () =>
@@ -316,9 +317,8 @@ describe('AI SDK adapter: tools', () => {
             inputSchema: z.object({ n: z.number() }),
             execute: async ({ n }) => {
               executed++
-              console.log('slow start')
-              await nextTurn()
-              console.log('slow end') // run concurrently, it would finish last
+              await nextTurn() // the SDK runs both calls at once: this one finishes last
+              finished.push('slow')
               return { tool: 'slow', n }
             },
           }),
@@ -326,7 +326,7 @@ describe('AI SDK adapter: tools', () => {
             inputSchema: z.object({ n: z.number() }),
             execute: async ({ n }) => {
               executed++
-              console.log('fast')
+              finished.push('fast')
               return { tool: 'fast', n }
             },
           }),
@@ -341,6 +341,7 @@ describe('AI SDK adapter: tools', () => {
       },
     })
     const factual = await record(parallel, { seed: 1 })
+    expect(finished).toEqual(['fast', 'slow'])
     expect(factual.steps[0]?.observations.map((o) => [o.tool, o.result])).toEqual([
       ['slow', { tool: 'slow', n: 1 }],
       ['fast', { tool: 'fast', n: 2 }],

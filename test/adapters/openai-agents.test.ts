@@ -37,7 +37,7 @@ import {
   type Trajectory,
 } from '../../src/index.js'
 
-// No trace export from tests (the example's runner also turns tracing off per run).
+// Tests export no traces.
 beforeAll(() => setTracingDisabled(true))
 
 const refunded = calledTool('issue_refund')

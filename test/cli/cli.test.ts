@@ -80,7 +80,9 @@ describe('a bad or missing artifact', () => {
   it('names the field zod rejected, exits 2 and writes nothing', async () => {
     const folder = await mkdtemp(join(directory, 'bad-'))
     const bad = join(folder, 'bad.json')
-    const broken = structuredClone(artifact) as unknown as { verdict: { kind: string; observed: { n: number } } }
+    const broken = structuredClone(artifact) as unknown as {
+      verdict: { kind: string; observed: { n: number } }
+    }
     broken.verdict.kind = 'maybe'
     broken.verdict.observed.n = -1
     await writeFile(bad, JSON.stringify(broken))
@@ -140,7 +142,9 @@ describe('the causal-replay executable', () => {
   /** Runs `node main.ts …` (through tsx) and resolves to its exit code and output, failing or not. */
   async function spawnCli(...argv: string[]) {
     try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', main, ...argv], { cwd: ROOT })
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', main, ...argv], {
+        cwd: ROOT,
+      })
       return { code: 0, stdout, stderr }
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string }
@@ -149,7 +153,9 @@ describe('the causal-replay executable', () => {
   }
 
   it('is the package bin, with a node shebang', async () => {
-    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>
+    }
     expect(manifest.bin['causal-replay']).toBe('./dist/src/cli/main.js')
     expect((await readFile(main, 'utf8')).split('\n')[0]).toBe('#!/usr/bin/env node')
   })

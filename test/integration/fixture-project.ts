@@ -32,7 +32,9 @@ export interface FixtureProject {
  */
 export async function copyFixture(name: string): Promise<FixtureProject> {
   if (!existsSync(join(REPO, 'dist/matchers/index.js'))) {
-    throw new Error('The integration tests run the built package: run `npm run build` first (`npm test` does).')
+    throw new Error(
+      'The integration tests run the built package: run `npm run build` first (`npm test` does).',
+    )
   }
   const root = await mkdtemp(join(tmpdir(), `causal-replay-${name}-`))
   await cp(join(REPO, 'test/fixtures', name), root, { recursive: true })
@@ -58,7 +60,11 @@ export async function copyFixture(name: string): Promise<FixtureProject> {
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(VITEST|CI$|CONTINUOUS_INTEGRATION|GITHUB_|UPDATE_SNAPSHOT|CAUSAL_REPLAY_|TEST$|NODE_ENV|FORCE_COLOR)/.test(key)) {
+    if (
+      /^(VITEST|CI$|CONTINUOUS_INTEGRATION|GITHUB_|UPDATE_SNAPSHOT|CAUSAL_REPLAY_|TEST$|NODE_ENV|FORCE_COLOR)/.test(
+        key,
+      )
+    ) {
       continue
     }
     env[key] = value

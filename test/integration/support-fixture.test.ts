@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ArtifactSchema } from '../../src/verdict/schema.js'
 import { CausalReplayMetaEntrySchema } from '../../src/vitest/meta.js'
 import { RunReportSchema } from '../../src/vitest/run-report.js'
-import { copyFixture, messageOf, summaryBlock, type FixtureProject, type RunResult } from './fixture-project.js'
+import {
+  copyFixture,
+  messageOf,
+  summaryBlock,
+  type FixtureProject,
+  type RunResult,
+} from './fixture-project.js'
 
 // One real Vitest run of a user's project (test/fixtures/support) with the plugin, the default
 // reporter and Vitest's JSON reporter; every test below reads what that run printed and wrote.
@@ -36,7 +42,9 @@ afterAll(async () => {
 })
 
 function assertion(fullName: string): JsonAssertion {
-  const found = results.testResults.flatMap((file) => file.assertionResults).find((a) => a.fullName === fullName)
+  const found = results.testResults
+    .flatMap((file) => file.assertionResults)
+    .find((a) => a.fullName === fullName)
   if (found === undefined) throw new Error(`no test named ${fullName} in the JSON report`)
   return found
 }
@@ -49,19 +57,29 @@ describe('a project using the plugin', () => {
     expect(assertion('support agent never deletes an order').status).toBe('passed')
     expect(assertion('always replies with text').status).toBe('passed')
     expect(assertion('support agent injected ticket: rarely refunds').status).toBe('failed')
-    expect(assertion('support agent borderline ticket: rarely refunds within 60 rollouts').status).toBe('failed')
+    expect(assertion('support agent borderline ticket: rarely refunds within 60 rollouts').status).toBe(
+      'failed',
+    )
     expect(assertion('misuse .not is refused and names the matcher to use instead').status).toBe('passed')
-    expect(assertion('misuse a received value that is not an agent or scenario is refused').status).toBe('passed')
+    expect(assertion('misuse a received value that is not an agent or scenario is refused').status).toBe(
+      'passed',
+    )
   })
 
   it('names the decide step as the causal locus of the injected failure, with intervals (DESIGN §5)', () => {
     const message = messageOf(assertion('support agent injected ticket: rarely refunds').failureMessages[0]!)
     expect(message).toMatch(/^expected support to rarely call issue_refund: ≤ 5% at 95% confidence\n/)
-    expect(message).toMatch(/observed \d+\/\d+ rollouts \(\d+\.\d%, 95% Wilson CI [\d.]+%–[\d.]+%\)  → fail/)
+    expect(message).toMatch(
+      /observed \d+\/\d+ rollouts \(\d+\.\d%, 95% Wilson CI [\d.]+%–[\d.]+%\) {2}→ fail/,
+    )
     expect(message).toMatch(/replay: \{ seed: \d+, rollout: \d+ \}/)
-    expect(message).toMatch(/\n  ▶ 1 +decide +"refund" +[\d.]+ \[[\d.]+, [\d.]+\] +-[\d.]+ \[-[\d.]+, +-?[\d.]+\]  ← causal locus\n/)
+    expect(message).toMatch(
+      /\n {2}▶ 1 +decide +"refund" +[\d.]+ \[[\d.]+, [\d.]+\] +-[\d.]+ \[-[\d.]+, +-?[\d.]+\] {2}← causal locus\n/,
+    )
     expect(message).toContain('SYSTEM NOTE: policy updated')
-    expect(message).toContain('report: .causal-replay/support/support-agent-injected-ticket-rarely-refunds.html')
+    expect(message).toContain(
+      'report: .causal-replay/support/support-agent-injected-ticket-rarely-refunds.html',
+    )
     expect(message).toMatchSnapshot()
   })
 
@@ -70,7 +88,9 @@ describe('a project using the plugin', () => {
       assertion('support agent borderline ticket: rarely refunds within 60 rollouts').failureMessages[0]!,
     )
     expect(message).toMatch(/→ inconclusive\n/)
-    expect(message).toMatch(/undecided after 60 rollouts \(maxRollouts\): 95% confidence bounds .* straddle 5%/)
+    expect(message).toMatch(
+      /undecided after 60 rollouts \(maxRollouts\): 95% confidence bounds .* straddle 5%/,
+    )
     expect(message).toMatch(/about [\d,]+ rollouts in all would decide it/)
     expect(message).toMatchSnapshot()
   })
@@ -91,11 +111,17 @@ describe('a project using the plugin', () => {
       expect(entry.html).not.toBeNull()
       expect(readFileSync(join(reportDir, entry.html!), 'utf8')).toMatch(/^<!doctype html>/i)
     }
-    const injected = report.entries.find((entry) => entry.test === 'support agent > injected ticket: rarely refunds')!
+    const injected = report.entries.find(
+      (entry) => entry.test === 'support agent > injected ticket: rarely refunds',
+    )!
     expect(injected.locus).toEqual({ index: 1, name: 'decide' })
-    const artifact = ArtifactSchema.parse(JSON.parse(readFileSync(join(reportDir, injected.artifact), 'utf8')))
+    const artifact = ArtifactSchema.parse(
+      JSON.parse(readFileSync(join(reportDir, injected.artifact), 'utf8')),
+    )
     expect(artifact.failing?.rollout).toBe(artifact.verdict.replay?.rollout)
     expect(artifact.contrastive?.locus).toBe(1)
+    // The plugin's maxRollouts reached the worker (provide / inject).
+    expect(artifact.verdict.maxRollouts).toBe(300)
     expect(existsSync(join(reportDir, 'index.html'))).toBe(true)
   })
 
@@ -104,7 +130,9 @@ describe('a project using the plugin', () => {
     expect(meta).toHaveLength(1)
     const entry = CausalReplayMetaEntrySchema.parse(meta![0])
     expect(entry).toMatchObject({ verdict: 'fail', locus: { index: 1, name: 'decide' }, matcher: 'toRarely' })
-    expect(run.stdout + run.stderr).toMatch(/causal-replay\n\s+↳ fail: call issue_refund .*causal locus: step 1 \(decide\)/)
+    expect(run.stdout + run.stderr).toMatch(
+      /causal-replay\n\s+↳ fail: call issue_refund .*causal locus: step 1 \(decide\)/,
+    )
     // Vitest copies annotation attachments: the two failing assertions attached their reports.
     const attachments = await readdir(join(project.root, '.vitest-attachments'))
     expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(2)

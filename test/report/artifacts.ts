@@ -22,7 +22,13 @@ export async function rarelyArtifact(
   const scenario = toScenario(target, 'rarelyArtifact')
   const run = await runSequentialGate(
     scenario,
-    { matcher: 'toRarely', agent: scenario.agent.name, predicate, label: predicateLabel(predicate), seedSource: 'option' },
+    {
+      matcher: 'toRarely',
+      agent: scenario.agent.name,
+      predicate,
+      label: predicateLabel(predicate),
+      seedSource: 'option',
+    },
     resolved,
     undefined,
   )
@@ -59,11 +65,17 @@ export const plantedAgent = defineAgent({
   name: 'planted<b>agent</b>',
   input: { page: 'https://example.invalid/order' },
   async run(_input, ctx) {
-    const read = await ctx.step('read_page', () => `summarise ${PLANTED.script}`, { context: [PLANTED.closer] })
-    await ctx.tool('fetch_page', { note: read }, () => ({ html: PLANTED.image, text: PLANTED.script }))
-    const decision = await ctx.step(`decide ${PLANTED.image}`, (rng) => (rng() < 0.6 ? 'refund' : 'escalate'), {
-      context: { page: PLANTED.image },
+    const read = await ctx.step('read_page', () => `summarise ${PLANTED.script}`, {
+      context: [PLANTED.closer],
     })
+    await ctx.tool('fetch_page', { note: read }, () => ({ html: PLANTED.image, text: PLANTED.script }))
+    const decision = await ctx.step(
+      `decide ${PLANTED.image}`,
+      (rng) => (rng() < 0.6 ? 'refund' : 'escalate'),
+      {
+        context: { page: PLANTED.image },
+      },
+    )
     if (decision === 'refund') await ctx.tool('issue_refund', { amount: 99 }, () => ({ ok: PLANTED.closer }))
     return await ctx.step('reply', (rng) => (rng() < 0.5 ? PLANTED.script : PLANTED.image))
   },

@@ -35,7 +35,10 @@ describe.skipIf(!hasChromium)(
     let file: string
 
     beforeAll(async () => {
-      ;[browser, artifact] = await Promise.all([chromium.launch({ executablePath: CHROMIUM, args: ARGS }), plantedArtifact()])
+      ;[browser, artifact] = await Promise.all([
+        chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
+        plantedArtifact(),
+      ])
       await mkdir(RESULTS, { recursive: true })
       file = join(RESULTS, 'report.html')
       await writeFile(file, renderReportHtml(artifact))
@@ -51,7 +54,8 @@ describe.skipIf(!hasChromium)(
       const problems: string[] = []
       const requests: string[] = []
       page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`)
+        if (message.type() === 'error' || message.type() === 'warning')
+          problems.push(`${message.type()}: ${message.text()}`)
       })
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
       page.on('request', (request) => {
@@ -97,7 +101,8 @@ describe.skipIf(!hasChromium)(
 
       // Dark mode: the palette follows prefers-color-scheme.
       const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
-      const luminance = (rgb: string) => (rgb.match(/\d+/g) ?? []).slice(0, 3).reduce((sum, part) => sum + Number(part), 0)
+      const luminance = (rgb: string) =>
+        (rgb.match(/\d+/g) ?? []).slice(0, 3).reduce((sum, part) => sum + Number(part), 0)
       const light = await background()
       await page.emulateMedia({ colorScheme: 'dark' })
       expect(luminance(await background())).toBeLessThan(luminance(light))
@@ -110,7 +115,10 @@ describe.skipIf(!hasChromium)(
 
     it('keeps planted markup inert by escaping alone, without the Content-Security-Policy', async () => {
       const page = await browser.newPage()
-      const withoutPolicy = renderReportHtml(artifact).replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
+      const withoutPolicy = renderReportHtml(artifact).replace(
+        /<meta http-equiv="Content-Security-Policy"[^>]*>/,
+        '',
+      )
       expect(withoutPolicy).not.toContain('Content-Security-Policy')
       await page.setContent(withoutPolicy)
       expect(await pwned(page)).toBeUndefined()
@@ -143,7 +151,10 @@ describe.skipIf(!hasChromium)(
           return await ctx.step('decide', () => 'escalate')
         },
       })
-      const passing = await rarelyArtifact(quiet, (trajectory) => trajectory.output === 'refund', { atMost: 0.05, seed: 4 })
+      const passing = await rarelyArtifact(quiet, (trajectory) => trajectory.output === 'refund', {
+        atMost: 0.05,
+        seed: 4,
+      })
       const passFile = join(RESULTS, 'report-pass.html')
       await writeFile(passFile, renderReportHtml(passing))
       const { page, problems } = await open(pathToFileURL(passFile).href)

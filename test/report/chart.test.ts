@@ -3,12 +3,18 @@ import { niceDomain, renderIntervalChart } from '../../src/report/chart.js'
 
 describe('niceDomain', () => {
   it('holds 0 and every value on a grid of 0.25', () => {
-    expect(niceDomain([0.42, 0.3, 0.55, -0.05])).toEqual({ domain: [-0.25, 0.75], ticks: [-0.25, 0, 0.25, 0.5, 0.75] })
+    expect(niceDomain([0.42, 0.3, 0.55, -0.05])).toEqual({
+      domain: [-0.25, 0.75],
+      ticks: [-0.25, 0, 0.25, 0.5, 0.75],
+    })
     expect(niceDomain([0, 0])).toEqual({ domain: [0, 0.25], ticks: [0, 0.25] })
   })
 
   it('uses a grid of 0.5 for wide ranges and ignores non-finite values', () => {
-    expect(niceDomain([-1.1, 0.9, Number.NaN])).toEqual({ domain: [-1.5, 1], ticks: [-1.5, -1, -0.5, 0, 0.5, 1] })
+    expect(niceDomain([-1.1, 0.9, Number.NaN])).toEqual({
+      domain: [-1.5, 1],
+      ticks: [-1.5, -1, -0.5, 0, 0.5, 1],
+    })
   })
 })
 
@@ -17,8 +23,20 @@ describe('renderIntervalChart', () => {
     kind: 'contrastive',
     title: 'effects',
     rows: [
-      { label: '0  <lookup>', interval: { point: -0.5, low: -0.7, high: -0.3 }, tone: 'rescues', highlight: false, valueText: '-0.50' },
-      { label: '1  decide', interval: { point: 2, low: 1.5, high: 3 }, tone: 'worsens', highlight: true, valueText: '+2.00' },
+      {
+        label: '0  <lookup>',
+        interval: { point: -0.5, low: -0.7, high: -0.3 },
+        tone: 'rescues',
+        highlight: false,
+        valueText: '-0.50',
+      },
+      {
+        label: '1  decide',
+        interval: { point: 2, low: 1.5, high: 3 },
+        tone: 'worsens',
+        highlight: true,
+        valueText: '+2.00',
+      },
       { label: '2  reply', interval: null, tone: 'none', highlight: false, valueText: '' },
     ],
     domain: [-1, 1],

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { escapeHtml, hrefForRelativePath, jsonForScript } from '../../src/report/escape.js'
-import { html, trusted } from '../../src/report/markup.js'
+import { markup, trusted } from '../../src/report/markup.js'
 
 describe('escapeHtml', () => {
   it('escapes the five characters that can open markup or end an attribute', () => {
@@ -21,7 +21,10 @@ describe('escapeHtml', () => {
 
 describe('jsonForScript', () => {
   it('cannot end its script element and parses back to the same value', () => {
-    const value = { action: '</script><script>window.__pwned = true</script>', note: '<!-- a & b -->\u2028\u2029' }
+    const value = {
+      action: '</script><script>window.__pwned = true</script>',
+      note: '<!-- a & b -->\u2028\u2029',
+    }
     const text = jsonForScript(value)
     expect(text).not.toMatch(/[<>&\u2028\u2029]/)
     expect(JSON.parse(text)).toEqual(value)
@@ -40,22 +43,24 @@ describe('jsonForScript', () => {
 
 describe('hrefForRelativePath', () => {
   it('percent-encodes each segment so a name stays one relative link', () => {
-    expect(hrefForRelativePath('support/rarely refunds #1?.html')).toBe('support/rarely%20refunds%20%231%3F.html')
+    expect(hrefForRelativePath('support/rarely refunds #1?.html')).toBe(
+      'support/rarely%20refunds%20%231%3F.html',
+    )
     expect(hrefForRelativePath('javascript:alert(1)')).toBe('javascript%3Aalert(1)')
     expect(hrefForRelativePath('a\\b/../c.json')).toBe('a/b/../c.json')
   })
 })
 
-describe('html', () => {
+describe('markup', () => {
   it('escapes interpolated text and keeps nested markup', () => {
     const name = '<img src=x onerror=alert(1)>'
-    const page = html`<p title="${name}">${name} ${html`<b>${name}</b>`} ${[1, 'a<', null, false, undefined]}</p>`
+    const page = markup`<p title="${name}">${name} ${markup`<b>${name}</b>`} ${[1, 'a<', null, false, undefined]}</p>`
     expect(page.source).toBe(
       '<p title="&lt;img src=x onerror=alert(1)&gt;">&lt;img src=x onerror=alert(1)&gt; <b>&lt;img src=x onerror=alert(1)&gt;</b> 1a&lt;</p>',
     )
   })
 
   it('inserts trusted markup verbatim', () => {
-    expect(html`<style>${trusted('a > b {}')}</style>`.source).toBe('<style>a > b {}</style>')
+    expect(markup`<style>${trusted('a > b {}')}</style>`.source).toBe('<style>a > b {}</style>')
   })
 })

@@ -60,23 +60,31 @@ describe('renderReportHtml of the support agent on the injected ticket', () => {
     const { observed } = artifact.verdict
     const headline = textOf(page, /<header class="headline"[^>]*>([\s\S]*?)<\/header>/)
     expect(headline).toContain('expected support to rarely refund wrongly: ≤ 5% at 95% confidence')
-    expect(headline).toContain(`${observed.successes}/${observed.n} rollouts · 95% Wilson CI ${pct(observed.low)}–${pct(observed.high)}`)
+    expect(headline).toContain(
+      `${observed.successes}/${observed.n} rollouts · 95% Wilson CI ${pct(observed.low)}–${pct(observed.high)}`,
+    )
     expect(headline).toContain('step 1 · decide')
     const locus = artifact.contrastive?.steps[1]
     const fidelity = artifact.contrastive?.baseline
     if (locus === undefined || fidelity === undefined) throw new Error('no locus')
     // Rescue = 1 − P(bad | resample(locus)), its interval mirrored.
-    expect(headline.replace(/\s+/g, ' ')).toContain(`Resampling step 1 rescues ${pct(1 - locus.pBad.point)} of ${locus.pBad.n} replays`)
+    expect(headline.replace(/\s+/g, ' ')).toContain(
+      `Resampling step 1 rescues ${pct(1 - locus.pBad.point)} of ${locus.pBad.n} replays`,
+    )
     expect(headline).toContain(`95% Wilson CI ${pct(1 - locus.pBad.high)}–${pct(1 - locus.pBad.low)}`)
     expect(headline).toContain(`vs replay fidelity ${pct(fidelity.point)}`)
   })
 
   it('draws one card per step with its resampling distribution, and highlights only the locus', () => {
-    const cards = [...page.matchAll(/<li class="step-card[^"]*" id="step-(\d+)" data-step="\d+"( data-locus="true")?/g)]
+    const cards = [
+      ...page.matchAll(/<li class="step-card[^"]*" id="step-(\d+)" data-step="\d+"( data-locus="true")?/g),
+    ]
     expect(cards.map((card) => Number(card[1]))).toEqual([0, 1, 2])
     expect(cards.filter((card) => card[2] !== undefined).map((card) => Number(card[1]))).toEqual([1])
     for (const step of artifact.contrastive?.steps ?? []) {
-      expect(page).toContain(`P(bad | resample ${step.index}) ${pct(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays`)
+      expect(page).toContain(
+        `P(bad | resample ${step.index}) ${pct(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays`,
+      )
       expect(page).toContain(`width: ${(step.pBad.point * 100).toFixed(2)}%`)
     }
   })
@@ -118,7 +126,9 @@ describe('renderReportHtml of the support agent on the injected ticket', () => {
     expect(method).toContain(`action-match rate ${pct(contrastive.actionMatchRate)}`)
     expect(method).toContain(`replay fidelity ${pct(contrastive.baseline.point)}`)
     expect(method).toContain(`${contrastive.rolloutsUsed} rollouts spent`)
-    expect(method).toContain(`Rollouts spent in all: ${artifact.verdict.rolloutsUsed + contrastive.rolloutsUsed + shapley.rolloutsUsed}.`)
+    expect(method).toContain(
+      `Rollouts spent in all: ${artifact.verdict.rolloutsUsed + contrastive.rolloutsUsed + shapley.rolloutsUsed}.`,
+    )
     expect(method).toContain('intervals: P(bad) ')
   })
 
@@ -148,7 +158,9 @@ describe('renderReportHtml escapes agent text', () => {
   })
 
   it('escapes < in the embedded JSON so no string can close the script element', () => {
-    const data = /<script type="application\/json" id="causal-replay-data">([\s\S]*?)<\/script>/.exec(page)?.[1]
+    const data = /<script type="application\/json" id="causal-replay-data">([\s\S]*?)<\/script>/.exec(
+      page,
+    )?.[1]
     expect(data).toBeDefined()
     expect(data).not.toContain('<')
     expect(embeddedArtifact(page)).toEqual(artifact)
@@ -188,11 +200,18 @@ describe('renderReportHtml without attribution', () => {
       },
     })
     const refunded = (trajectory: { output?: unknown }) => trajectory.output === 'refund'
-    const artifact = await rarelyArtifact(borderline, refunded, { atMost: 0.05, seed: 3, maxRollouts: 24, attribute: false })
+    const artifact = await rarelyArtifact(borderline, refunded, {
+      atMost: 0.05,
+      seed: 3,
+      maxRollouts: 24,
+      attribute: false,
+    })
     expect(artifact.verdict.kind).toBe('inconclusive')
     const page = renderReportHtml(artifact)
     expect(page).toContain('data-verdict="inconclusive"')
-    expect(page).toMatch(/Inconclusive: after 24 rollouts \(maxRollouts\), the anytime-valid [^<]* straddles the bound of 5%/)
+    expect(page).toMatch(
+      /Inconclusive: after 24 rollouts \(maxRollouts\), the anytime-valid [^<]* straddles the bound of 5%/,
+    )
     expect(page).toContain('Attribution was not run for this test.')
   })
 

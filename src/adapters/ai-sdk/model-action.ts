@@ -100,25 +100,26 @@ export function actionMeta(action: Json): JsonObject {
 
 /** The tool calls and text of a result (or of a stream's parts), in order, as one line. */
 function summaryOf(object: JsonObject | undefined): string {
-  const items: string[] = []
-  const add = (part: JsonObject | undefined, text: Map<string, number>) => {
-    if (part?.type === 'tool-call') items.push(`${String(part.toolName)}(${String(part.input)})`)
-    else if (part?.type === 'text' && typeof part.text === 'string') items.push(JSON.stringify(part.text))
+  const list = object?.call === 'generate' ? asObject(object.result)?.content : object?.parts
+  if (!Array.isArray(list)) return ''
+  // A text is whole in a result; in a stream its deltas, by text id, build it.
+  const items: Array<{ call: string } | { text: string }> = []
+  const texts = new Map<string, { text: string }>()
+  for (const entry of list) {
+    const part = asObject(entry)
+    if (part?.type === 'tool-call') items.push({ call: `${String(part.toolName)}(${String(part.input)})` })
+    else if (part?.type === 'text' && typeof part.text === 'string') items.push({ text: part.text })
     else if (part?.type === 'text-delta' && typeof part.delta === 'string') {
-      // Deltas of one text part build one quoted string.
-      const id = String(part.id)
-      const at = text.get(id)
-      if (at === undefined) {
-        text.set(id, items.length)
-        items.push(part.delta)
-      } else items[at] += part.delta
+      const text = texts.get(String(part.id))
+      if (text !== undefined) text.text += part.delta
+      else {
+        const started = { text: part.delta }
+        texts.set(String(part.id), started)
+        items.push(started)
+      }
     }
   }
-  const texts = new Map<string, number>()
-  const list = object?.call === 'generate' ? asObject(object.result)?.content : object?.parts
-  if (Array.isArray(list)) for (const part of list) add(asObject(part), texts)
-  for (const at of texts.values()) items[at] = JSON.stringify(items[at])
-  return items.join(', ')
+  return items.map((item) => ('call' in item ? item.call : JSON.stringify(item.text))).join(', ')
 }
 
 function usageOf(action: Json): Json | undefined {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { defineAgent, InvalidOptionError, isAgent, isScenario, NotJsonError, runRollouts } from '../../../src/index.js'
+import {
+  defineAgent,
+  InvalidOptionError,
+  isAgent,
+  isScenario,
+  NotJsonError,
+  runRollouts,
+} from '../../../src/index.js'
 import { toScenario } from '../../../src/agent/define-agent.js'
 
 describe('defineAgent', () => {
@@ -20,9 +27,10 @@ describe('defineAgent', () => {
     expect(isAgent(scenario)).toBe(false)
   })
 
-  it.each([
-    [{ name: '', run: () => 1 }, 'defineAgent: `name` must be a non-empty string.'],
-    [{ name: 42, run: () => 1 }, 'defineAgent: `name` must be a non-empty string.'],
+  const one = (): number => 1
+  it.each<[object, string]>([
+    [{ name: '', run: one }, 'defineAgent: `name` must be a non-empty string.'],
+    [{ name: 42, run: one }, 'defineAgent: `name` must be a non-empty string.'],
     [{ name: 'x' }, 'defineAgent("x"): `run` must be a function (input, ctx) => output.'],
   ])('refuses %j with a message naming the field', (definition, message) => {
     expect(() => defineAgent(definition as never)).toThrow(new InvalidOptionError(message))

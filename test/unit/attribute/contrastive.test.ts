@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { contrastive, ContrastiveResultSchema, type ContrastiveResult } from '../../../src/attribute/index.js'
-import { Budget, InvalidOptionError, record, type Trajectory } from '../../../src/index.js'
+import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from '../../../src/index.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
 import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from './fixtures.js'
@@ -292,10 +293,68 @@ describe('option errors name the option', () => {
     )
   })
 
+  it('takes an agent without a default input: the factual run carries its input', async () => {
+    const noInput = defineAgent<{ p: number }, string>({
+      name: 'no-default-input',
+      async run(input, ctx) {
+        return ctx.step('decide', (rng) => (rng() < input.p ? 'bad' : 'good'))
+      },
+    })
+    const factual = await firstBadRun(noInput.on({ p: 0.3 }), 1)
+    const result = await contrastive(noInput, factual, { isBad: returnedBad, seed: 1 })
+    expect(result.locus).toBe(0)
+  })
+
   it('attributes a run without steps to nothing, at no cost', async () => {
     const factual = await record(pivotal, { seed: 1 })
     const empty = { ...factual, steps: [] }
     const result = valid(await contrastive(pivotal, empty, { isBad: returnedBad }))
     expect(result).toMatchObject({ steps: [], locus: null, rolloutsUsed: 0 })
+  })
+})
+
+describe('invariants', () => {
+  it('hold for any planted SCM, seed, comparison, search and cap', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          scm: fc.nat(10_000),
+          seed: fc.nat(10_000),
+          crn: fc.boolean(),
+          sequential: fc.boolean(),
+          search: fc.constantFrom('linear' as const, 'binary' as const),
+          rollouts: fc.integer({ min: 3, max: 40 }),
+        }),
+        async ({ scm: scmSeed, seed, crn, sequential, search, rollouts }) => {
+          const scm = plantedScm(scmSeed, { maxLength: 12 })
+          const options = { isBad: isPlantedBad, seed, crn, sequential, search, rollouts }
+          const result = valid(await contrastive(scm.agent, await failingRun(scm), options))
+          expect(result.steps.map((step) => step.index)).toEqual(scm.pBadResample.map((_, index) => index))
+          // Planted agents never error, so every rollout is scored.
+          expect(result.rolloutsUsed).toBe(
+            result.baseline.n + result.steps.reduce((sum, step) => sum + step.rolloutsUsed, 0),
+          )
+          expect(result.baseline.n).toBeLessThanOrEqual(rollouts)
+          for (const step of result.steps) {
+            expect(step.rolloutsUsed).toBeLessThanOrEqual(rollouts)
+            if (!sequential && step.evaluated) expect(step.rolloutsUsed).toBe(rollouts)
+            expect(step.effect.low).toBeLessThanOrEqual(step.effect.point)
+            expect(step.effect.point).toBeLessThanOrEqual(step.effect.high)
+            expect(step.effect.low).toBeGreaterThanOrEqual(-1)
+            expect(step.effect.high).toBeLessThanOrEqual(1)
+            expect(step.direction === 'rescues').toBe(step.evaluated && step.pValue <= 1 - result.confidence)
+          }
+          if (result.locus !== null) {
+            expect(result.steps[result.locus]?.direction).toBe('rescues')
+            expect(result.steps.slice(result.locus + 1).some((step) => step.direction === 'rescues')).toBe(
+              false,
+            )
+          }
+          // Under CRN a step after the pivot never changes an outcome, so it can never be rejected.
+          if (crn) expect(result.locus === null || result.locus <= scm.pivot).toBe(true)
+        },
+      ),
+      { seed: 21, numRuns: 30 },
+    )
   })
 })

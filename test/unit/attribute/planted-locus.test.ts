@@ -78,7 +78,7 @@ describe('contrastive attribution on generated SCMs', () => {
 
   it('abstains (locus null) rather than guessing wrong when the budget is too small', async () => {
     let abstained = 0
-    for (let seed = 0; seed < 100; seed++) {
+    for (let seed = 0; seed < 60; seed++) {
       const scm = plantedScm(seed)
       const factual = await failingRun(scm)
       const tooFew = await contrastive(scm.agent, factual, { isBad: isPlantedBad, seed, rollouts: 5 })
@@ -92,7 +92,7 @@ describe('contrastive attribution on generated SCMs', () => {
       expect([null, scm.locus]).toContain(tooPoor.locus)
       if (tooPoor.locus === null) abstained++
     }
-    expect(abstained).toBeGreaterThan(90)
+    expect(abstained).toBeGreaterThan(54)
   })
 
   it('estimates the analytic effects: the planted pivot’s effect interval covers (p − 1)·F', async () => {

@@ -63,10 +63,13 @@ describe('the error hierarchy', () => {
     for (const other of [new Error('x'), new TypeError('y'), new DOMException('z', 'AbortError')]) {
       expect(isCausalReplayError(other)).toBe(false)
       expect(isCausalReplayError(structuredClone(other))).toBe(false)
-      expect(isCausalReplayError(JSON.parse(JSON.stringify({ name: other.name, message: other.message })))).toBe(false)
+      expect(
+        isCausalReplayError(JSON.parse(JSON.stringify({ name: other.name, message: other.message }))),
+      ).toBe(false)
     }
     expect(isCausalReplayError({ name: 'Error', stack: 'Error: BudgetExceededError: nope' })).toBe(false)
-    for (const value of [null, undefined, 'BudgetExceededError', 42]) expect(isCausalReplayError(value)).toBe(false)
+    for (const value of [null, undefined, 'BudgetExceededError', 42])
+      expect(isCausalReplayError(value)).toBe(false)
   })
 
   it('keeps the data a caller needs: the file of an InvalidTrajectoryError, the partial of a BudgetExceededError', () => {

@@ -28,7 +28,11 @@ const refunded = calledTool('issue_refund')
 
 describe('the support agent', () => {
   it('refunds an injected ticket at about 60%', async () => {
-    const set = await runRollouts(supportAgent.on(injectedTicket), { rollouts: 400, seed: 2024, concurrency: 16 })
+    const set = await runRollouts(supportAgent.on(injectedTicket), {
+      rollouts: 400,
+      seed: 2024,
+      concurrency: 16,
+    })
     expect(set.errors).toEqual([])
     const rate = set.rate(refunded, CONFIDENCE)
     expectCovers(rate, 0.6)
@@ -92,7 +96,10 @@ describe('the synthetic SCMs (DESIGN §7)', () => {
     const factual = set.trajectories.find(returnedBad) as Trajectory
     expect(factual.steps.map((s) => s.name)).toEqual(['lookup', 'decide', 'reply'])
     const pBad = async (k: number) =>
-      (await replay(agent, factual, resample(k), { rollouts: 400, seed: 5, concurrency: 16 })).rate(returnedBad, CONFIDENCE)
+      (await replay(agent, factual, resample(k), { rollouts: 400, seed: 5, concurrency: 16 })).rate(
+        returnedBad,
+        CONFIDENCE,
+      )
     expectCovers(await pBad(0), p)
     expectCovers(await pBad(1), p)
     expect((await pBad(2)).point).toBe(1)
@@ -105,7 +112,10 @@ describe('the synthetic SCMs (DESIGN §7)', () => {
     const factual = set.trajectories.find(returnedBad) as Trajectory
     expect(factual.steps.slice(0, 2).map((s) => s.action)).toEqual(['bad', 'bad'])
     const v = async (held: number[]) =>
-      (await replay(agent, factual, hold(held), { rollouts: 500, seed: 3, concurrency: 16 })).rate(returnedBad, CONFIDENCE)
+      (await replay(agent, factual, hold(held), { rollouts: 500, seed: 3, concurrency: 16 })).rate(
+        returnedBad,
+        CONFIDENCE,
+      )
     expectCovers(await v([]), q * q)
     expectCovers(await v([0]), q)
     expectCovers(await v([1]), q)

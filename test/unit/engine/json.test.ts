@@ -19,11 +19,23 @@ describe('assertJson', () => {
     ['a function', () => 1, 'function'],
     ['NaN', Number.NaN, 'NaN is not a finite number'],
     ['-Infinity in an array', [1, -Infinity], '-Infinity is not a finite number at [1]'],
-    ['a Date deep inside', { a: { b: [new Date(0)] } }, 'a Date instance at .a.b[0] (convert it to plain JSON first)'],
-    ['a hole in an array', [1, , 3], 'undefined at [1]'],
+    [
+      'a Date deep inside',
+      { a: { b: [new Date(0)] } },
+      'a Date instance at .a.b[0] (convert it to plain JSON first)',
+    ],
+    ['a hole in an array', Object.assign(new Array<number>(3), { 0: 1, 2: 3 }), 'undefined at [1]'],
     ['a symbol', Symbol('s'), 'symbol'],
     ['a bigint', 1n, 'bigint'],
-    ['a cycle', (() => { const a: unknown[] = []; a.push(a); return a })(), 'circular reference at [0]'],
+    [
+      'a cycle',
+      (() => {
+        const a: unknown[] = []
+        a.push(a)
+        return a
+      })(),
+      'circular reference at [0]',
+    ],
   ])('rejects %s, naming where and the path', (_label, value, problem) => {
     expect(() => assertJson(value, 'The action of step 2 "decide"')).toThrow(
       new NotJsonError(`The action of step 2 "decide" is not a JSON value: ${problem}.`),

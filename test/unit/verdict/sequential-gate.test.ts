@@ -5,7 +5,7 @@ import { sequentialBoundaries } from '../../../src/stats/sequential-rate-test.js
 import type { ResolvedSequentialGate } from '../../../src/verdict/options.js'
 import { VerdictSchema } from '../../../src/verdict/schema.js'
 import { runSequentialGate } from '../../../src/verdict/sequential-gate.js'
-import { coinAgent, common, returnedBad, subject } from './gate-helpers.js'
+import { coinAgent, common, subject, type returnedBad } from './gate-helpers.js'
 
 function gate(overrides: Partial<ResolvedSequentialGate> = {}): ResolvedSequentialGate {
   return {

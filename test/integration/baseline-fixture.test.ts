@@ -1,0 +1,89 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BaselineFileSchema } from '../../src/verdict/baseline-file.js'
+import { copyFixture, summaryBlock, type FixtureProject } from './fixture-project.js'
+
+// A project set up without the plugin (setup file + reporter by name) whose test keeps a rate
+// baseline; the runs below follow its life: recorded, a regression caught in CI, `-u`, a corrupted file.
+let project: FixtureProject
+let baselineFile = ''
+
+const KEY = 'support keeps its refund rate 1'
+
+async function readBaseline() {
+  return BaselineFileSchema.parse(JSON.parse(await readFile(baselineFile, 'utf8')))
+}
+
+beforeAll(async () => {
+  project = await copyFixture('baseline')
+  baselineFile = join(project.root, '__baselines__/rates.test.js.rates.json')
+})
+
+afterAll(async () => {
+  await project?.remove()
+})
+
+describe('toMatchRateBaseline in a real project', () => {
+  it('records the baseline on the first run', async () => {
+    const first = await project.vitest(['run'])
+    expect(first.code).toBe(0)
+    const file = await readBaseline()
+    expect(Object.keys(file.entries)).toEqual([KEY])
+    expect(file.entries[KEY]).toMatchObject({
+      n: 200,
+      agent: 'support',
+      predicate: 'call issue_refund',
+      better: 'lower',
+    })
+    expect(file.entries[KEY]!.rate).toBeLessThan(0.12)
+    expect(summaryBlock(first.stdout)).toMatch(/1 rate assertion — 0 fail, 0 inconclusive, 1 pass/)
+  }, 60_000)
+
+  it('in CI, catches a regression and refuses to invent a missing baseline', async () => {
+    const before = await readFile(baselineFile, 'utf8')
+    const ci = await project.vitest(['run'], {
+      UPDATE_SNAPSHOT: 'none',
+      FIXTURE_REFUND_RATE: '0.3',
+      FIXTURE_NEW_TEST: '1',
+    })
+    expect(ci.code).toBe(1)
+    const output = ci.stdout + ci.stderr
+    expect(output).toMatch(
+      /expected support to call issue_refund no more often than its baseline \([\d.]+%, tolerance \+0\.0%\) at 95% confidence/,
+    )
+    expect(output).toMatch(
+      /difference \+[\d.]+% \(95% Newcombe CI \+[\d.]+% to \+[\d.]+%\) lies beyond the \+0\.0% tolerance → regression/,
+    )
+    expect(output).toMatch(/← causal locus/)
+    expect(output).toMatch(
+      /no entry "new refund baseline" in __baselines__\/rates\.test\.js\.rates\.json, and this run may not write one/,
+    )
+    expect(output).toContain('record it locally with `vitest -u`')
+    expect(await readFile(baselineFile, 'utf8')).toBe(before)
+  }, 60_000)
+
+  it('rewrites the baseline with -u', async () => {
+    const updated = await project.vitest(['run', '-u'], { FIXTURE_REFUND_RATE: '0.3' })
+    expect(updated.code).toBe(0)
+    expect(updated.stdout + updated.stderr).not.toMatch(/regression/)
+    expect((await readBaseline()).entries[KEY]!.rate).toBeGreaterThan(0.2)
+  }, 60_000)
+
+  it('reports a corrupted baseline clearly and leaves it alone', async () => {
+    const corrupted = (await readFile(baselineFile, 'utf8')).replace(
+      /"successes": \d+/,
+      '"successes": "many"',
+    )
+    await writeFile(baselineFile, corrupted)
+    const run = await project.vitest(['run'])
+    expect(run.code).toBe(1)
+    const output = run.stdout + run.stderr
+    expect(output).toMatch(/Invalid baseline in .*__baselines__\/rates\.test\.js\.rates\.json:/)
+    expect(output).toMatch(/successes/)
+    expect(output).toMatch(
+      /The baseline file was left unchanged\. Fix it, or rewrite it from fresh measurements with `vitest -u`\./,
+    )
+    expect(await readFile(baselineFile, 'utf8')).toBe(corrupted)
+  }, 60_000)
+})
