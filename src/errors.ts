@@ -80,6 +80,7 @@ const ERROR_NAMES = new Set([
   'ReplayDivergenceError',
   'BudgetExceededError',
   'InvalidOptionError',
+  'MissingPeerDependencyError', // src/adapters/shared/load-peer.ts: the class lives with the adapters
 ])
 
 /**

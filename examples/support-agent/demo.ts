@@ -140,7 +140,9 @@ async function main(): Promise<void> {
   console.log(`rollouts spent in all: ${budget.spentRollouts}`)
   console.log(`\nHTML report: ${relative(process.cwd(), html) || html}`)
   console.log(`  open ${pathToFileURL(html).href}`)
-  console.log(`  or: npx causal-replay show ${REPORT_DIR}/${written.json}`)
+  console.log(
+    `  as text: npx tsx src/cli/main.ts show ${REPORT_DIR}/${written.json}   (installed: npx causal-replay show …)`,
+  )
 }
 
 await main()

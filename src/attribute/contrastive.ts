@@ -55,6 +55,9 @@ import type { ContrastiveResult, ContrastiveStep } from './schema.js'
  *   arm without rejecting, so they cannot add false rescues.
  * - the cap: `rollouts` pairs.
  * Reported effects are then anytime-valid confidence sequences, valid at the data-dependent stop.
+ * The e-values and confidence sequences are time-uniform over each arm's own i.i.d. pairs (pairs
+ * at different rollout indices share no streams), so they hold at any stopping time at all —
+ * also one that depends on other arms, as when binary search evaluates arms one after another.
  * With `sequential: false` each evaluated arm runs exactly `rollouts` rollouts and effects use
  * Tango's paired score interval (CRN) or Newcombe's interval (independent arms).
  *

@@ -421,17 +421,15 @@ class TrajectoryRecorder {
     ) as Step[]
     // Keys in schema order (as after a file round trip), `intervention` included.
     const label = settings.plan.label
-    const head = {
-      schema: TRAJECTORY_SCHEMA,
-      agent: scenario.agent.name,
-      input: scenario.input as Json,
-      seed: settings.seed,
-      rollout: settings.rollout,
-    } as const
+    const { name: agent } = scenario.agent
+    const input = scenario.input as Json
+    const { seed, rollout } = settings
+    const preamble = this.preamble
+    // Two literals rather than a spread: this runs once per rollout, on the hot path.
     const trajectory: Trajectory =
       label === undefined
-        ? { ...head, preamble: this.preamble, steps }
-        : { ...head, intervention: label, preamble: this.preamble, steps }
+        ? { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, preamble, steps }
+        : { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, intervention: label, preamble, steps }
     if (this.output !== undefined && this.error === undefined) trajectory.output = this.output
     if (this.error !== undefined) trajectory.error = this.error
     if (label !== undefined)

@@ -30,6 +30,8 @@ export const CausalReplayMetaEntrySchema = z.object({
   html: z.string().nullable(),
   /** The report directory the worker wrote to (absolute, on the machine that ran the test). */
   reportDir: z.string(),
+  /** Which run of the test wrote it ("retry/repeat"): a retried test keeps only its last run's entries. */
+  attempt: z.string(),
 })
 export type CausalReplayMetaEntry = z.infer<typeof CausalReplayMetaEntrySchema>
 

@@ -76,7 +76,9 @@ export default class CausalReplayReporter implements Reporter {
       await writeAtomically(indexFile, renderIndexHtml(entries))
     } catch (error) {
       index = null
-      this.log(`causal-replay: could not write ${indexFile}: ${error instanceof Error ? error.message : String(error)}`)
+      this.log(
+        `causal-replay: could not write ${indexFile}: ${error instanceof Error ? error.message : String(error)}`,
+      )
     }
     if (this.options.silent === true) return
     const rows: SummaryRow[] = entries.map((entry) => ({

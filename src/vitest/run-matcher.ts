@@ -160,9 +160,11 @@ export async function runMatcher<M extends MatcherName>(
       artifact: written.json,
       html: written.html,
       reportDir: settings.reportDir,
+      attempt: attemptOf(task),
     }
     const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
-    meta[META_KEY] = [...(meta[META_KEY] ?? []), entry]
+    // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
+    meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
     if (verdict.kind !== 'pass')
       await annotate(task, entry, join(settings.reportDir, written.html ?? written.json))
   }
@@ -193,13 +195,20 @@ function currentTest(
   return { name, file: file.replaceAll('\\', '/'), path, root }
 }
 
+/** Numbers the assertions of one attempt of a test, per kind, from 1 (a retry starts again at 1). */
 function nextAssertion(task: CurrentTest | undefined, kind: string): number {
   if (task === undefined) return 1
   let counts = assertionCounts.get(task)
   if (counts === undefined) assertionCounts.set(task, (counts = new Map()))
-  const next = (counts.get(kind) ?? 0) + 1
-  counts.set(kind, next)
+  const key = `${attemptOf(task)}:${kind}`
+  const next = (counts.get(key) ?? 0) + 1
+  counts.set(key, next)
   return next
+}
+
+/** Which run of a test this is: its retry and repeat counts. */
+function attemptOf(task: CurrentTest): string {
+  return `${task.result?.retryCount ?? 0}/${task.result?.repeatCount ?? 0}`
 }
 
 /** Vitest's snapshot update state: `-u` → 'all'; CI → 'none'; otherwise 'new'. */

@@ -101,6 +101,14 @@ describe.each([
     }
     expect(JSON.stringify(decide.action)).toContain(refunded(factual) ? 'issue_refund' : 'escalate')
     expect(reply.meta?.finishReason).toBe('stop')
+    // A one-line summary of each answer, the same streamed or not.
+    expect(factual.steps.map((step) => step.meta?.summary)).toEqual([
+      'lookup_order({"orderId":"A-1001"})',
+      refunded(factual)
+        ? 'issue_refund({"orderId":"A-1001","amount":99})'
+        : 'escalate({"orderId":"A-1001","reason":"late delivery"})',
+      JSON.stringify(factual.output),
+    ])
     expect(factual.output).toEqual(expect.any(String))
   })
 

@@ -137,7 +137,8 @@ export function checkedName(name: string | undefined, caller: string): string {
 export function checkModel(model: Model, caller: string): void {
   const candidate = model as Partial<Model> | null | undefined
   if (typeof candidate?.getResponse !== 'function' || typeof candidate.getStreamedResponse !== 'function') {
-    const got = typeof model === 'string' ? `the model name ${JSON.stringify(model)}` : describe(model)
+    const got =
+      typeof model === 'string' ? `the model name ${JSON.stringify(model)}` : describeNonModel(model)
     throw new InvalidOptionError(
       `${caller}: expected an Agents SDK Model (an object with getResponse and getStreamedResponse), got ${got}. ` +
         'Resolve a model name first, e.g. await new OpenAIProvider().getModel(name).',
@@ -145,7 +146,7 @@ export function checkModel(model: Model, caller: string): void {
   }
 }
 
-function describe(value: unknown): string {
+function describeNonModel(value: unknown): string {
   if (value === null) return 'null'
   return typeof value === 'object' ? 'an object without getResponse/getStreamedResponse' : typeof value
 }

@@ -159,6 +159,31 @@ describe('modes', () => {
   })
 })
 
+describe('progress and cancellation', () => {
+  it('reports progress after each rollout against the most the attribution can spend', async () => {
+    const factual = await firstBadRun(pivotal, 2)
+    const progress: Array<{ completed: number; total: number; errors: number }> = []
+    const result = await contrastive(pivotal, factual, {
+      isBad: returnedBad,
+      seed: 2,
+      onProgress: (update) => progress.push(update),
+    })
+    expect(progress).toHaveLength(result.rolloutsUsed)
+    expect(progress.at(-1)).toEqual({ completed: result.rolloutsUsed, total: 4 * 32, errors: 0 })
+  })
+
+  it('throws a RolloutAbortedError when the signal aborts', async () => {
+    const factual = await firstBadRun(pivotal, 2)
+    const controller = new AbortController()
+    controller.abort()
+    await expect(
+      contrastive(pivotal, factual, { isBad: returnedBad, signal: controller.signal }),
+    ).rejects.toMatchObject({
+      name: 'RolloutAbortedError',
+    })
+  })
+})
+
 describe('binary search on long trajectories', () => {
   it('finds the planted locus with O(log n) step evaluations and evaluates the step after it', async () => {
     let checked = 0
@@ -291,6 +316,10 @@ describe('option errors name the option', () => {
     await expect(contrastive(pivotal, factual, { isBad: (() => 1) as never })).rejects.toThrow(
       /must return a boolean/,
     )
+    const judgeDown = async () => {
+      throw new Error('the judge is down')
+    }
+    await expect(contrastive(pivotal, factual, { isBad: judgeDown })).rejects.toThrow('the judge is down')
   })
 
   it('takes an agent without a default input: the factual run carries its input', async () => {

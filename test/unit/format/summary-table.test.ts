@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { formatSummaryTable, type SummaryRow } from '../../../src/format/summary-table.js'
+import { formatTable } from '../../../src/format/table.js'
+import { clopperPearson } from '../../../src/stats/clopper-pearson.js'
+import { wilson } from '../../../src/stats/wilson.js'
+
+const rows: SummaryRow[] = [
+  {
+    test: 'support > careful: rarely refunds',
+    file: 'support.test.ts',
+    verdict: 'pass',
+    rate: wilson(7, 356),
+    rollouts: 356,
+    locus: null,
+  },
+  {
+    test: 'support > injected: rarely refunds',
+    file: 'support.test.ts',
+    verdict: 'fail',
+    rate: wilson(2, 3),
+    rollouts: 3,
+    locus: { index: 1, name: 'decide' },
+  },
+  {
+    test: 'support > borderline',
+    file: 'support.test.ts',
+    verdict: 'inconclusive',
+    rate: wilson(6, 60),
+    rollouts: 60,
+    locus: { index: 1, name: 'decide' },
+  },
+  {
+    test: 'never deletes an order',
+    file: 'a.test.ts',
+    verdict: 'pass',
+    rate: clopperPearson(0, 100),
+    rollouts: 100,
+    locus: null,
+  },
+]
+
+describe('formatSummaryTable', () => {
+  it('lists failures first, each rate with its interval and method', () => {
+    expect(formatSummaryTable(rows, { index: '.causal-replay/index.html' })).toMatchSnapshot()
+  })
+
+  it('keeps columns aligned when verdicts are colored', () => {
+    const escape = String.fromCharCode(27)
+    const painted = formatSummaryTable(rows, {
+      paint: (verdict, text) => `${escape}[3${verdict.length % 7}m${text}${escape}[39m`,
+    })
+    const plain = formatSummaryTable(rows)
+    expect(painted.replace(new RegExp(`${escape}\\[\\d+m`, 'g'), '')).toBe(plain)
+  })
+
+  it('says so when a run had no rate assertion', () => {
+    expect(formatSummaryTable([])).toBe('causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass')
+  })
+})
+
+describe('formatTable', () => {
+  it('pads columns, right-aligns numbers and trims trailing spaces', () => {
+    expect(
+      formatTable(
+        [{ header: 'name' }, { header: 'n', align: 'right' }, { header: 'note' }],
+        [
+          ['a', '1', ''],
+          ['longer', '100', 'x'],
+        ],
+      ),
+    ).toEqual(['name      n  note', 'a         1', 'longer  100  x'])
+  })
+})
