@@ -12,6 +12,12 @@
  *     SCMs (test/scm/planted.ts): `contrastive` with its defaults (CRN + sequential, at most K per
  *     arm) against the reference's design (fixed K per step, independent arms, every step
  *     evaluated, Newcombe + Holm), over a sweep of K. Target: ≥ 2× fewer rollouts.
+ *     Both comparisons are printed: against the reference's K = 32, and at equal accuracy with each
+ *     design's K tuned on the sweep. On the pivotal SCM the replay is deterministic (fidelity 1) and
+ *     the decisive step rescues 70% of the time, so a fixed K of 8 tuned to it is cheaper than the
+ *     anytime-valid design, which pays for validity under optional stopping and for ruling out the
+ *     other steps; with noisy replays (the generated SCMs) CRN and early stopping win at equal
+ *     accuracy as well — and in practice K cannot be tuned to a run before attributing it.
  * (c) Wall time of the reference implementation's own workloads: contrastive with K = 80 on the
  *     pivotal SCM, and Shapley (permutation, 80 permutations × 12 samples, antithetic) on the AND SCM.
  */
@@ -221,13 +227,13 @@ async function locusAccuracy(family: string, cases: readonly Case[]): Promise<vo
   const atReference = reference.find((run) => run.k === REFERENCE_K) as DesignRun
   const oursAtReference = ours.find((run) => run.k === REFERENCE_K) as DesignRun
   console.log(
-    `      vs the reference design at K = ${REFERENCE_K}: ${ratioOfMeans(atReference, oursAtReference, `${family}-32`)} fewer rollouts (95% bootstrap); target ≥ 2`,
+    `      rollouts, reference design at K = ${REFERENCE_K} / contrastive defaults: ${ratioOfMeans(atReference, oursAtReference, `${family}-32`)} (95% bootstrap); target ≥ 2`,
   )
   const referenceFirst = reaches(reference)
   const oursFirst = reaches(ours)
   if (referenceFirst !== undefined && oursFirst !== undefined) {
     console.log(
-      `      at equal accuracy (smallest K reaching 95% in each sweep: reference K = ${referenceFirst.k}, contrastive K = ${oursFirst.k}): ${ratioOfMeans(referenceFirst, oursFirst, `${family}-equal`)} fewer rollouts`,
+      `      rollouts at equal accuracy, each design at the smallest K of its sweep reaching 95% (reference K = ${referenceFirst.k}, contrastive K = ${oursFirst.k}): reference / contrastive ${ratioOfMeans(referenceFirst, oursFirst, `${family}-equal`)}`,
     )
   } else {
     console.log(

@@ -53,6 +53,23 @@ export {
   type Trajectory,
 } from './trajectory/schema.js'
 export {
+  contrastive,
+  estimateRollouts,
+  shapley,
+  ContrastiveResultSchema,
+  ShapleyResultSchema,
+  type AttributionOptions,
+  type ContrastiveOptions,
+  type ContrastiveResult,
+  type ContrastiveStep,
+  type EstimateRolloutsOptions,
+  type ReplayHandle,
+  type RolloutPrice,
+  type ShapleyOptions,
+  type ShapleyResult,
+  type ShapleyStep,
+} from './attribute/index.js'
+export {
   clopperPearson,
   confidenceSequence,
   holm,

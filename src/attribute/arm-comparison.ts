@@ -7,7 +7,7 @@ import {
   type IntervalMethod,
 } from '../stats/index.js'
 import { pairedCounts, type Arm } from './replay-arms.js'
-import { logEValueBelow, pairedConfidenceSequence } from './paired-sequence.js'
+import { logEValueBelow, pairedConfidenceSequence } from '../stats/paired-confidence-sequence.js'
 
 /**
  * How two arms are compared:

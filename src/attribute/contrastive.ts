@@ -18,7 +18,11 @@ import {
   type ResolvedContrastiveOptions,
 } from './contrastive-options.js'
 import { contrastiveRollouts } from './estimate-rollouts.js'
-import { logEValueAbove, logEValueBelow, PAIRED_E_PROCESS_METHOD } from './paired-sequence.js'
+import {
+  logEValueAbove,
+  logEValueBelow,
+  PAIRED_E_PROCESS_METHOD,
+} from '../stats/paired-confidence-sequence.js'
 import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
 import type { ContrastiveResult, ContrastiveStep } from './schema.js'
 

@@ -7,7 +7,7 @@ import type { RolloutProgress } from '../rollout/options.js'
 import { limitConcurrency } from '../rollout/pool.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import type { PairedCounts } from './paired-sequence.js'
+import type { PairedCounts } from '../stats/paired-confidence-sequence.js'
 
 /** What one replayed rollout gave: scored bad or good, or an error outcome (never scored). */
 export type RolloutOutcome = 'bad' | 'good' | 'error'

@@ -19,9 +19,16 @@ export const ContrastiveStepSchema = z.object({
   evaluated: z.boolean(),
   /** P(bad | resample(k)), with its interval. */
   pBad: EstimateSchema,
-  /** P(bad | resample(k)) − P(bad | baseline): negative means resampling rescues. Paired (Tango) under CRN, else Newcombe. */
+  /**
+   * P(bad | resample(k)) − P(bad | baseline): negative means resampling rescues. Fixed K: Tango's
+   * paired interval under CRN, else Newcombe's; sequential: an anytime-valid confidence sequence on
+   * the paired differences (`method` says which).
+   */
   effect: IntervalSchema,
-  /** One-sided p-value of "resampling step k reduces P(bad)", Holm-adjusted across evaluated steps. */
+  /**
+   * One-sided p-value of "resampling step k reduces P(bad)" (anytime-valid when sequential),
+   * Holm-adjusted across all steps; a step the search did not evaluate counts with p = 1.
+   */
   pValue: z.number().min(0).max(1),
   /** `rescues`: significantly reduces P(bad) (Holm); `worsens`: the interval lies above 0 (reported, never the locus); else `none`. */
   direction: z.enum(['rescues', 'worsens', 'none']),

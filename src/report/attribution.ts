@@ -1,5 +1,6 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import type { Artifact } from '../verdict/schema.js'
+import { unattributedReason } from './claim.js'
 import { niceDomain, renderIntervalChart, type ChartRow } from './chart.js'
 import { markup, type Markup } from './markup.js'
 import { confidenceLabel, describeMethod, signed, signedInterval } from './numbers.js'
@@ -11,12 +12,7 @@ import { confidenceLabel, describeMethod, signed, signedInterval } from './numbe
 export function renderAttribution(artifact: Artifact): Markup {
   const { contrastive, shapley } = artifact
   if (contrastive === null && shapley === null) {
-    const why =
-      artifact.verdict.kind === 'pass'
-        ? 'The test passed, so no run was attributed.'
-        : artifact.failing === null
-          ? 'There was no failing rollout to attribute.'
-          : 'Attribution was not run for this test.'
+    const why = unattributedReason(artifact)
     return markup`<section id="attribution" data-view="none"><h2>Attribution</h2><p class="section-lead">${why}</p></section>`
   }
   const view = contrastive !== null ? 'contrastive' : 'shapley'

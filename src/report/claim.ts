@@ -1,5 +1,5 @@
 import { claim } from '../format/verdict-message.js'
-import type { Verdict } from '../verdict/schema.js'
+import type { Artifact, Verdict } from '../verdict/schema.js'
 import {
   confidenceLabel,
   methodLabel,
@@ -46,7 +46,7 @@ function sequentialReason(verdict: Verdict, kind: string): string {
   if (interval === null) return `${kind}: no rollout completed, so nothing was decided.`
   const bound = roundPercent(verdict.bound.value)
   const test = `the anytime-valid ${verdict.decisionMethod ?? 'sequential test'}`
-  const bounds = `${percent(interval.low)}–${percent(interval.high)} (${confidenceLabel(interval.confidence)} ${methodLabel(interval.method)})`
+  const level = oneSidedLevel(interval.confidence)
   const used = `${verdict.rolloutsUsed} rollout${verdict.rolloutsUsed === 1 ? '' : 's'}`
   if (verdict.kind === 'inconclusive') {
     const why = verdict.stop === 'budget' ? `the budget ran out after ${used}` : `after ${used} (maxRollouts)`
@@ -54,10 +54,30 @@ function sequentialReason(verdict: Verdict, kind: string): string {
       verdict.rolloutsToDecide === null
         ? ''
         : ` About ${verdict.rolloutsToDecide} rollouts in all would decide it if the observed rate held.`
-    return `${kind}: ${why}, ${test} bounds the rate at ${bounds}, which straddles the bound of ${bound}.${more}`
+    return `${kind}: ${why}, ${test} bounds the rate at ${percent(interval.low)}–${percent(interval.high)} (${level} confidence bounds, one-sided each), which straddle the bound of ${bound}.${more}`
   }
-  const side = (verdict.bound.direction === 'atMost') === (verdict.kind === 'pass') ? 'below' : 'above'
-  return `${kind}: after ${used}, ${test} bounds the rate at ${bounds}, entirely ${side} the bound of ${bound}; stopping early keeps the error rate.`
+  // The decisive end is the one that cleared the bound: the upper one for a pass of "at most".
+  const upper = (verdict.bound.direction === 'atMost') === (verdict.kind === 'pass')
+  const end = upper ? interval.high : interval.low
+  return `${kind}: after ${used}, ${test} puts the ${level} ${upper ? 'upper' : 'lower'} confidence bound at ${percent(end)}, ${upper ? 'below' : 'above'} the bound of ${bound}; stopping early keeps the error rate.`
+}
+
+/**
+ * The one-sided level of each end of a two-sided interval: a 90% confidence sequence bounds the
+ * rate from each side at 95%, which is the level the claim is made at.
+ */
+export function oneSidedLevel(twoSidedConfidence: number): string {
+  return confidenceLabel((1 + twoSidedConfidence) / 2)
+}
+
+/** Why a failing or inconclusive test has no attribution (or a pass needs none), for the headline and the chart. */
+export function unattributedReason(artifact: Artifact): string {
+  const { verdict, failing } = artifact
+  if (verdict.kind === 'pass') return 'The test passed, so no run was attributed.'
+  if (failing === null) return 'There was no failing rollout to attribute.'
+  if (failing.error !== undefined)
+    return 'The failing run ended in an error: error outcomes are shown, not attributed.'
+  return 'Attribution was not run for this test (attribute: false, or the budget was spent).'
 }
 
 function zeroToleranceReason(verdict: Verdict, kind: string): string {

@@ -1,6 +1,6 @@
 import type { ContrastiveResult, ContrastiveStep } from '../attribute/schema.js'
 import type { Artifact } from '../verdict/schema.js'
-import { badOutcomeLabel, claimSentence, verdictReason } from './claim.js'
+import { badOutcomeLabel, claimSentence, unattributedReason, verdictReason } from './claim.js'
 import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
 import { complement, methodLabel, percent, percentInterval, pValueText, signedInterval } from './numbers.js'
@@ -44,7 +44,7 @@ ${errorNote}
 }
 
 function locusStat(artifact: Artifact): Markup {
-  const { verdict, contrastive, shapley, failing } = artifact
+  const { contrastive, shapley } = artifact
   const step = locusStep(contrastive)
   if (step !== undefined && contrastive !== null) {
     return markup`<div class="stat stat-locus" data-stat="locus">
@@ -59,11 +59,7 @@ function locusStat(artifact: Artifact): Markup {
       ? 'No step: resampling no single step significantly reduces P(bad) (the attribution abstains).'
       : shapley !== null
         ? 'Not computed: this artifact has Shapley values only (see the chart).'
-        : failing === null
-          ? verdict.kind === 'pass'
-            ? 'Not needed: the test passed.'
-            : 'No failing rollout was kept to attribute.'
-          : 'Attribution was not run for this test.'
+        : unattributedReason(artifact)
   return markup`<div class="stat" data-stat="locus">
 <div class="stat-label">Causal locus</div>
 <div class="stat-value">none</div>

@@ -2,7 +2,15 @@ import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
 import { markup, type Markup } from './markup.js'
-import { confidenceLabel, describeMethod, methodLabel, percent, percentInterval } from './numbers.js'
+import { oneSidedLevel } from './claim.js'
+import {
+  confidenceLabel,
+  describeMethod,
+  methodLabel,
+  percent,
+  percentInterval,
+  signedInterval,
+} from './numbers.js'
 
 /**
  * How the numbers were made, so a reader can judge them: rollouts per step, CRN, the multiple
@@ -24,11 +32,47 @@ ${errorList(verdict)}
 }
 
 function gateLine(verdict: Verdict): Markup {
-  const decision =
-    verdict.decisionInterval === null
-      ? 'a fixed number of rollouts'
-      : `an anytime-valid sequential test (${confidenceLabel(verdict.decisionInterval.confidence)} ${methodLabel(verdict.decisionInterval.method)} ${percent(verdict.decisionInterval.low)}–${percent(verdict.decisionInterval.high)}), so stopping early keeps the error rate`
-  return markup`<li data-method="gate"><strong>Gate:</strong> ${verdict.rolloutsUsed} of at most ${verdict.maxRollouts} rollouts, seed ${verdict.seed}; observed rate ${percentInterval(verdict.observed)}; decided with ${decision}; ${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error.</li>`
+  const errors = `${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error${verdict.allowErrors === true ? ' (left out of the rate: allowErrors)' : ''}`
+  const seed = `seed ${verdict.seed}${verdict.seedSource === undefined ? '' : ` (${SEED_SOURCES[verdict.seedSource]})`}`
+  return markup`<li data-method="gate"><strong>Gate:</strong> ${gateSampling(verdict)}; ${seed}; observed rate ${percentInterval(verdict.observed)}; ${errors}.</li>`
+}
+
+const SEED_SOURCES = {
+  option: 'the seed option',
+  env: 'CAUSAL_REPLAY_SEED',
+  test: 'derived from the test name',
+} as const
+
+/** How the gate sampled and decided, per kind of matcher. */
+function gateSampling(verdict: Verdict): string {
+  const interval = verdict.decisionInterval
+  switch (verdict.matcher) {
+    case 'toRarely':
+    case 'toUsually': {
+      const test = `an anytime-valid sequential test (${verdict.decisionMethod ?? 'sequential rate test'})`
+      const bounds =
+        interval === null
+          ? ''
+          : `, ${oneSidedLevel(interval.confidence)} one-sided confidence bounds ${percent(interval.low)}–${percent(interval.high)}`
+      return `${verdict.rolloutsUsed} of at most ${verdict.maxRollouts} rollouts, decided by ${test}${bounds}, so stopping early keeps the error rate`
+    }
+    case 'toNever':
+    case 'toAlways': {
+      const bound =
+        interval === null
+          ? ''
+          : `; ${confidenceLabel(interval.confidence)} one-sided ${methodLabel(interval.method)} bound ${percent(verdict.bound.direction === 'atMost' ? interval.high : interval.low)}`
+      return `${verdict.rolloutsUsed} of ${verdict.maxRollouts} rollouts, stopping at the first occurrence${bound}`
+    }
+    case 'toMatchRateBaseline': {
+      const difference = verdict.baseline?.difference
+      const compared =
+        difference === null || difference === undefined
+          ? ''
+          : `; new − stored ${signedInterval(difference)} (${confidenceLabel(difference.confidence)} ${methodLabel(difference.method)})`
+      return `a fixed sample of ${verdict.rolloutsUsed} rollouts compared with the stored rate${compared}`
+    }
+  }
 }
 
 function contrastiveLine(result: ContrastiveResult): Markup {

@@ -274,15 +274,10 @@ class TrajectoryRecorder {
           undefined,
         )
       }
+      const { seed, rollout } = this.settings
       let returned = chosen(
-        stepStream(this.settings.seed, this.settings.rollout, index),
-        new PolicyView(
-          name,
-          index,
-          seen,
-          this,
-          providerSeed(this.settings.seed, this.settings.rollout, index),
-        ),
+        stepStream(seed, rollout, index),
+        new PolicyView(name, index, seen, this, seed, rollout),
       )
       if (isPromiseLike(returned)) returned = await returned
       this.checkAlive()
@@ -440,23 +435,31 @@ class TrajectoryRecorder {
 }
 
 /**
- * What a policy sees. A class rather than a literal: it is made for every step, and `signal` is a
- * prototype getter so that the rollout's AbortController is only created for policies that read it.
+ * What a policy sees. A class rather than a literal because one is made for every step; `seed` and
+ * `signal` are prototype getters, so a policy that reads neither (a synthetic one) does not pay for
+ * the provider seed's hash or the rollout's AbortController.
  */
 class PolicyView implements StepView {
-  readonly seed: number
-  // A native private field: invisible to spreads and to printing the view.
+  // Native private fields: invisible to spreads and to printing the view.
   readonly #recorder: TrajectoryRecorder
+  readonly #runSeed: number
+  readonly #rollout: number
 
   constructor(
     readonly name: string,
     readonly index: number,
     readonly context: Json | undefined,
     recorder: TrajectoryRecorder,
-    seed: number,
+    runSeed: number,
+    rollout: number,
   ) {
-    this.seed = seed
     this.#recorder = recorder
+    this.#runSeed = runSeed
+    this.#rollout = rollout
+  }
+
+  get seed(): number {
+    return providerSeed(this.#runSeed, this.#rollout, this.index)
   }
 
   get signal(): AbortSignal {

@@ -40,3 +40,10 @@ export {
   type OperatingCharacteristics,
   type OperatingCharacteristicsInput,
 } from './operating-characteristics.js'
+export {
+  PAIRED_E_PROCESS_METHOD,
+  logEValueAbove,
+  logEValueBelow,
+  pairedConfidenceSequence,
+  type PairedCounts,
+} from './paired-confidence-sequence.js'

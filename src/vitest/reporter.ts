@@ -32,12 +32,17 @@ const PAINT: Record<SummaryRow['verdict'], (text: string) => string> = {
  * verdict, rate with its interval, rollouts, causal locus), and `report.json` plus `index.html` in
  * the report directory. It reads each test's `task.meta`, which survives blob files, so after
  * `vitest --merge-reports` the summary covers every shard (annotations are not re-emitted there,
- * meta is). In a `--shard` run that writes blobs it stays quiet: the merge writes the summary.
+ * meta is). In a `--shard` run that writes blobs it stays quiet: the merge writes the summary. In
+ * watch mode the table shows the tests of each rerun; the files keep the latest result of every test.
  */
 export default class CausalReplayReporter implements Reporter {
   private vitest: Vitest | undefined
   private reportDir = ''
+  // Every test seen with rate assertions, by test id: in watch mode a rerun of some files
+  // updates their rows and keeps the others, so the index always covers the whole suite.
   private readonly entries = new Map<string, RunReportEntry[]>()
+  // The tests of the current run: the table printed at its end.
+  private readonly thisRun = new Set<string>()
 
   constructor(private readonly options: CausalReplayReporterOptions = {}) {}
 
@@ -47,7 +52,7 @@ export default class CausalReplayReporter implements Reporter {
   }
 
   onTestRunStart(): void {
-    this.entries.clear()
+    this.thisRun.clear()
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -60,7 +65,8 @@ export default class CausalReplayReporter implements Reporter {
       for (const testCase of testModule.children.allTests()) this.collect(testCase)
     }
     const entries = [...this.entries.values()].flat()
-    if (entries.length === 0 || this.isBlobShard()) return
+    const printed = [...this.thisRun].flatMap((id) => this.entries.get(id) ?? [])
+    if (printed.length === 0 || this.isBlobShard()) return
 
     const indexFile = join(this.reportDir, 'index.html')
     await writeJsonFile(
@@ -81,7 +87,7 @@ export default class CausalReplayReporter implements Reporter {
       )
     }
     if (this.options.silent === true) return
-    const rows: SummaryRow[] = entries.map((entry) => ({
+    const rows: SummaryRow[] = printed.map((entry) => ({
       test: entry.test,
       file: entry.file,
       verdict: entry.verdict,
@@ -97,8 +103,16 @@ export default class CausalReplayReporter implements Reporter {
   }
 
   private collect(testCase: TestCase): void {
+    const state = testCase.result().state
+    // A skipped or filtered-out test keeps what an earlier run reported.
+    if (state !== 'passed' && state !== 'failed') return
     const metaEntries = readMetaEntries(testCase.meta())
-    if (metaEntries.length === 0) return
+    if (metaEntries.length === 0) {
+      // The test ran without reaching a rate assertion: it has no verdict any more.
+      this.entries.delete(testCase.id)
+      return
+    }
+    this.thisRun.add(testCase.id)
     const file = testCase.module.relativeModuleId.replaceAll('\\', '/')
     this.entries.set(
       testCase.id,

@@ -28,7 +28,7 @@ it('keeps the shards quiet and lists every rate assertion after --merge-reports'
     expect(summaryBlock(shard.stdout)).toBe('')
   }
   const table = summaryBlock(merged.stdout)
-  expect(table).toMatch(/^causal-replay: 6 rate assertions — 1 fail, 1 inconclusive, 4 pass/)
+  expect(table).toMatch(/^causal-replay: 7 rate assertions — 1 fail, 1 inconclusive, 5 pass/)
   for (const test of [
     'support.test.js > support agent > injected ticket: rarely refunds',
     'replies.test.js > always replies with text',
@@ -45,6 +45,7 @@ it('keeps the shards quiet and lists every rate assertion after --merge-reports'
     JSON.parse(await readFile(join(project.root, '.causal-replay/report.json'), 'utf8')),
   )
   expect(report.entries.map((entry) => `${entry.file} > ${entry.test}`).sort()).toEqual([
+    'replies.test.js > a retried test reports its last attempt only',
     'replies.test.js > always replies with text',
     'support.test.js > support agent > borderline ticket: rarely refunds within 60 rollouts',
     'support.test.js > support agent > careful ticket: rarely refunds',

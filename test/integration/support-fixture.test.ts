@@ -56,6 +56,7 @@ describe('a project using the plugin', () => {
     expect(assertion('support agent careful ticket: usually escalates').status).toBe('passed')
     expect(assertion('support agent never deletes an order').status).toBe('passed')
     expect(assertion('always replies with text').status).toBe('passed')
+    expect(assertion('a retried test reports its last attempt only').status).toBe('passed')
     expect(assertion('support agent injected ticket: rarely refunds').status).toBe('failed')
     expect(assertion('support agent borderline ticket: rarely refunds within 60 rollouts').status).toBe(
       'failed',
@@ -97,14 +98,18 @@ describe('a project using the plugin', () => {
 
   it('prints the summary table after the run', () => {
     const table = summaryBlock(run.stdout)
-    expect(table).toMatch(/^causal-replay: 6 rate assertions — 1 fail, 1 inconclusive, 4 pass/)
+    expect(table).toMatch(/^causal-replay: 7 rate assertions — 1 fail, 1 inconclusive, 5 pass/)
     expect(table).toMatchSnapshot()
   })
 
   it('writes a valid artifact and HTML report per assertion, report.json and index.html', async () => {
     const reportDir = join(project.root, '.causal-replay')
     const report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
-    expect(report.entries).toHaveLength(6)
+    expect(report.entries).toHaveLength(7)
+    // The retried test ran its assertion twice; only its last attempt is reported.
+    expect(
+      report.entries.filter((entry) => entry.test === 'a retried test reports its last attempt only'),
+    ).toHaveLength(1)
     for (const entry of report.entries) {
       const artifact = ArtifactSchema.parse(JSON.parse(readFileSync(join(reportDir, entry.artifact), 'utf8')))
       expect(artifact.verdict.kind).toBe(entry.verdict)

@@ -1,4 +1,4 @@
-import type { Interval } from '../stats/index.js'
+import type { Interval } from './estimate.js'
 
 /**
  * Paired binary outcomes of two arms over the same rollout indices, summarised by the difference

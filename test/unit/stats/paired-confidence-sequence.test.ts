@@ -5,7 +5,7 @@ import {
   logEValueBelow,
   pairedConfidenceSequence,
   type PairedCounts,
-} from '../../../src/attribute/paired-sequence.js'
+} from '../../../src/stats/paired-confidence-sequence.js'
 import { stepStream } from '../../../src/random/streams.js'
 
 const counts = (worse: number, better: number, same: number): PairedCounts => ({ worse, better, same })
