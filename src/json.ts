@@ -115,9 +115,19 @@ function findNonJson(value: unknown, path: string, seen: Set<object>): string | 
 /** JSON with object keys sorted, so equal values always give the same text (and digest). */
 export function canonicalJson(value: Json): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  // Loops and string appends rather than map/join: this runs on every step that has a context.
+  if (Array.isArray(value)) {
+    let text = '['
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalJson(value[i] as Json)
+    return `${text}]`
+  }
   const keys = Object.keys(value).sort()
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] as Json)}`).join(',')}}`
+  let text = '{'
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string
+    text += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(value[key] as Json)}`
+  }
+  return `${text}}`
 }
 
 /**

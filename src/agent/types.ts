@@ -1,7 +1,10 @@
 import type { Json, JsonObject } from '../json.js'
 import type { Rng } from '../random/streams.js'
 
-/** What a policy sees besides its random stream. */
+/**
+ * What a policy sees besides its random stream. `seed` and `signal` are computed on first access
+ * (getters), so read them from the view rather than spreading it.
+ */
 export interface StepView {
   /** The step's name, as passed to `ctx.step`. */
   readonly name: string

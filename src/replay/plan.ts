@@ -66,7 +66,11 @@ export function planFor(factual: Trajectory, intervention: Intervention, tools: 
         if (index === intervention.step) return { kind: 'edit', edit: intervention.edit }
         break
       case 'swap-policy': {
-        const policy = index >= intervention.step ? intervention.policies[name] : undefined
+        // Own keys only: a step named "toString" must not pick up Object.prototype.toString.
+        const policy =
+          index >= intervention.step && Object.hasOwn(intervention.policies, name)
+            ? intervention.policies[name]
+            : undefined
         if (policy !== undefined) return { kind: 'sample', policy }
         break
       }

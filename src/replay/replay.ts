@@ -1,5 +1,5 @@
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
-import { BudgetExceededError, InvalidOptionError } from '../errors.js'
+import { BudgetExceededError, InvalidOptionError, RolloutAbortedError } from '../errors.js'
 import { deriveSeed } from '../random/streams.js'
 import { executeRollout } from '../rollout/execute.js'
 import { resolveRolloutOptions, type RolloutOptions } from '../rollout/options.js'
@@ -34,7 +34,7 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
       undefined,
     )
   }
-  const { trajectory } = await executeRollout(scenario, {
+  const { trajectory, stoppedByBudget } = await executeRollout(scenario, {
     seed: resolved.seed,
     rollout,
     plan: SAMPLE_EVERYTHING,
@@ -44,6 +44,15 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
     signal: resolved.signal,
     onDivergence: 'count',
   })
+  // A run cut short by the budget or a cancellation is not the rollout asked for: say so, as
+  // runRollouts does, instead of returning a trajectory that merely looks shorter.
+  if (stoppedByBudget) {
+    throw new BudgetExceededError(
+      `record: the cost budget ran out during the rollout (${resolved.budget.describe()}); the error's \`partial\` holds the steps so far.`,
+      trajectory,
+    )
+  }
+  if (resolved.signal?.aborted) throw new RolloutAbortedError('record: the rollout was cancelled.')
   return trajectory
 }
 

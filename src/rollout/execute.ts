@@ -58,9 +58,10 @@ export async function executeRollout(
     else outer.addEventListener('abort', onOuterAbort, { once: true })
   }
   // A module-level callback with the recorder as its argument: no closure per rollout.
-  const timer = Number.isFinite(settings.timeoutMs)
-    ? setTimeout(timeOut, settings.timeoutMs, recorder)
-    : undefined
+  // setTimeout fires at once for delays past 2^31 − 1 ms (about 24.8 days); such a limit is no
+  // limit in practice, so it is left to the deadline check alone.
+  const timer =
+    settings.timeoutMs <= MAX_TIMER_MS ? setTimeout(timeOut, settings.timeoutMs, recorder) : undefined
 
   try {
     // Cancelled before it began: the agent does not run at all.
@@ -91,6 +92,8 @@ async function runAgent(scenario: Scenario<unknown, unknown>, context: AgentCont
   // input of later rollouts (or the recorded input).
   return scenario.agent.run(copyJson(scenario.input, 'The scenario input'), context)
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 const NO_OPTIONS: StepOptions = Object.freeze({})
 

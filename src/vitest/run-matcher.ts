@@ -2,7 +2,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import type { MatcherState } from 'vitest'
 import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
-import { CausalReplayError, InvalidOptionError } from '../errors.js'
+import { InvalidOptionError } from '../errors.js'
 import { confidenceLevel, methodName, percent } from '../format/numbers.js'
 import { formatVerdictMessage } from '../format/verdict-message.js'
 import type { Predicate } from '../trajectory/queries.js'
@@ -16,7 +16,11 @@ import {
   resolveSequentialGate,
   resolveZeroTolerance,
   type BaselineOptions,
+  type MatcherDefaults,
   type RarelyOptions,
+  type ResolvedBaseline,
+  type ResolvedSequentialGate,
+  type ResolvedZeroTolerance,
   type UsuallyOptions,
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
@@ -77,66 +81,40 @@ export async function runMatcher<M extends MatcherName>(
     throw new InvalidOptionError(`${matcher}: the options must be an object, got ${describe(call)}.`)
   }
   const chosen = chooseSeed((call as { seed?: number }).seed, { file: test.file, name: test.name })
+  const resolved = resolveOptions(matcher, call, settings, chosen.seed)
   const signal = task?.context.signal
-  const label = (call as { label?: string }).label?.trim() || predicateLabel(predicate)
   const subject: GateSubject = {
     matcher,
     agent: scenario.agent.name,
     predicate: predicate as Predicate,
-    label,
+    label: resolved.label ?? predicateLabel(predicate),
     seedSource: chosen.source,
   }
   const index = nextAssertion(task, 'all')
 
   let run: GateRun
-  let common
-  switch (matcher) {
-    case 'toRarely':
-    case 'toUsually': {
-      const resolved = resolveSequentialGate(
-        matcher,
-        call as RarelyOptions & UsuallyOptions,
-        settings,
-        chosen.seed,
-      )
-      common = resolved
+  switch (resolved.kind) {
+    case 'sequential':
       run = await runSequentialGate(scenario, subject, resolved, signal)
       break
-    }
-    case 'toNever':
-    case 'toAlways': {
-      const resolved = resolveZeroTolerance(matcher, call as ZeroToleranceOptions, settings, chosen.seed)
-      common = resolved
+    case 'zero-tolerance':
       run = await runZeroToleranceGate(scenario, subject, resolved, signal)
       break
-    }
-    case 'toMatchRateBaseline': {
-      const resolved = resolveBaseline(call as BaselineOptions, settings, chosen.seed)
-      common = resolved
+    case 'baseline': {
       const key = resolved.name ?? `${test.name} ${nextAssertion(task, 'baseline')}`
-      run = await runBaselineGate(
-        scenario,
-        subject,
-        resolved,
-        {
-          file: baselinePath(test.path),
-          displayFile: join(
-            dirname(test.file),
-            '__baselines__',
-            `${basename(test.file)}.rates.json`,
-          ).replaceAll('\\', '/'),
-          key,
-          updateState: updateState(state),
-        },
-        signal,
-      )
+      const displayFile = join(dirname(test.file), '__baselines__', `${basename(test.file)}.rates.json`)
+      const target = {
+        file: baselinePath(test.path),
+        displayFile: displayFile.replaceAll('\\', '/'),
+        key,
+        updateState: updateState(state),
+      }
+      run = await runBaselineGate(scenario, subject, resolved, target, signal)
       break
     }
-    default:
-      throw new CausalReplayError(`Unknown matcher ${String(matcher)}.`)
   }
 
-  const diagnosis = await diagnose(scenario, run, common, signal)
+  const diagnosis = await diagnose(scenario, run, resolved, signal)
   const artifact = buildArtifact({ name: test.name, file: test.file }, run, diagnosis)
   const slug = `${slugify(test.name) || 'test'}${index === 1 ? '' : `-${index}`}`
   const written = await writeArtifact(settings.reportDir, slug, artifact)
@@ -171,12 +149,31 @@ export async function runMatcher<M extends MatcherName>(
 
   const pass =
     verdict.kind === 'pass' ||
-    (verdict.kind === 'inconclusive' && common.kind === 'sequential' && common.onInconclusive === 'pass')
+    (verdict.kind === 'inconclusive' && resolved.kind === 'sequential' && resolved.onInconclusive === 'pass')
   const note =
     written.htmlError === null
       ? ''
       : `\n  (the HTML report could not be rendered: ${written.htmlError.message})`
   return { pass, message: () => formatVerdictMessage(artifact, { report: shown }) + note }
+}
+
+/** The matcher's options with every default filled in (call > plugin > built-in). */
+function resolveOptions(
+  matcher: MatcherName,
+  call: object,
+  defaults: MatcherDefaults,
+  seed: number,
+): ResolvedSequentialGate | ResolvedZeroTolerance | ResolvedBaseline {
+  switch (matcher) {
+    case 'toRarely':
+    case 'toUsually':
+      return resolveSequentialGate(matcher, call as RarelyOptions & UsuallyOptions, defaults, seed)
+    case 'toNever':
+    case 'toAlways':
+      return resolveZeroTolerance(matcher, call as ZeroToleranceOptions, defaults, seed)
+    case 'toMatchRateBaseline':
+      return resolveBaseline(call as BaselineOptions, defaults, seed)
+  }
 }
 
 /** The running test: its full name, its file relative to the project root, the root itself. */

@@ -24,11 +24,11 @@ export interface FixtureProject {
 }
 
 /**
- * Copies `test/fixtures/<name>` to a temporary directory and gives it a `node_modules` of symlinks:
- * every dependency of this repository, and `vitest-causal-replay` pointing at the repository, so
- * the fixture imports the package by name through its exports map (the built `dist/`) exactly as
- * a user's project would. Everything a run writes (reports, baselines, blobs, attachments) stays
- * in the temporary directory.
+ * Copies `test/fixtures/<name>` to a temporary directory and gives it a `node_modules`: symlinks to
+ * every dependency of this repository, and an installed copy of `vitest-causal-replay` (its
+ * package.json and built `dist/`), so the fixture imports the package by name through its exports
+ * map exactly as a user's project would. Everything a run writes (reports, baselines, blobs,
+ * attachments) stays in the temporary directory.
  */
 export async function copyFixture(name: string): Promise<FixtureProject> {
   if (!existsSync(join(REPO, 'dist/matchers/index.js'))) {
@@ -45,7 +45,12 @@ export async function copyFixture(name: string): Promise<FixtureProject> {
     if (entry === '.vite' || entry === '.vitest') continue
     await symlink(join(REPO, 'node_modules', entry), join(modules, entry))
   }
-  await symlink(REPO, join(modules, 'vitest-causal-replay'))
+  // The package as `npm install` would lay it out: its package.json and the files it publishes
+  // (`files: ["dist"]`), as real files, so Vitest treats it as an installed dependency.
+  const installed = join(modules, 'vitest-causal-replay')
+  await mkdir(installed)
+  await cp(join(REPO, 'package.json'), join(installed, 'package.json'))
+  await cp(join(REPO, 'dist'), join(installed, 'dist'), { recursive: true })
   return {
     root,
     vitest: (args, env = {}) => runVitest(root, args, env),

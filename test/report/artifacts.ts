@@ -3,37 +3,97 @@
 // synthetic and seeded, so every artifact is the same on every run.
 import { injectedTicket, supportAgent } from '../../examples/support-agent/agent.js'
 import { toScenario, type AgentOrScenario } from '../../src/agent/define-agent.js'
+import type { Scenario } from '../../src/agent/types.js'
 import { calledTool, defineAgent, type Trajectory } from '../../src/index.js'
 import { buildArtifact } from '../../src/verdict/artifact.js'
 import { diagnose } from '../../src/verdict/diagnose.js'
 import { predicateLabel } from '../../src/verdict/label.js'
-import { resolveSequentialGate, type RarelyOptions } from '../../src/verdict/options.js'
+import { runBaselineGate, type BaselineTarget } from '../../src/verdict/baseline-gate.js'
+import {
+  resolveBaseline,
+  resolveSequentialGate,
+  resolveZeroTolerance,
+  type BaselineOptions,
+  type RarelyOptions,
+  type ZeroToleranceOptions,
+} from '../../src/verdict/options.js'
 import { ArtifactSchema, type Artifact } from '../../src/verdict/schema.js'
-import { runSequentialGate } from '../../src/verdict/sequential-gate.js'
+import { runSequentialGate, type GateRun, type GateSubject } from '../../src/verdict/sequential-gate.js'
+import { runZeroToleranceGate } from '../../src/verdict/zero-tolerance-gate.js'
 
 /** Runs `expect(agent).toRarely(predicate, options)`'s gate and attribution; returns the artifact. */
-export async function rarelyArtifact(
+export function rarelyArtifact(
   target: AgentOrScenario,
   predicate: (trajectory: Trajectory) => boolean,
   options: RarelyOptions & { seed: number },
   test = { name: 'rarely refunds wrongly', file: 'test/support.test.ts' },
 ): Promise<Artifact> {
   const resolved = resolveSequentialGate('toRarely', options, {}, options.seed)
-  const scenario = toScenario(target, 'rarelyArtifact')
-  const run = await runSequentialGate(
-    scenario,
-    {
-      matcher: 'toRarely',
-      agent: scenario.agent.name,
-      predicate,
-      label: predicateLabel(predicate),
-      seedSource: 'option',
-    },
-    resolved,
-    undefined,
+  return explained(target, 'toRarely', predicate, test, resolved, (scenario, subject) =>
+    runSequentialGate(scenario, subject, resolved, undefined),
   )
+}
+
+/** Runs `expect(agent).toNever(predicate, options)`'s gate and attribution; returns the artifact. */
+export function neverArtifact(
+  target: AgentOrScenario,
+  predicate: (trajectory: Trajectory) => boolean,
+  options: ZeroToleranceOptions & { seed: number },
+): Promise<Artifact> {
+  const resolved = resolveZeroTolerance('toNever', options, {}, options.seed)
+  return explained(
+    target,
+    'toNever',
+    predicate,
+    { name: 'never refunds', file: 'test/never.test.ts' },
+    resolved,
+    (scenario, subject) => runZeroToleranceGate(scenario, subject, resolved, undefined),
+  )
+}
+
+/** Runs `expect(agent).toMatchRateBaseline(predicate, options)` against the baseline file `file`. */
+export function baselineArtifact(
+  target: AgentOrScenario,
+  predicate: (trajectory: Trajectory) => boolean,
+  options: BaselineOptions & { seed: number },
+  file: string,
+): Promise<Artifact> {
+  const resolved = resolveBaseline(options, {}, options.seed)
+  const baseline: BaselineTarget = {
+    file,
+    displayFile: 'test/__baselines__/rates.json',
+    key: 'refunds',
+    updateState: 'new',
+  }
+  return explained(
+    target,
+    'toMatchRateBaseline',
+    predicate,
+    { name: 'refund rate', file: 'test/rate.test.ts' },
+    resolved,
+    (scenario, subject) => runBaselineGate(scenario, subject, resolved, baseline, undefined),
+  )
+}
+
+/** The matcher's pipeline after its gate: attribution of the failing run, the artifact, read back as the CLI would. */
+async function explained(
+  target: AgentOrScenario,
+  matcher: GateSubject['matcher'],
+  predicate: (trajectory: Trajectory) => boolean,
+  test: { name: string; file: string },
+  resolved: Parameters<typeof diagnose>[2],
+  gate: (scenario: Scenario<unknown, unknown>, subject: GateSubject) => Promise<GateRun>,
+): Promise<Artifact> {
+  const scenario = toScenario(target, 'artifact') as Scenario<unknown, unknown>
+  const subject: GateSubject = {
+    matcher,
+    agent: scenario.agent.name,
+    predicate,
+    label: predicateLabel(predicate),
+    seedSource: 'option',
+  }
+  const run = await gate(scenario, subject)
   const diagnosis = await diagnose(scenario, run, resolved, undefined)
-  // Round-trip through JSON and the schema, as the CLI reads it back.
   return ArtifactSchema.parse(JSON.parse(JSON.stringify(buildArtifact(test, run, diagnosis))))
 }
 

@@ -1,9 +1,19 @@
 import { createHash } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { calledTool, defineAgent } from '../../src/index.js'
 import { renderReportHtml } from '../../src/report/html.js'
 import type { Artifact } from '../../src/verdict/schema.js'
-import { PLANTED, plantedArtifact, rarelyArtifact, supportArtifact } from './artifacts.js'
+import {
+  baselineArtifact,
+  neverArtifact,
+  PLANTED,
+  plantedArtifact,
+  rarelyArtifact,
+  supportArtifact,
+} from './artifacts.js'
 
 /** The value embedded in the page's JSON script element. */
 function embeddedArtifact(page: string): unknown {
@@ -182,10 +192,11 @@ describe('renderReportHtml without attribution', () => {
     expect(artifact.failing).toBeNull()
     const page = renderReportHtml(artifact)
     expect(page).toContain('data-verdict="pass"')
-    expect(page).toMatch(/Pass: after \d+ rollouts, the anytime-valid/)
-    expect(page).toContain('Not needed: the test passed.')
+    expect(page).toMatch(
+      /Pass: after \d+ rollouts, the anytime-valid log-odds mixture e-process puts the 95% upper confidence bound at [\d.]+%, below the bound of 5%/,
+    )
+    expect(page.match(/The test passed, so no run was attributed\./g)).toHaveLength(2)
     expect(page).toContain('No rollout was bad, so there is no failing run to show.')
-    expect(page).toContain('The test passed, so no run was attributed.')
     expect(page).not.toContain('id="replay"')
     expect(page).not.toContain('data-locus')
     expect(page).toContain('Rollouts spent in all:')
@@ -210,9 +221,9 @@ describe('renderReportHtml without attribution', () => {
     const page = renderReportHtml(artifact)
     expect(page).toContain('data-verdict="inconclusive"')
     expect(page).toMatch(
-      /Inconclusive: after 24 rollouts \(maxRollouts\), the anytime-valid [^<]* straddles the bound of 5%/,
+      /Inconclusive: after 24 rollouts \(maxRollouts\), the anytime-valid [^<]* \(95% confidence bounds, one-sided each\), which straddle the bound of 5%/,
     )
-    expect(page).toContain('Attribution was not run for this test.')
+    expect(page.match(/Attribution was not run for this test/g)).toHaveLength(2)
   })
 
   it('disables the Shapley tab with a note when only contrastive attribution ran', async () => {
@@ -250,6 +261,62 @@ describe('renderReportHtml without attribution', () => {
     const page = renderReportHtml(artifact)
     expect(page).toMatch(/Fail: Rollout \d+ ended in an error, and an error outcome fails the gate/)
     expect(page).toContain('The run ended in an error: Error: boom &lt;script&gt;')
+    expect(page).toContain('The failing run ended in an error: error outcomes are shown, not attributed.')
     expect(page).not.toContain('boom <script>')
+  })
+})
+
+describe('renderReportHtml of the other matchers', () => {
+  /** Refunds with probability `p`: the agent under a "never" or a baseline claim. */
+  const refunder = (p: number) =>
+    defineAgent({
+      name: `refunder(${p})`,
+      input: null,
+      async run(_input, ctx) {
+        await ctx.step('lookup', () => 'order')
+        return await ctx.step('decide', (rng) => (rng() < p ? 'refund' : 'escalate'))
+      },
+    })
+  const refunded = (trajectory: { output?: unknown }) => trajectory.output === 'refund'
+
+  it('toNever: a pass states what zero in N proves; a fail names the occurrence and attributes it', async () => {
+    const passing = renderReportHtml(await neverArtifact(refunder(0), refunded, { rollouts: 60, seed: 1 }))
+    expect(passing).toMatch(
+      /Pass: zero in 60: the rate is at most 4\.9% \(95% one-sided Clopper–Pearson bound\)\./,
+    )
+    expect(passing).toContain(
+      '60 of 60 rollouts, stopping at the first occurrence; 95% one-sided Clopper–Pearson bound 4.9%',
+    )
+
+    const artifact = await neverArtifact(refunder(0.5), refunded, { seed: 1 })
+    const failing = renderReportHtml(artifact)
+    expect(failing).toContain(
+      `Fail: it happened in rollout ${artifact.verdict.replay?.rollout}; one occurrence refutes &quot;never&quot;.`,
+    )
+    expect(failing).toContain('data-locus="true"')
+  })
+
+  it('toMatchRateBaseline: a created baseline, then a regression against it with the Newcombe difference', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'causal-replay-baseline-'))
+    try {
+      const file = join(folder, 'rates.json')
+      const created = renderReportHtml(await baselineArtifact(refunder(0.05), refunded, { seed: 3 }, file))
+      expect(created).toContain(
+        'Pass: no stored rate yet; this one was recorded in test/__baselines__/rates.json.',
+      )
+      const artifact = await baselineArtifact(refunder(0.5), refunded, { seed: 3 }, file)
+      const difference = artifact.verdict.baseline?.difference
+      expect(artifact.verdict.kind).toBe('fail')
+      expect(difference?.method).toBe('newcombe')
+      const regressed = renderReportHtml(artifact)
+      expect(regressed).toMatch(
+        /Fail: new − stored = \+0\.\d\d \[\+0\.\d\d, \+0\.\d\d\] \(95% Newcombe\), which lies beyond the \+0\.0% tolerance\./,
+      )
+      expect(regressed).toContain(
+        'a fixed sample of 100 rollouts compared with the stored rate; new − stored',
+      )
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
   })
 })

@@ -3,6 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
+  defineAgent,
   describeIntervention,
   editContext,
   forceAction,
@@ -239,6 +240,28 @@ describe('swapPolicy(k, policies)', () => {
       }),
       RUNS,
     )
+  })
+})
+
+describe('swapPolicy and inherited names', () => {
+  it('swaps only the names the policies object really has (a step named "toString" keeps its own policy)', async () => {
+    const agent = defineAgent({
+      name: 'odd-names',
+      input: null,
+      async run(_input, ctx) {
+        const a = await ctx.step('toString', () => 'own')
+        const b = await ctx.step('constructor', () => 'own')
+        const c = await ctx.step('decide', () => 'own')
+        return [a, b, c]
+      },
+    })
+    const factual = await record(agent, { seed: 1 })
+    const set = await replay(agent, factual, swapPolicy(0, { decide: () => 'swapped' }), {
+      rollouts: 1,
+      seed: 1,
+    })
+    expect(set.errors).toEqual([])
+    expect(set.trajectories[0]!.output).toEqual(['own', 'own', 'swapped'])
   })
 })
 

@@ -167,6 +167,22 @@ describe('maxCostUsd', () => {
     expect(error.partial.trajectories).toEqual([])
   })
 
+  it('record throws when the cost budget runs out mid-rollout, with the steps so far as partial', async () => {
+    const agent = defineAgent({
+      name: 'priced-record',
+      input: null,
+      async run(_input, ctx) {
+        await ctx.step('first', () => 'a', { costUsd: () => 1 })
+        await ctx.step('second', () => 'b', { costUsd: () => 1 })
+        return 'done'
+      },
+    })
+    const error = await record(agent, { seed: 1, budget: { maxCostUsd: 1 } }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(BudgetExceededError)
+    expect((error as Error).message).toMatch(/^record: the cost budget ran out during the rollout/)
+    expect((error as BudgetExceededError<{ steps: unknown[] }>).partial.steps).toHaveLength(1)
+  })
+
   it('rejects a step cost that is not a non-negative number', async () => {
     const agent = defineAgent({
       name: 'bad-cost',
@@ -203,6 +219,14 @@ describe('signal', () => {
     expect(error).toBeInstanceOf(RolloutAbortedError)
     expect((error as Error).message).toMatch(/^The rollouts were cancelled after \d+ of 100\.$/)
     expect(started).toBe(3)
+  })
+
+  it('record refuses to return a cancelled rollout', async () => {
+    const { agent, counters } = coinAgent()
+    await expect(record(agent, { seed: 1, signal: AbortSignal.abort() })).rejects.toThrow(
+      new RolloutAbortedError('record: the rollout was cancelled.'),
+    )
+    expect(counters.runs).toBe(0)
   })
 
   it('an already aborted signal runs nothing', async () => {

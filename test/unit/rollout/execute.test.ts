@@ -98,13 +98,13 @@ describe('a hanging agent', () => {
         return 'done'
       },
     })
-    const set = await runRollouts(agent, { rollouts: 8, seed: 1, concurrency: 8, timeoutMs: 40 })
+    const set = await runRollouts(agent, { rollouts: 8, seed: 1, concurrency: 8, timeoutMs: 200 })
     expect(set.errors.map((e) => e.rollout)).toEqual([0, 1, 2, 4, 5, 6])
     for (const { error } of set.errors) {
       expect(error).toEqual({
         kind: 'timeout',
         name: 'RolloutTimeoutError',
-        message: 'The rollout exceeded timeoutMs (40 ms).',
+        message: 'The rollout exceeded timeoutMs (200 ms).',
       })
     }
     // The hung tool call is on record, marked as unfinished; the hung step is not recorded.
@@ -119,6 +119,23 @@ describe('a hanging agent', () => {
     expect(set.trajectories[1]!.steps.map((s) => s.name)).toEqual(['where'])
     expect(set.completed.map((t) => t.output)).toEqual(['done', 'done'])
     expectErrorsKeptApart(set, 8)
+  })
+
+  it('takes a timeout too long for setTimeout (over 2^31 − 1 ms) as a very long one, not as 1 ms', async () => {
+    const agent = defineAgent({
+      name: 'patient',
+      input: null,
+      async run(_input, ctx) {
+        await ctx.tool(
+          'wait',
+          null,
+          () => new Promise<null>((resolve) => setTimeout(() => resolve(null), 20)),
+        )
+        return 'done'
+      },
+    })
+    const set = await runRollouts(agent, { rollouts: 2, seed: 1, timeoutMs: 1e10 })
+    expect(set.errors).toEqual([])
   })
 
   it('aborts the signal of a timed-out rollout, so I/O that listens to it stops', async () => {
