@@ -262,14 +262,14 @@ class TrajectoryRecorder {
 
     // Reserve the index now (see the class comment); tool calls from here on attach to this step.
     this.observations.push([])
-    if (given !== undefined) {
-      // Recorded and forced actions are shared by every rollout of the replay: the agent and the
-      // new trajectory each get their own copy.
-      const where = `The action of step ${index} "${name}"`
-      this.complete(index, name, copyJson(given, where), context, digest, source, diverged, options, false)
-      return copyJson(given, where) as A
-    }
     try {
+      if (given !== undefined) {
+        // Recorded and forced actions are shared by every rollout of the replay: the agent and the
+        // new trajectory each get their own copy.
+        const where = `The action of step ${index} "${name}"`
+        this.complete(index, name, copyJson(given, where), context, digest, source, diverged, options, false)
+        return copyJson(given, where) as A
+      }
       if (this.settings.budget.costExhausted) {
         this.stoppedByBudget = true
         throw new BudgetExceededError(
