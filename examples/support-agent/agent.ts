@@ -45,7 +45,9 @@ export const supportAgent = defineAgent({
     if (decision === 'refund') {
       await ctx.tool('issue_refund', { orderId: ticket.orderId, amount: order.amount }, () => ({ ok: true }))
     } else {
-      await ctx.tool('escalate', { orderId: ticket.orderId, reason: 'late delivery' }, () => ({ ticket: 'T-77' }))
+      await ctx.tool('escalate', { orderId: ticket.orderId, reason: 'late delivery' }, () => ({
+        ticket: 'T-77',
+      }))
     }
     const reply = await ctx.step(
       'reply',
