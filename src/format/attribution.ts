@@ -40,7 +40,7 @@ export function formatContrastive(
     return [
       `${isLocus ? '▶' : ' '} ${step.index}`,
       step.name,
-      actionText(step.action),
+      actionText(step.action, ACTION_WIDTH, summaryOf(failing, step.index)),
       step.evaluated
         ? `${probability(step.pBad.point)} [${probability(step.pBad.low)}, ${probability(step.pBad.high)}]`
         : '—',
@@ -90,17 +90,17 @@ function formatLocusContext(failing: Trajectory | null, locus: number): string[]
   if (step === undefined) return []
   if (step.context === undefined) {
     return [
-      `step ${step.index} "${step.name}" chose ${actionText(step.action, 60)} (no context recorded: pass { context } to ctx.step to see it here)`,
+      `step ${step.index} "${step.name}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} (no context recorded: pass { context } to ctx.step to see it here)`,
     ]
   }
   return [
-    `step ${step.index} "${step.name}" chose ${actionText(step.action, 60)} from:`,
+    `step ${step.index} "${step.name}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} from:`,
     ...shortenContext(step.context, { width: 110 }).map((line) => `  ${line}`),
   ]
 }
 
 /** The Shapley block: each step's share of v(N) − v(∅), with intervals, and the efficiency sum. */
-export function formatShapley(result: ShapleyResult): string[] {
+export function formatShapley(result: ShapleyResult, failing: Trajectory | null = null): string[] {
   const level = confidenceLevel(result.confidence)
   const how =
     result.method === 'exact'
@@ -115,7 +115,7 @@ export function formatShapley(result: ShapleyResult): string[] {
     result.steps.map((step) => [
       `  ${step.index}`,
       step.name,
-      actionText(step.action),
+      actionText(step.action, ACTION_WIDTH, summaryOf(failing, step.index)),
       `${effect(step.value)} [${effect(step.low)}, ${effect(step.high)}]`,
     ]),
   )
@@ -134,7 +134,17 @@ function effectMethodText(method: IntervalMethod): string {
     : `${methodName(method)} score interval`
 }
 
-/** An action as compact JSON, cut to `width`. */
-export function actionText(action: Json, width = ACTION_WIDTH): string {
-  return cutMiddle(JSON.stringify(action), width)
+/**
+ * An action as compact JSON, cut to `width`; or the step's one-line `summary` when its adapter
+ * recorded one (a model call's action is a large result object, its summary reads
+ * `issue_refund({"amount":99})`).
+ */
+export function actionText(action: Json, width = ACTION_WIDTH, summary?: string): string {
+  return cutMiddle(summary ?? JSON.stringify(action), width)
+}
+
+/** The `meta.summary` an adapter recorded for step `index` of the failing run, if any. */
+function summaryOf(failing: Trajectory | null, index: number): string | undefined {
+  const summary = failing?.steps.find((step) => step.index === index)?.meta?.['summary']
+  return typeof summary === 'string' ? summary : undefined
 }

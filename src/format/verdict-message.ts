@@ -29,7 +29,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   const bad = verdict.bound.direction === 'atLeast' ? `not ${verdict.predicate}` : null
   if (artifact.contrastive !== null)
     body.push(...formatContrastive(artifact.contrastive, artifact.failing, bad))
-  if (artifact.shapley !== null) body.push(...formatShapley(artifact.shapley))
+  if (artifact.shapley !== null) body.push(...formatShapley(artifact.shapley, artifact.failing))
   if (options.report !== undefined) body.push(`report: ${options.report}`)
   lines.push(...body.map((line) => `  ${line}`))
   return lines.join('\n')
