@@ -18,7 +18,8 @@ import {
  */
 export function renderMethod(artifact: Artifact): Markup {
   const { verdict, contrastive, shapley } = artifact
-  const total = verdict.rolloutsUsed + (contrastive?.rolloutsUsed ?? 0) + (shapley?.rolloutsUsed ?? 0)
+  const gateRollouts = verdict.rolloutsRun ?? verdict.rolloutsUsed
+  const total = gateRollouts + (contrastive?.rolloutsUsed ?? 0) + (shapley?.rolloutsUsed ?? 0)
   return markup`<section id="method">
 <h2>Method</h2>
 <ul class="method-list">

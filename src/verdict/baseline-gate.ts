@@ -3,7 +3,7 @@ import { newcombe } from '../stats/newcombe.js'
 import { wilson } from '../stats/wilson.js'
 import { readBaselines, writeBaseline, type BaselineEntry } from './baseline-file.js'
 import type { ResolvedBaseline } from './options.js'
-import { OutcomeTally, runBatch } from './sampling.js'
+import { OutcomeTally, sampleInOrder } from './sampling.js'
 import type { BaselineComparison, Verdict } from './schema.js'
 import type { GateRun, GateSubject } from './sequential-gate.js'
 
@@ -51,24 +51,10 @@ export async function runBaselineGate(
 
   const predicateIsBad = options.better === 'lower'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
-  let stop: NonNullable<Verdict['stop']> = 'completed'
-  let started = 0
-  sampling: while (started < options.rollouts) {
-    const count = Math.min(options.concurrency, options.rollouts - started)
-    const batch = await runBatch(scenario, options, started, count, signal)
-    started += count
-    for (const trajectory of batch.trajectories) {
-      await tally.add(trajectory)
-      if (tally.errorCount > 0 && !options.allowErrors) {
-        stop = 'error'
-        break sampling
-      }
-    }
-    if (batch.budgetSpent) {
-      stop = 'budget'
-      break
-    }
-  }
+  const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, signal, () => false)
+  // A fixed sample: it only ends early on an error outcome or a spent budget.
+  const stop: NonNullable<Verdict['stop']> =
+    sampling.end === 'error' || sampling.end === 'budget' ? sampling.end : 'completed'
 
   const observed = wilson(tally.successes, tally.n, options.confidence)
   const entry: BaselineEntry = {
@@ -128,6 +114,7 @@ export async function runBaselineGate(
     decisionInterval: difference,
     errors: { count: tally.errorCount, examples: tally.errorExamples },
     rolloutsUsed: tally.rollouts,
+    rolloutsRun: sampling.rolloutsRun,
     maxRollouts: options.rollouts,
     rolloutsToDecide: null,
     seed: options.seed,

@@ -134,3 +134,46 @@ export async function runBatch(
   }
   return { trajectories: set.trajectories, budgetSpent: false }
 }
+
+/** Why {@link sampleInOrder} stopped. */
+export type SamplingEnd =
+  | 'exhausted' // every rollout up to the limit was scored
+  | 'stopped' // the gate's stopping rule answered
+  | 'error' // an error outcome, and errors are not allowed
+  | 'budget' // the budget ran out
+
+/** What {@link sampleInOrder} did. */
+export interface Sampling {
+  end: SamplingEnd
+  /** Rollouts that ran, scored or not: a batch runs `concurrency` at once, so up to c − 1 past the deciding one. */
+  rolloutsRun: number
+}
+
+/**
+ * The sampling loop every gate shares: rollouts `0 … limit − 1` in batches of `concurrency`, fed
+ * to `tally` one at a time in index order. After each, an error outcome ends the loop unless
+ * errors are allowed, and `shouldStop(trajectory)` (the gate's stopping rule) may end it. Scoring
+ * in index order is what makes the verdict independent of `concurrency`.
+ */
+export async function sampleInOrder(
+  scenario: Scenario<unknown, unknown>,
+  options: ResolvedCommon,
+  limit: number,
+  tally: OutcomeTally,
+  signal: AbortSignal | undefined,
+  shouldStop: (trajectory: Trajectory) => boolean,
+): Promise<Sampling> {
+  let started = 0
+  while (started < limit) {
+    const count = Math.min(options.concurrency, limit - started)
+    const batch = await runBatch(scenario, options, started, count, signal)
+    started += batch.trajectories.length
+    for (const trajectory of batch.trajectories) {
+      await tally.add(trajectory)
+      if (tally.errorCount > 0 && !options.allowErrors) return { end: 'error', rolloutsRun: started }
+      if (shouldStop(trajectory)) return { end: 'stopped', rolloutsRun: started }
+    }
+    if (batch.budgetSpent) return { end: 'budget', rolloutsRun: started }
+  }
+  return { end: 'exhausted', rolloutsRun: started }
+}

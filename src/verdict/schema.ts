@@ -56,6 +56,11 @@ export const VerdictSchema = z.object({
     examples: z.array(z.object({ rollout: z.number().int().nonnegative(), error: RolloutErrorSchema })),
   }),
   rolloutsUsed: z.number().int().nonnegative(),
+  /**
+   * Rollouts that ran, scored or not (and were paid for): rollouts run in batches of `concurrency`,
+   * and those past the deciding one are not scored, so the verdict does not depend on concurrency.
+   */
+  rolloutsRun: z.number().int().nonnegative().optional(),
   maxRollouts: z.number().int().positive(),
   /** For an inconclusive verdict: about how many rollouts in all would decide it, if the observed rate held. */
   rolloutsToDecide: z.number().int().positive().nullable(),

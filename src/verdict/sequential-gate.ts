@@ -5,7 +5,7 @@ import { wilson } from '../stats/wilson.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import type { ResolvedSequentialGate } from './options.js'
-import { OutcomeTally, runBatch } from './sampling.js'
+import { OutcomeTally, sampleInOrder, type SamplingEnd } from './sampling.js'
 import type { Verdict } from './schema.js'
 
 /** What a gate hands on besides its verdict: the run attribution explains, and the scorer. */
@@ -46,35 +46,20 @@ export async function runSequentialGate(
   const predicateIsBad = options.direction === 'atMost'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   const alpha = 1 - options.confidence
-  let stop: NonNullable<Verdict['stop']> = 'max-rollouts'
-
-  let started = 0
-  sampling: while (started < options.maxRollouts) {
-    const count = Math.min(options.concurrency, options.maxRollouts - started)
-    const batch = await runBatch(scenario, options, started, count, signal)
-    started += count
-    // The test is checked after every rollout, in index order: the stopping point is the same at
-    // any concurrency, and checking this often is what the anytime-valid test allows.
-    for (const trajectory of batch.trajectories) {
-      await tally.add(trajectory)
-      if (tally.errorCount > 0 && !options.allowErrors) {
-        stop = 'error'
-        break sampling
-      }
-      if (
-        trajectory.error === undefined &&
-        tally.rollouts >= options.minRollouts &&
-        decides(tally, options.bound, alpha)
-      ) {
-        stop = 'decided'
-        break sampling
-      }
-    }
-    if (batch.budgetSpent) {
-      stop = 'budget'
-      break
-    }
-  }
+  // The test is checked after every rollout, in index order: the stopping point is the same at
+  // any concurrency, and checking this often is what the anytime-valid test allows.
+  const sampling = await sampleInOrder(
+    scenario,
+    options,
+    options.maxRollouts,
+    tally,
+    signal,
+    (trajectory) =>
+      trajectory.error === undefined &&
+      tally.rollouts >= options.minRollouts &&
+      decides(tally, options.bound, alpha),
+  )
+  const stop = STOPS[sampling.end]
 
   const test =
     tally.n === 0
@@ -107,6 +92,7 @@ export async function runSequentialGate(
           },
     errors: { count: tally.errorCount, examples: tally.errorExamples },
     rolloutsUsed: tally.rollouts,
+    rolloutsRun: sampling.rolloutsRun,
     maxRollouts: options.maxRollouts,
     rolloutsToDecide: kind === 'inconclusive' && more !== null && more > 0 ? tally.n + more : null,
     seed: options.seed,
@@ -118,6 +104,14 @@ export async function runSequentialGate(
     onInconclusive: options.onInconclusive,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+}
+
+/** How the sampling loop's end reads in a sequential verdict. */
+const STOPS: Record<SamplingEnd, NonNullable<Verdict['stop']>> = {
+  exhausted: 'max-rollouts',
+  stopped: 'decided',
+  error: 'error',
+  budget: 'budget',
 }
 
 /**

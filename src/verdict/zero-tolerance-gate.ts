@@ -2,7 +2,7 @@ import type { Scenario } from '../agent/types.js'
 import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
 import type { ResolvedZeroTolerance } from './options.js'
-import { OutcomeTally, runBatch } from './sampling.js'
+import { OutcomeTally, sampleInOrder, type SamplingEnd } from './sampling.js'
 import type { Verdict } from './schema.js'
 import type { GateRun, GateSubject } from './sequential-gate.js'
 
@@ -20,29 +20,16 @@ export async function runZeroToleranceGate(
   signal: AbortSignal | undefined,
 ): Promise<GateRun> {
   const tally = new OutcomeTally(subject.predicate, options.direction === 'atMost', subject.label)
-  let stop: NonNullable<Verdict['stop']> = 'completed'
-  let started = 0
-  sampling: while (started < options.rollouts) {
-    const count = Math.min(options.concurrency, options.rollouts - started)
-    const batch = await runBatch(scenario, options, started, count, signal)
-    started += count
-    // One rollout at a time in index order, so the first occurrence is the same at any concurrency.
-    for (const trajectory of batch.trajectories) {
-      await tally.add(trajectory)
-      if (tally.errorCount > 0 && !options.allowErrors) {
-        stop = 'error'
-        break sampling
-      }
-      if (tally.bad > 0) {
-        stop = 'occurrence'
-        break sampling
-      }
-    }
-    if (batch.budgetSpent) {
-      stop = 'budget'
-      break
-    }
-  }
+  // One rollout at a time in index order, so the first occurrence is the same at any concurrency.
+  const sampling = await sampleInOrder(
+    scenario,
+    options,
+    options.rollouts,
+    tally,
+    signal,
+    () => tally.bad > 0,
+  )
+  const stop = STOPS[sampling.end]
 
   const kind: Verdict['kind'] =
     stop === 'error' || stop === 'occurrence'
@@ -62,6 +49,7 @@ export async function runZeroToleranceGate(
     decisionInterval: kind === 'pass' || stop === 'budget' ? oneSidedBound(tally, options) : null,
     errors: { count: tally.errorCount, examples: tally.errorExamples },
     rolloutsUsed: tally.rollouts,
+    rolloutsRun: sampling.rolloutsRun,
     maxRollouts: options.rollouts,
     rolloutsToDecide: null,
     seed: options.seed,
@@ -72,6 +60,14 @@ export async function runZeroToleranceGate(
     allowErrors: options.allowErrors,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+}
+
+/** How the sampling loop's end reads in a zero-tolerance verdict. */
+const STOPS: Record<SamplingEnd, NonNullable<Verdict['stop']>> = {
+  exhausted: 'completed',
+  stopped: 'occurrence',
+  error: 'error',
+  budget: 'budget',
 }
 
 /**

@@ -137,7 +137,7 @@ describe('renderReportHtml of the support agent on the injected ticket', () => {
     expect(method).toContain(`replay fidelity ${pct(contrastive.baseline.point)}`)
     expect(method).toContain(`${contrastive.rolloutsUsed} rollouts spent`)
     expect(method).toContain(
-      `Rollouts spent in all: ${artifact.verdict.rolloutsUsed + contrastive.rolloutsUsed + shapley.rolloutsUsed}.`,
+      `Rollouts spent in all: ${(artifact.verdict.rolloutsRun ?? artifact.verdict.rolloutsUsed) + contrastive.rolloutsUsed + shapley.rolloutsUsed}.`,
     )
     expect(method).toContain('intervals: P(bad) ')
   })
