@@ -105,11 +105,8 @@ function sequentialDecision(verdict: Verdict): string[] {
     const upper = atMost === (verdict.kind === 'pass')
     const end = upper ? interval.high : interval.low
     const relation = upper ? (verdict.kind === 'pass' ? '≤' : '<') : verdict.kind === 'pass' ? '≥' : '>'
-    // Rollouts a batch ran past the deciding one were paid for, so they are named too.
-    const unscored = (verdict.rolloutsRun ?? verdict.rolloutsUsed) - verdict.rolloutsUsed
-    const ran = unscored > 0 ? ` (${unscored} more ran in the same batch, not scored)` : ''
     return [
-      `decided after ${used}${ran}: ${level} ${upper ? 'upper' : 'lower'} confidence bound ${percent(end)} ${relation} ${bound} ${how}`,
+      `decided after ${used}: ${level} ${upper ? 'upper' : 'lower'} confidence bound ${percent(end)} ${relation} ${bound} ${how}`,
     ]
   }
   const why =

@@ -57,8 +57,10 @@ export const VerdictSchema = z.object({
   }),
   rolloutsUsed: z.number().int().nonnegative(),
   /**
-   * Rollouts that ran, scored or not (and were paid for): rollouts run in batches of `concurrency`,
-   * and those past the deciding one are not scored, so the verdict does not depend on concurrency.
+   * Rollouts that ran, scored or not (and were paid for). Rollouts run in batches of `concurrency`
+   * and those past the deciding one are not scored, so that the verdict does not depend on
+   * concurrency; this count is the one field that does (it is cost accounting, not a result), and
+   * the terminal message leaves it out to stay byte-identical at any concurrency.
    */
   rolloutsRun: z.number().int().nonnegative().optional(),
   maxRollouts: z.number().int().positive(),
