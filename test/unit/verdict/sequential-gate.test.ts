@@ -66,7 +66,8 @@ describe('runSequentialGate', () => {
     // Only what ran past the deciding rollout (paid for, not scored) depends on the batch size.
     const scored = ({ rolloutsRun: _ran, ...verdict }: (typeof verdicts)[number]['verdict']) => verdict
     for (const { verdict } of verdicts) expect(scored(verdict)).toEqual(scored(verdicts[0]!.verdict))
-    for (const { verdict } of verdicts) expect(verdict.rolloutsRun).toBeGreaterThanOrEqual(verdict.rolloutsUsed)
+    for (const { verdict } of verdicts)
+      expect(verdict.rolloutsRun).toBeGreaterThanOrEqual(verdict.rolloutsUsed)
   })
 
   it('toUsually: the predicate is the good outcome; failing rollouts are those where it does not hold', async () => {
