@@ -1,3 +1,4 @@
+import { bisect } from './bisect.js'
 import type { Estimate } from './estimate.js'
 import { mixtureLogEValuesAtLogOdds } from './mixture-e-process.js'
 import { assertAlpha, assertCount } from './validate.js'
@@ -30,12 +31,12 @@ export function confidenceSequence(successes: number, n: number, alpha = 0.05): 
   const high =
     logOdds(MAX_LOG_ODDS).below < threshold
       ? 1
-      : expit(bisect((theta) => logOdds(theta).below >= threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS))
+      : expit(bisect((theta) => logOdds(theta).below >= threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
   // E_above falls with the null: the lower end is where it drops below the threshold.
   const low =
     logOdds(-MAX_LOG_ODDS).above < threshold
       ? 0
-      : expit(bisect((theta) => logOdds(theta).above < threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS))
+      : expit(bisect((theta) => logOdds(theta).above < threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
   return {
     point: n === 0 ? 0 : successes / n,
     low,
@@ -45,18 +46,6 @@ export function confidenceSequence(successes: number, n: number, alpha = 0.05): 
     confidence: 1 - alpha,
     method: 'confidence-sequence',
   }
-}
-
-/** The point in [from, to] where a monotone predicate turns from false to true, to 1e-10. */
-function bisect(turnsTrue: (theta: number) => boolean, from: number, to: number): number {
-  let low = from
-  let high = to
-  while (high - low > 1e-10) {
-    const middle = (low + high) / 2
-    if (turnsTrue(middle)) high = middle
-    else low = middle
-  }
-  return (low + high) / 2
 }
 
 function expit(theta: number): number {

@@ -1,3 +1,4 @@
+import { bisect } from './bisect.js'
 import { logBeta } from './log-gamma.js'
 
 const EPSILON = 1e-16
@@ -64,15 +65,7 @@ export function inverseRegularizedIncompleteBeta(probability: number, a: number,
   }
   if (probability === 0) return 0
   if (probability === 1) return 1
-  let low = 0
-  let high = 1
-  while (high - low > 1e-15) {
-    const middle = (low + high) / 2
-    if (middle === low || middle === high) break
-    if (regularizedIncompleteBeta(middle, a, b) < probability) low = middle
-    else high = middle
-  }
-  return (low + high) / 2
+  return bisect((x) => !(regularizedIncompleteBeta(x, a, b) < probability), 0, 1, 1e-15)
 }
 
 /** ln ∫₀ˣ t^(a−1) (1−t)^(b−1) dt by the continued fraction, for x below the switch-over point. */

@@ -1,3 +1,4 @@
+import { bisect } from './bisect.js'
 import type { Interval } from './estimate.js'
 import { normalCdf, twoSidedZ } from './normal.js'
 import { wilsonLimits } from './wilson.js'
@@ -53,14 +54,7 @@ export function independentScoreTestOneSided(
   // Beyond z = 37 the one-sided tail Φ(−z) underflows to 0 anyway.
   const maxZ = 37
   if (!reaches(maxZ)) return below ? 0 : 1
-  let low = 0
-  let high = maxZ
-  for (let i = 0; i < 100 && high - low > 1e-12; i++) {
-    const middle = (low + high) / 2
-    if (reaches(middle)) high = middle
-    else low = middle
-  }
-  const z = (low + high) / 2
+  const z = bisect(reaches, 0, maxZ, 1e-12)
   return below ? normalCdf(-z) : normalCdf(z)
 }
 

@@ -1,3 +1,4 @@
+import { bisect } from './bisect.js'
 import type { Interval } from './estimate.js'
 
 /**
@@ -84,12 +85,12 @@ export function pairedConfidenceSequence(counts: PairedCounts, confidence: numbe
   const high =
     logEValueBelow(counts, edge) < threshold
       ? 1
-      : bisect((d) => logEValueBelow(counts, d) >= threshold, point, edge)
+      : bisect((d) => logEValueBelow(counts, d) >= threshold, point, edge, 1e-10)
   // E_above falls with d: the lower end is where it drops below the threshold.
   const low =
     logEValueAbove(counts, -edge) < threshold
       ? -1
-      : bisect((d) => logEValueAbove(counts, d) < threshold, -edge, point)
+      : bisect((d) => logEValueAbove(counts, d) < threshold, -edge, point, 1e-10)
   return {
     point,
     low: Math.min(low, point),
@@ -106,16 +107,4 @@ function mixture(logWealth: (bet: number) => number): number {
   let sum = 0
   for (const term of terms) sum += Math.exp(term - max)
   return max + Math.log(sum)
-}
-
-/** The point in [from, to] where a monotone predicate turns from false to true, to 1e-10. */
-function bisect(turnsTrue: (d: number) => boolean, from: number, to: number): number {
-  let low = from
-  let high = to
-  while (high - low > 1e-10) {
-    const middle = (low + high) / 2
-    if (turnsTrue(middle)) high = middle
-    else low = middle
-  }
-  return (low + high) / 2
 }

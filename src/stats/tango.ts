@@ -1,3 +1,4 @@
+import { bisect } from './bisect.js'
 import type { Interval } from './estimate.js'
 import { normalCdf, twoSidedZ } from './normal.js'
 import { assertConfidence } from './validate.js'
@@ -104,12 +105,5 @@ function scoreStatistic({ n12, n21, total }: Cells, delta0: number): number {
 
 /** The Δ0 in (from, to) where Z(Δ0) = target; Z decreases, so bisect on its sign against the target. */
 function solveScore(cells: Cells, target: number, from: number, to: number): number {
-  let low = from
-  let high = to
-  while (high - low > 1e-12) {
-    const middle = (low + high) / 2
-    if (scoreStatistic(cells, middle) > target) low = middle
-    else high = middle
-  }
-  return (low + high) / 2
+  return bisect((delta0) => !(scoreStatistic(cells, delta0) > target), from, to, 1e-12)
 }
