@@ -1,5 +1,5 @@
 import { confidenceLevel, methodName, percent } from '../format/numbers.js'
-import type { Estimate, Interval, IntervalMethod } from '../stats/estimate.js'
+import { IntervalMethodSchema, type Estimate, type Interval, type IntervalMethod } from '../stats/estimate.js'
 
 // How numbers read on the HTML page: the terminal formatter's words for percentages, levels and
 // methods (src/format/numbers.ts), plus the interval phrases the page needs. Every rate is shown
@@ -17,17 +17,8 @@ export function methodLabel(method: IntervalMethod): string {
  * gets its reader's name ("tango" → "Tango"), anything else is shown as written.
  */
 export function describeMethod(name: string): string {
-  const known = [
-    'wilson',
-    'clopper-pearson',
-    'newcombe',
-    'tango',
-    'bootstrap',
-    'clt',
-    'exact',
-    'confidence-sequence',
-  ]
-  return known.includes(name) ? methodName(name as IntervalMethod) : name
+  const known = IntervalMethodSchema.safeParse(name)
+  return known.success ? methodName(known.data) : name
 }
 
 /** A level or bound as a percentage without needless decimals: 0.05 → "5%", 0.975 → "97.5%". */
