@@ -1,9 +1,12 @@
-import { ReplayDivergenceError } from '../../errors.js'
 import type { Json, JsonObject } from '../../json.js'
 import { decodeJson, encodeJson } from '../shared/json-codec.js'
+import { asObject, recordedModelCall } from '../shared/model-call.js'
 import type { TokenCounts } from '../shared/pricing.js'
 import type { GenerateResult, StreamPart, StreamResult } from './types.js'
 import type { ModelCall } from './call-context.js'
+
+/** What usually changed when a held model step was recorded as the other kind of call. */
+const MODE_HINT = 'generateText vs streamText?'
 
 /**
  * The action of a model step, as recorded:
@@ -42,13 +45,13 @@ export function streamAction(
 
 /** The `doGenerate` result a generate action stands for, revived (dates, bytes, …). */
 export function toGenerateResult(action: Json, stepName: string): GenerateResult {
-  const recorded = actionOf(action, 'generate', stepName)
+  const recorded = recordedModelCall<ModelCall>(action, 'generate', stepName, MODE_HINT)
   return decodeJson(recorded.result ?? null) as GenerateResult
 }
 
 /** The `doStream` result a stream action stands for: a fresh stream of the recorded parts. */
 export function toStreamResult(action: Json, stepName: string): StreamResult {
-  const recorded = actionOf(action, 'stream', stepName)
+  const recorded = recordedModelCall<ModelCall>(action, 'stream', stepName, MODE_HINT)
   const parts = decodeJson(recorded.parts ?? []) as StreamPart[]
   const stream = new ReadableStream<StreamPart>({
     start(controller) {
@@ -142,25 +145,6 @@ function finishPart(object: JsonObject | undefined): JsonObject | undefined {
     if (part?.type === 'finish') return part
   }
   return undefined
-}
-
-/**
- * The recorded action as an object of the expected call. A held step recorded from `doGenerate`
- * but reached from `doStream` (or the reverse) means the agent code changed since the recording.
- */
-function actionOf(action: Json, call: ModelCall, stepName: string): JsonObject {
-  const object = asObject(action)
-  if (object?.call !== call) {
-    const recorded = typeof object?.call === 'string' ? `a ${object.call} call` : 'no model call'
-    throw new ReplayDivergenceError(
-      `Model step "${stepName}" is a ${call} call, but its action records ${recorded}: the agent calls the model differently than in the recording (generateText vs streamText?).`,
-    )
-  }
-  return object
-}
-
-function asObject(json: Json | undefined): JsonObject | undefined {
-  return typeof json === 'object' && json !== null && !Array.isArray(json) ? json : undefined
 }
 
 function numberOrUndefined(json: Json | undefined): number | undefined {

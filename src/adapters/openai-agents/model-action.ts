@@ -1,10 +1,13 @@
 import type { ModelResponse, StreamEvent, Usage } from '@openai/agents'
-import { ReplayDivergenceError } from '../../errors.js'
 import type { Json, JsonObject } from '../../json.js'
 import { decodeJson, encodeJson } from '../shared/json-codec.js'
+import { asObject, recordedModelCall } from '../shared/model-call.js'
 import type { TokenCounts } from '../shared/pricing.js'
 import type { ModelCall } from './request-context.js'
 import { SDK_CLASSES } from './sdk.js'
+
+/** What usually changed when a held model step was recorded as the other kind of call. */
+const MODE_HINT = 'run with or without stream: true?'
 
 const CODEC = { classes: SDK_CLASSES }
 
@@ -33,12 +36,18 @@ export function streamAction(modelId: string | undefined, events: readonly Strea
 
 /** The `getResponse` result a response action stands for, revived (`usage` is a `Usage` again). */
 export function toModelResponse(action: Json, stepName: string): ModelResponse {
-  return decodeJson(actionOf(action, 'response', stepName).response ?? null, CODEC) as ModelResponse
+  return decodeJson(
+    recordedModelCall<ModelCall>(action, 'response', stepName, MODE_HINT).response ?? null,
+    CODEC,
+  ) as ModelResponse
 }
 
 /** The events a stream action stands for, revived. */
 export function toStreamEvents(action: Json, stepName: string): StreamEvent[] {
-  return decodeJson(actionOf(action, 'stream', stepName).events ?? [], CODEC) as StreamEvent[]
+  return decodeJson(
+    recordedModelCall<ModelCall>(action, 'stream', stepName, MODE_HINT).events ?? [],
+    CODEC,
+  ) as StreamEvent[]
 }
 
 /** The model id an action records, if `wrapModel` was given one. */
@@ -129,23 +138,4 @@ function usageOf(action: Json): UsageFields | undefined {
     return done?.type === 'response_done' ? done.response.usage : undefined
   }
   return undefined
-}
-
-/**
- * The recorded action as an object of the expected call. A held step recorded from `getResponse`
- * but reached from `getStreamedResponse` (or the reverse) means the agent code changed since.
- */
-function actionOf(action: Json, call: ModelCall, stepName: string): JsonObject {
-  const object = asObject(action)
-  if (object?.call !== call) {
-    const recorded = typeof object?.call === 'string' ? `a ${object.call} call` : 'no model call'
-    throw new ReplayDivergenceError(
-      `Model step "${stepName}" is a ${call} call, but its action records ${recorded}: the agent calls the model differently than in the recording (run with or without stream: true?).`,
-    )
-  }
-  return object
-}
-
-function asObject(json: Json | undefined): JsonObject | undefined {
-  return typeof json === 'object' && json !== null && !Array.isArray(json) ? json : undefined
 }
