@@ -3,7 +3,7 @@ import { newcombe } from '../stats/newcombe.js'
 import { wilson } from '../stats/wilson.js'
 import { readBaselines, writeBaseline, type BaselineEntry } from './baseline-file.js'
 import type { ResolvedBaseline } from './options.js'
-import { OutcomeTally, sampleInOrder } from './sampling.js'
+import { failingRun, OutcomeTally, sampleInOrder, tallyFields } from './sampling.js'
 import type { BaselineComparison, Verdict } from './schema.js'
 import type { GateRun, GateSubject } from './sequential-gate.js'
 
@@ -102,29 +102,20 @@ export async function runBaselineGate(
       : options.better === 'lower'
         ? Math.min(1, previous.rate + options.tolerance)
         : Math.max(0, previous.rate - options.tolerance)
-  const failing = kind === 'pass' ? null : stop === 'error' ? tally.firstError : tally.firstBad
+  const failing = failingRun(tally, kind, stop)
   const verdict: Verdict = {
+    ...tallyFields(subject, options, tally, sampling),
     kind,
-    matcher: subject.matcher,
-    agent: subject.agent,
-    predicate: subject.label,
     bound: { direction: options.better === 'lower' ? 'atMost' : 'atLeast', value: boundValue },
-    confidence: options.confidence,
     observed,
     decisionInterval: difference,
-    errors: { count: tally.errorCount, examples: tally.errorExamples },
-    rolloutsUsed: tally.rollouts,
-    rolloutsRun: sampling.rolloutsRun,
     maxRollouts: options.rollouts,
     rolloutsToDecide: null,
-    seed: options.seed,
     // Only a regression has a failing run worth explaining; a missing baseline has none.
     replay:
       failing === null || status === 'missing' ? null : { seed: options.seed, rollout: failing.rollout },
     stop,
     decisionMethod: null,
-    seedSource: subject.seedSource,
-    allowErrors: options.allowErrors,
     baseline: {
       file: target.displayFile,
       key: target.key,

@@ -6,6 +6,8 @@ import { runPlanned } from '../rollout/run-rollouts.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
 import type { ResolvedCommon } from './options.js'
+import type { Verdict } from './schema.js'
+import type { GateSubject } from './sequential-gate.js'
 
 /** How many error examples a verdict keeps. */
 const ERROR_EXAMPLES = 3
@@ -176,4 +178,50 @@ export async function sampleInOrder(
     if (batch.budgetSpent) return { end: 'budget', rolloutsRun: started }
   }
   return { end: 'exhausted', rolloutsRun: started }
+}
+
+/** The fields of a verdict every gate takes from who asserted what, its options and its tally. */
+export function tallyFields(
+  subject: GateSubject,
+  options: ResolvedCommon,
+  tally: OutcomeTally,
+  sampling: Sampling,
+): Pick<
+  Verdict,
+  | 'matcher'
+  | 'agent'
+  | 'predicate'
+  | 'confidence'
+  | 'errors'
+  | 'rolloutsUsed'
+  | 'rolloutsRun'
+  | 'seed'
+  | 'seedSource'
+  | 'allowErrors'
+> {
+  return {
+    matcher: subject.matcher,
+    agent: subject.agent,
+    predicate: subject.label,
+    confidence: options.confidence,
+    errors: { count: tally.errorCount, examples: tally.errorExamples },
+    rolloutsUsed: tally.rollouts,
+    rolloutsRun: sampling.rolloutsRun,
+    seed: options.seed,
+    seedSource: subject.seedSource,
+    allowErrors: options.allowErrors,
+  }
+}
+
+/**
+ * The run attribution explains: none for a passing gate; the first error outcome when one stopped
+ * the gate; otherwise the first rollout against the claim.
+ */
+export function failingRun(
+  tally: OutcomeTally,
+  kind: Verdict['kind'],
+  stop: Verdict['stop'],
+): Trajectory | null {
+  if (kind === 'pass') return null
+  return stop === 'error' ? tally.firstError : tally.firstBad
 }

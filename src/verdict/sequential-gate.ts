@@ -5,7 +5,7 @@ import { wilson } from '../stats/wilson.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import type { ResolvedSequentialGate } from './options.js'
-import { OutcomeTally, sampleInOrder, type SamplingEnd } from './sampling.js'
+import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
 import type { Verdict } from './schema.js'
 
 /** What a gate hands on besides its verdict: the run attribution explains, and the scorer. */
@@ -70,15 +70,11 @@ export async function runSequentialGate(
   const kind: Verdict['kind'] =
     stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
   const more = test === null ? null : test.moreRolloutsToDecide
-  // A passing gate names no failing run: the handle is for the run attribution explains.
-  const failing = kind === 'pass' ? null : stop === 'error' ? tally.firstError : tally.firstBad
+  const failing = failingRun(tally, kind, stop)
   const verdict: Verdict = {
+    ...tallyFields(subject, options, tally, sampling),
     kind,
-    matcher: subject.matcher,
-    agent: subject.agent,
-    predicate: subject.label,
     bound: { direction: options.direction, value: options.bound },
-    confidence: options.confidence,
     observed: wilson(tally.successes, tally.n, options.confidence),
     decisionInterval:
       test === null
@@ -90,17 +86,11 @@ export async function runSequentialGate(
             confidence: 1 - 2 * alpha,
             method: 'confidence-sequence',
           },
-    errors: { count: tally.errorCount, examples: tally.errorExamples },
-    rolloutsUsed: tally.rollouts,
-    rolloutsRun: sampling.rolloutsRun,
     maxRollouts: options.maxRollouts,
     rolloutsToDecide: kind === 'inconclusive' && more !== null && more > 0 ? tally.n + more : null,
-    seed: options.seed,
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     stop,
     decisionMethod: test?.method ?? null,
-    seedSource: subject.seedSource,
-    allowErrors: options.allowErrors,
     onInconclusive: options.onInconclusive,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }

@@ -2,7 +2,7 @@ import type { Scenario } from '../agent/types.js'
 import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
 import type { ResolvedZeroTolerance } from './options.js'
-import { OutcomeTally, sampleInOrder, type SamplingEnd } from './sampling.js'
+import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
 import type { Verdict } from './schema.js'
 import type { GateRun, GateSubject } from './sequential-gate.js'
 
@@ -37,27 +37,18 @@ export async function runZeroToleranceGate(
       : stop === 'budget' || tally.n === 0
         ? 'inconclusive'
         : 'pass'
-  const failing = kind === 'pass' ? null : stop === 'error' ? tally.firstError : tally.firstBad
+  const failing = failingRun(tally, kind, stop)
   const verdict: Verdict = {
+    ...tallyFields(subject, options, tally, sampling),
     kind,
-    matcher: subject.matcher,
-    agent: subject.agent,
-    predicate: subject.label,
     bound: { direction: options.direction, value: options.direction === 'atMost' ? 0 : 1 },
-    confidence: options.confidence,
     observed: clopperPearson(tally.successes, tally.n, options.confidence),
     decisionInterval: kind === 'pass' || stop === 'budget' ? oneSidedBound(tally, options) : null,
-    errors: { count: tally.errorCount, examples: tally.errorExamples },
-    rolloutsUsed: tally.rollouts,
-    rolloutsRun: sampling.rolloutsRun,
     maxRollouts: options.rollouts,
     rolloutsToDecide: null,
-    seed: options.seed,
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     stop,
     decisionMethod: null,
-    seedSource: subject.seedSource,
-    allowErrors: options.allowErrors,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }
