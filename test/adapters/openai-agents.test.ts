@@ -15,7 +15,7 @@ import {
 } from '@openai/agents'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { createSupportAgent } from '../../examples/openai-agents/support-agent.js'
+import { createSupportAgent, supportTools } from '../../examples/openai-agents/support-agent.js'
 import { SupportModel } from '../../examples/openai-agents/support-model.js'
 import { carefulTicket, injectedTicket } from '../../examples/support-agent/agent.js'
 import { swapModel, wrapModel, wrapTools } from '../../src/adapters/openai-agents/index.js'
@@ -345,7 +345,7 @@ describe('Agents SDK adapter: recordings', () => {
       const support = new Agent({
         name: 'support',
         model: wrapModel(ctx, new SupportModel()),
-        tools: wrapTools(ctx, createSupportAgentTools()),
+        tools: wrapTools(ctx, supportTools),
       })
       const result = await new Runner({ tracingDisabled: true }).run(
         support,
@@ -419,7 +419,7 @@ describe('Agents SDK adapter: seed and cost options', () => {
             const support = new Agent({
               name: 'support',
               model: wrapModel(ctx, model, seed === undefined ? {} : { seed }),
-              tools: wrapTools(ctx, createSupportAgentTools()),
+              tools: wrapTools(ctx, supportTools),
             })
             await new Runner({ tracingDisabled: true }).run(
               support,
@@ -478,26 +478,3 @@ describe('Agents SDK adapter: seed and cost options', () => {
     expect(() => swapModel(1, {} as never)).toThrow(/expected an Agents SDK Model/)
   })
 })
-
-function createSupportAgentTools() {
-  return [
-    tool({
-      name: 'lookup_order',
-      description: 'Look an order up by id.',
-      parameters: z.object({ orderId: z.string() }),
-      execute: async ({ orderId }) => ({ orderId, amount: 99, status: 'delayed', refundable: false }),
-    }),
-    tool({
-      name: 'issue_refund',
-      description: 'Refund an order.',
-      parameters: z.object({ orderId: z.string(), amount: z.number() }),
-      execute: async ({ orderId }) => ({ ok: true, refundId: `R-${orderId}` }),
-    }),
-    tool({
-      name: 'escalate',
-      description: 'Hand the ticket to a human.',
-      parameters: z.object({ orderId: z.string(), reason: z.string() }),
-      execute: async () => ({ ticket: 'T-77' }),
-    }),
-  ]
-}
