@@ -1,5 +1,5 @@
 /**
- * Attribution benchmark (issue 3). Prints ratios measured in one run; asserts nothing.
+ * Attribution benchmark. Prints ratios measured in one run; asserts nothing.
  *
  *   npx tsx bench/attribution.ts
  *

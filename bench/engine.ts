@@ -1,5 +1,5 @@
 /**
- * Engine benchmark (issue 2). Prints tables; asserts nothing. Run: `npx tsx bench/engine.ts`.
+ * Engine benchmark. Prints tables; asserts nothing. Run: `npx tsx bench/engine.ts`.
  *
  * 1. Harness overhead: a no-op synthetic agent of 10 steps, each drawing once from its stream, run
  *    at concurrency 1 and 16 on one core (Node runs the agent and the engine on one thread). Target:

@@ -16,9 +16,9 @@ export class NotJsonError extends CausalReplayError {
   override name = 'NotJsonError'
 }
 
-/** A trajectory, baseline or report file is missing, unreadable or does not match its schema. */
-export class InvalidTrajectoryError extends CausalReplayError {
-  override name = 'InvalidTrajectoryError'
+/** A file we read (a baseline, an artifact, a run report) is missing, unreadable or does not match its schema. */
+export class InvalidFileError extends CausalReplayError {
+  override name = 'InvalidFileError'
   constructor(
     message: string,
     /** The file that was read, when there was one. */
@@ -26,6 +26,11 @@ export class InvalidTrajectoryError extends CausalReplayError {
   ) {
     super(message)
   }
+}
+
+/** A trajectory file is missing, unreadable or does not match the trajectory schema. */
+export class InvalidTrajectoryError extends InvalidFileError {
+  override name = 'InvalidTrajectoryError'
 }
 
 /** A rollout ran longer than `timeoutMs`. */
@@ -70,9 +75,25 @@ export class InvalidOptionError extends CausalReplayError {
   override name = 'InvalidOptionError'
 }
 
+/**
+ * An adapter was imported without the SDK it adapts (an optional peer dependency). The message
+ * names the package and the command that installs it.
+ */
+export class MissingPeerDependencyError extends CausalReplayError {
+  override name = 'MissingPeerDependencyError'
+  constructor(
+    message: string,
+    /** The package to install. */
+    readonly packageName: string,
+  ) {
+    super(message)
+  }
+}
+
 const ERROR_NAMES = new Set([
   'CausalReplayError',
   'NotJsonError',
+  'InvalidFileError',
   'InvalidTrajectoryError',
   'RolloutTimeoutError',
   'MaxStepsExceededError',
@@ -80,7 +101,7 @@ const ERROR_NAMES = new Set([
   'ReplayDivergenceError',
   'BudgetExceededError',
   'InvalidOptionError',
-  'MissingPeerDependencyError', // src/adapters/shared/load-peer.ts: the class lives with the adapters
+  'MissingPeerDependencyError',
 ])
 
 /**

@@ -1,4 +1,4 @@
-// The public API of vitest-causal-replay (DESIGN §5). Everything here runs without Vitest.
+// The public API of vitest-causal-replay. Everything here runs without Vitest.
 export { defineAgent, isAgent, isScenario, type AgentOrScenario } from './agent/define-agent.js'
 export type {
   Agent,

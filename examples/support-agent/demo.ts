@@ -6,7 +6,7 @@
 // verdict prints as a test failure would; the HTML report is written; and the printed replay
 // handle brings the failing run back byte for byte.
 import { pathToFileURL } from 'node:url'
-import { formatVerdictMessage } from '../../src/format/index.js'
+import { formatVerdictMessage } from '../../src/text/verdict-message.js'
 import { Budget, calledTool, contrastive, record, shapley, type RolloutProgress } from '../../src/index.js'
 import { buildArtifact, writeArtifact } from '../../src/verdict/artifact.js'
 import { resolveSequentialGate } from '../../src/verdict/options.js'

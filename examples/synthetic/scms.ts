@@ -1,7 +1,7 @@
 import { defineAgent, type Trajectory } from '../../src/index.js'
 
 /**
- * The pivotal SCM of DESIGN §7: lookup → decide (bad with probability p) → reply. Only `decide`
+ * The pivotal SCM: lookup → decide (bad with probability p) → reply. Only `decide`
  * matters: contrastive effects (p − 1, p − 1, 0), causal locus 1, Shapley (0, 1 − p, 0).
  */
 export function pivotalAgent(p = 0.3) {
@@ -18,7 +18,7 @@ export function pivotalAgent(p = 0.3) {
 }
 
 /**
- * The AND-interaction SCM of DESIGN §7: a (bad w.p. q) → b (bad w.p. q) → reply, bad iff both.
+ * The AND-interaction SCM: a (bad w.p. q) → b (bad w.p. q) → reply, bad iff both.
  * v(∅) = q², v({a}) = v({b}) = q, v({a, b}) = 1, so Shapley gives (1 − q²)/2 to a and b each.
  */
 export function andAgent(q = 0.3) {

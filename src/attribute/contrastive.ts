@@ -27,7 +27,7 @@ import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from 
 import type { ContrastiveResult, ContrastiveStep } from './schema.js'
 
 /**
- * Contrastive attribution (DESIGN §4): which step decided that `factual` went bad?
+ * Contrastive attribution: which step decided that `factual` went bad?
  *
  * The baseline replays `factual` with every step held, K times; its bad rate is the replay fidelity.
  * Each arm k replays `resample(k)`: steps before k held, step k drawn afresh, the rest run. The

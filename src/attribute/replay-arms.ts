@@ -1,6 +1,6 @@
 import type { Scenario } from '../agent/types.js'
 import { InvalidOptionError, RolloutAbortedError } from '../errors.js'
-import type { Plan } from '../replay/plan.js'
+import type { Plan } from '../rollout/plan.js'
 import type { Budget } from '../rollout/budget.js'
 import { executeRollout } from '../rollout/execute.js'
 import type { RolloutProgress } from '../rollout/options.js'

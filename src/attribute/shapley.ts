@@ -7,7 +7,7 @@ import { resolveShapleyOptions, type ShapleyOptions } from './shapley-options.js
 import { permutationShapley } from './shapley-permutation.js'
 
 /**
- * Shapley attribution (DESIGN §4): splits v(N) − v(∅) between the steps, where a coalition S is the
+ * Shapley attribution: splits v(N) − v(∅) between the steps, where a coalition S is the
  * set of steps held at their factual action and v(S) = P(bad | hold(S)) is estimated by replaying
  * `factual` under `hold(S)`. Where contrastive effects over-count steps that only cause the failure
  * together (each gets the full effect), Shapley values add up to the efficiency sum.

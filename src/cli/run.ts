@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isCausalReplayError } from '../errors.js'
-import { writeReportHtml } from '../report/write.js'
-import { parseJsonFile } from '../trajectory/file.js'
+import { writeReportHtml } from '../html/write.js'
+import { parseJsonFile } from '../files/json-file.js'
 import { ArtifactSchema, type Artifact } from '../verdict/schema.js'
 import { formatArtifact } from './show.js'
 import { USAGE } from './usage.js'
@@ -36,7 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return EXIT_USAGE
     }
     // A missing, unparsable or invalid artifact: the message names the file and the field.
-    if (isCausalReplayError(error) && error.name === 'InvalidTrajectoryError') {
+    if (isCausalReplayError(error) && error.name === 'InvalidFileError') {
       io.stderr.write(`causal-replay: ${error.message}\n`)
       return EXIT_USAGE
     }

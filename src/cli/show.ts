@@ -1,4 +1,4 @@
-import { formatVerdictMessage } from '../format/verdict-message.js'
+import { formatVerdictMessage } from '../text/verdict-message.js'
 import type { Artifact } from '../verdict/schema.js'
 
 /** `causal-replay show`: the artifact as the test output printed it (the one terminal formatter). */

@@ -2,7 +2,7 @@
 export type Rng = () => number
 
 /**
- * The stream of step `step` in rollout `rollout` of a run seeded with `seed` (DESIGN §2). Every
+ * The stream of step `step` in rollout `rollout` of a run seeded with `seed`. Every
  * (seed, rollout, step) has its own generator, so results do not depend on the order in which
  * concurrent rollouts happen to draw, and an arm that resamples step k leaves every later step j
  * on the same stream (r, j) as the other arms: common random numbers.

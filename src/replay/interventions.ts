@@ -10,7 +10,7 @@ export interface ObservationSelector {
 }
 
 /**
- * An intervention of the do-algebra (DESIGN §3), as data. Build them with the helpers below;
+ * An intervention of the do-algebra, as data. Build them with the helpers below;
  * `replay` turns one into a plan over the recorded trajectory.
  */
 export type Intervention =

@@ -1,54 +1,16 @@
-import type { Json } from '../json.js'
-import type { Policy } from '../agent/types.js'
-import type { Observation, Step, Trajectory } from '../trajectory/schema.js'
+import {
+  LIVE,
+  SAMPLE,
+  type Plan,
+  type StepDirective,
+  type ToolCallPosition,
+  type ToolDirective,
+} from '../rollout/plan.js'
+import type { Trajectory } from '../trajectory/schema.js'
 import { describeIntervention, type Intervention, type ObservationSelector } from './interventions.js'
-
-/** How replay answers one step. */
-export type StepDirective =
-  | { kind: 'sample'; policy?: Policy } // call the policy (or a swapped-in one)
-  | { kind: 'hold'; recorded: Step } // return the recorded action
-  | { kind: 'force'; action: Json }
-  | { kind: 'edit'; edit: (context: Json | undefined) => Json }
-
-/** How replay answers one tool call. */
-export type ToolDirective =
-  { kind: 'live' } | { kind: 'recorded'; recorded: Observation } | { kind: 'replaced'; result: Json }
 
 /** Whether replay calls tools of held steps (`live`) or answers them from the recording (`recorded`). */
 export type ToolMode = 'live' | 'recorded'
-
-/**
- * What a rollout does at each step and tool call. A plain rollout samples everything; replay
- * builds a plan from a recording and an intervention.
- */
-export interface Plan {
-  /** The intervention's label, recorded on every trajectory of the run. */
-  readonly label: string | undefined
-  step(index: number, name: string): StepDirective
-  tool(call: ToolCallPosition): ToolDirective
-}
-
-/** Where a tool call sits in the run. */
-export interface ToolCallPosition {
-  /** The index of the step the call follows, or -1 for the preamble. */
-  step: number
-  /** Its position among the step's tool calls. */
-  position: number
-  /** Its position among the step's calls of the same tool. */
-  positionOfTool: number
-  tool: string
-}
-
-// Shared directives: the plain ones are answered for every step and tool call of every rollout.
-const SAMPLE: StepDirective = Object.freeze({ kind: 'sample' })
-const LIVE: ToolDirective = Object.freeze({ kind: 'live' })
-
-/** The plan of a plain rollout: every step calls its policy, every tool runs. */
-export const SAMPLE_EVERYTHING: Plan = {
-  label: undefined,
-  step: () => SAMPLE,
-  tool: () => LIVE,
-}
 
 /** The plan that replays `factual` under `intervention`. */
 export function planFor(factual: Trajectory, intervention: Intervention, tools: ToolMode): Plan {

@@ -7,7 +7,8 @@ import type { RolloutSet } from '../rollout/rollout-set.js'
 import { runPlanned } from '../rollout/run-rollouts.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { describeIntervention, type Intervention } from './interventions.js'
-import { planFor, SAMPLE_EVERYTHING, type ToolMode } from './plan.js'
+import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
+import { planFor, type ToolMode } from './plan.js'
 
 /** Options of `record`. */
 export interface RecordOptions extends Pick<RolloutOptions, 'timeoutMs' | 'maxSteps' | 'budget' | 'signal'> {

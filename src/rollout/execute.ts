@@ -9,7 +9,7 @@ import {
 } from '../errors.js'
 import { contextDigest, copyJson, isJsonPrimitive, type Json } from '../json.js'
 import { providerSeed, stepStream } from '../random/streams.js'
-import type { Plan } from '../replay/plan.js'
+import type { Plan } from './plan.js'
 import {
   TRAJECTORY_SCHEMA,
   type Observation,

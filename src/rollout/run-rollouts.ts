@@ -1,7 +1,7 @@
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { BudgetExceededError, RolloutAbortedError } from '../errors.js'
-import { SAMPLE_EVERYTHING, type Plan } from '../replay/plan.js'
+import { SAMPLE_EVERYTHING, type Plan } from './plan.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { executeRollout } from './execute.js'
 import { resolveRolloutOptions, type ResolvedRolloutOptions, type RolloutOptions } from './options.js'

@@ -22,7 +22,7 @@ export interface MeanScoreOptions {
  *
  * - no scores: [0, 1] (nothing is known), method 'wilson';
  * - 0/1 scores only: the Wilson interval of their sum — the data are Bernoulli, and a bootstrap at
- *   k = 0 or k = n would report zero width (DESIGN §4);
+ *   k = 0 or k = n would report zero width;
  * - all scores equal (or just one): Wilson on the fractional sum Σ scores of n — a conservative
  *   score interval, since a variable in [0, 1] with mean μ has variance at most μ(1 − μ) — where
  *   a bootstrap or CLT interval would again have zero width;

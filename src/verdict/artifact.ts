@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { writeJsonFile } from '../trajectory/file.js'
+import { writeJsonFile } from '../files/json-file.js'
 import { ARTIFACT_SCHEMA, ArtifactSchema, type Artifact } from './schema.js'
 import type { Diagnosis } from './diagnose.js'
 import type { GateRun } from './sequential-gate.js'
@@ -43,7 +43,7 @@ export async function writeArtifact(
   await writeJsonFile(join(reportDir, json), ArtifactSchema, artifact, 'artifact')
   try {
     // Loaded on use: a broken renderer costs the page, not every matcher that imports this file.
-    const { writeReportHtml } = await import('../report/write.js')
+    const { writeReportHtml } = await import('../html/write.js')
     await writeReportHtml(join(reportDir, html), artifact)
     return { json, html, htmlError: null }
   } catch (error) {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
-import { InvalidTrajectoryError } from '../errors.js'
-import { parseJsonFile, writeJsonFile } from '../trajectory/file.js'
+import { InvalidFileError } from '../errors.js'
+import { parseJsonFile, writeJsonFile } from '../files/json-file.js'
 
 /** The version tag of baseline files. */
 export const BASELINE_SCHEMA = 'vitest-causal-replay/baselines@1'
@@ -48,8 +48,8 @@ export async function readBaselines(file: string): Promise<BaselineFile | null> 
   try {
     return await parseJsonFile(file, BaselineFileSchema, 'baseline')
   } catch (error) {
-    if (!(error instanceof InvalidTrajectoryError)) throw error
-    throw new InvalidTrajectoryError(
+    if (!(error instanceof InvalidFileError)) throw error
+    throw new InvalidFileError(
       `${error.message}\nThe baseline file was left unchanged. Fix it, or rewrite it from fresh measurements with \`vitest -u\`.`,
       file,
     )

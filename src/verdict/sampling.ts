@@ -1,6 +1,6 @@
 import type { Scenario } from '../agent/types.js'
 import { BudgetExceededError, CausalReplayError } from '../errors.js'
-import { SAMPLE_EVERYTHING } from '../replay/plan.js'
+import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
 import type { RolloutSet } from '../rollout/rollout-set.js'
 import { runPlanned } from '../rollout/run-rollouts.js'
 import type { Predicate } from '../trajectory/queries.js'

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs'
-import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import chalk from 'chalk'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import { formatSummaryTable, type SummaryRow } from '../format/summary-table.js'
-import { writeJsonFile } from '../trajectory/file.js'
+import { formatSummaryTable, type SummaryRow } from '../text/summary-table.js'
+import { writeFileAtomically } from '../files/atomic-write.js'
+import { writeJsonFile } from '../files/json-file.js'
 import { displayPath } from './display-path.js'
 import { readMetaEntries, type CausalReplayMetaEntry } from './meta.js'
 import { resolveReportDir } from './provided.js'
@@ -78,8 +78,8 @@ export default class CausalReplayReporter implements Reporter {
     let index: string | null = displayPath(indexFile)
     try {
       // Loaded on use: a broken page renderer costs the index page, not the summary.
-      const { renderIndexHtml } = await import('../report/index-page.js')
-      await writeAtomically(indexFile, renderIndexHtml(entries))
+      const { renderIndexHtml } = await import('../html/index-page.js')
+      await writeFileAtomically(indexFile, renderIndexHtml(entries))
     } catch (error) {
       index = null
       this.log(
@@ -156,11 +156,4 @@ export default class CausalReplayReporter implements Reporter {
     if (this.vitest !== undefined) this.vitest.logger.log(text)
     else console.log(text)
   }
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(join(file, '..'), { recursive: true })
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
-  await writeFile(temporary, text)
-  await rename(temporary, file)
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { loadPeer, MissingPeerDependencyError } from '../../src/adapters/shared/load-peer.js'
+import { MissingPeerDependencyError } from '../../src/errors.js'
+import { loadPeer } from '../../src/adapters/shared/load-peer.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)

@@ -6,10 +6,10 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/run.js'
 import { USAGE } from '../../src/cli/usage.js'
-import { formatVerdictMessage } from '../../src/format/verdict-message.js'
-import { renderReportHtml } from '../../src/report/html.js'
+import { formatVerdictMessage } from '../../src/text/verdict-message.js'
+import { renderReportHtml } from '../../src/html/html.js'
 import type { Artifact } from '../../src/verdict/schema.js'
-import { supportArtifact } from '../report/artifacts.js'
+import { supportArtifact } from '../html/artifacts.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 

@@ -67,7 +67,7 @@ describe('a project using the plugin', () => {
     )
   })
 
-  it('names the decide step as the causal locus of the injected failure, with intervals (DESIGN §5)', () => {
+  it('names the decide step as the causal locus of the injected failure, with intervals', () => {
     const message = messageOf(assertion('support agent injected ticket: rarely refunds').failureMessages[0]!)
     expect(message).toMatch(/^expected support to rarely call issue_refund: ≤ 5% at 95% confidence\n/)
     expect(message).toMatch(

@@ -1,19 +1,4 @@
-import { CausalReplayError } from '../../errors.js'
-
-/**
- * An adapter was imported without the SDK it adapts (an optional peer dependency). The message
- * names the package and the command that installs it.
- */
-export class MissingPeerDependencyError extends CausalReplayError {
-  override name = 'MissingPeerDependencyError'
-  constructor(
-    message: string,
-    /** The package to install. */
-    readonly packageName: string,
-  ) {
-    super(message)
-  }
-}
+import { MissingPeerDependencyError } from '../../errors.js'
 
 /** Which SDK an adapter needs, for the message when it is missing. */
 export interface PeerDependency {

@@ -13,7 +13,7 @@ function valid(result: ContrastiveResult): ContrastiveResult {
   return result
 }
 
-describe('contrastive on the pivotal SCM (DESIGN §7: effects (p − 1, p − 1, 0), locus 1)', () => {
+describe('contrastive on the pivotal SCM (effects (p − 1, p − 1, 0), locus 1)', () => {
   it('finds locus 1 in at least 95 of 100 seeds with at most 32 rollouts per step, and step 2 never rescues', async () => {
     let correct = 0
     const effects: number[][] = [[], [], []]

@@ -12,7 +12,7 @@ import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
 import { firstBadRun, flakyPivotalAgent } from './fixtures.js'
 
 const and = andAgent(0.3)
-// DESIGN §7: v(∅) = q², v({a}) = v({b}) = q, v({a, b}) = 1 ⇒ φ = ((1 − q²)/2, (1 − q²)/2, 0), sum 0.91.
+// The AND SCM: v(∅) = q², v({a}) = v({b}) = q, v({a, b}) = 1 ⇒ φ = ((1 − q²)/2, (1 − q²)/2, 0), sum 0.91.
 const AND_VALUE = (1 - 0.3 ** 2) / 2
 
 function valid(result: ShapleyResult): ShapleyResult {
@@ -24,7 +24,7 @@ function sumOfValues(result: ShapleyResult): number {
   return result.steps.reduce((sum, step) => sum + step.value, 0)
 }
 
-describe('shapley on the AND-interaction SCM (DESIGN §7)', () => {
+describe('shapley on the AND-interaction SCM', () => {
   it.each([
     ['exact, 960 rollouts per coalition (the same 7,680 rollouts)', { method: 'exact', samplesPerEval: 960 }],
     [

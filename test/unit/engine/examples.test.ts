@@ -85,7 +85,7 @@ describe('the support agent', () => {
   })
 })
 
-describe('the synthetic SCMs (DESIGN §7)', () => {
+describe('the synthetic SCMs (pivotal and AND-interaction)', () => {
   const p = 0.3
   const q = 0.3
 

@@ -1,4 +1,4 @@
-// Each intervention changes exactly what it says (DESIGN §3), checked as properties over random
+// Each intervention changes exactly what it says, checked as properties over random
 // step counts, intervention steps and seeds.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'

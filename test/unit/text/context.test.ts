@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cutMiddle, shortenContext } from '../../../src/format/context.js'
+import { cutMiddle, shortenContext } from '../../../src/text/context.js'
 
 describe('shortenContext', () => {
   it('shows the latest messages of a chat-style context, one line each', () => {

@@ -10,7 +10,7 @@ import { formatTable } from './table.js'
 const ACTION_WIDTH = 18
 
 /**
- * The contrastive attribution block of a failure message (DESIGN §5): per step, P(bad | resample)
+ * The contrastive attribution block of a failure message: per step, P(bad | resample)
  * with its interval and the effect against the replay baseline with its interval; the causal locus
  * marked; then the replay fidelity and what the locus step decided from.
  */

@@ -1,6 +1,7 @@
 import type { Estimate } from '../stats/estimate.js'
 import { markup, type Markup } from './markup.js'
-import { percent, percentInterval } from './numbers.js'
+import { percentInterval } from './numbers.js'
+import { percent } from '../text/numbers.js'
 
 /** A share in [0, 1] as a CSS percentage, clamped so a rounding error cannot break the layout. */
 function cssPercent(value: number): string {

@@ -11,7 +11,7 @@ export interface VerdictMessageOptions {
 
 /**
  * The one formatter of a verdict: the text of a matcher failure, of `causal-replay show`, and of
- * anything else that prints a verdict in a terminal (DESIGN §5). Plain text, no colors: it also
+ * anything else that prints a verdict in a terminal. Plain text, no colors: it also
  * lands in JSON reports and bug reports. Every rate comes with its interval and the method's name;
  * every failure with its replay handle.
  */

@@ -5,14 +5,8 @@ import type { Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel } from './claim.js'
 import { jsonSummary, prettyJson } from './json-text.js'
 import { markup, type Markup } from './markup.js'
-import {
-  confidenceLabel,
-  methodLabel,
-  percent,
-  percentInterval,
-  pValueText,
-  signedInterval,
-} from './numbers.js'
+import { percentInterval, pValueText, signedInterval } from './numbers.js'
+import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { renderOutcomeBar } from './outcome-bar.js'
 
 /** What a card shows of one step; from the failing trajectory, or (without one) from the attribution. */
@@ -91,7 +85,7 @@ function legend(contrastive: ContrastiveResult): Markup {
 <span><span class="swatch swatch-bad"></span>P(bad | resample step)</span>
 <span><span class="swatch swatch-good"></span>not bad</span>
 <span><span class="swatch swatch-baseline"></span>replay fidelity ${percent(contrastive.baseline.point)} (every step held)</span>
-<span>whisker: ${confidenceLabel(contrastive.confidence)} ${methodLabel(contrastive.baseline.method)} interval</span>
+<span>whisker: ${confidenceLevel(contrastive.confidence)} ${methodName(contrastive.baseline.method)} interval</span>
 </p>`
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { confidenceLevel, effect, percent, probability, signedPercent } from '../../../src/format/numbers.js'
+import { confidenceLevel, effect, percent, probability, signedPercent } from '../../../src/text/numbers.js'
 
 describe('number formatting', () => {
   it('percent: one decimal from 1%, two significant digits below, so small bounds keep information', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { calledTool, defineAgent } from '../../src/index.js'
-import { renderReportHtml } from '../../src/report/html.js'
+import { renderReportHtml } from '../../src/html/html.js'
 import type { Artifact } from '../../src/verdict/schema.js'
 import {
   baselineArtifact,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderIndexHtml, type ReportIndexEntry } from '../../src/report/index-page.js'
+import { renderIndexHtml, type ReportIndexEntry } from '../../src/html/index-page.js'
 import { wilson } from '../../src/stats/wilson.js'
 
 const entries: ReportIndexEntry[] = [

@@ -1,4 +1,4 @@
-import { formatVerdictMessage } from '../format/verdict-message.js'
+import { formatVerdictMessage } from '../text/verdict-message.js'
 import type { Artifact } from '../verdict/schema.js'
 import { markup, type Markup } from './markup.js'
 

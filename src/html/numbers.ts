@@ -1,16 +1,9 @@
-import { confidenceLevel, methodName, percent } from '../format/numbers.js'
+import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { IntervalMethodSchema, type Estimate, type Interval, type IntervalMethod } from '../stats/estimate.js'
 
-// How numbers read on the HTML page: the terminal formatter's words for percentages, levels and
-// methods (src/format/numbers.ts), plus the interval phrases the page needs. Every rate is shown
+// How numbers read on the HTML page: the interval phrases the page needs, in the terminal
+// formatter's words for percentages, levels and methods (text/numbers.ts). Every rate is shown
 // with its interval and the interval's method. These return plain text; callers escape it.
-
-export { percent }
-
-/** The reader's name of an interval method: `'clopper-pearson'` → "Clopper–Pearson". */
-export function methodLabel(method: IntervalMethod): string {
-  return methodName(method)
-}
 
 /**
  * A method name as recorded in an artifact's free-text `methods` fields: a known interval method
@@ -21,19 +14,9 @@ export function describeMethod(name: string): string {
   return known.success ? methodName(known.data) : name
 }
 
-/** A level or bound as a percentage without needless decimals: 0.05 → "5%", 0.975 → "97.5%". */
-export function roundPercent(value: number): string {
-  return confidenceLevel(value)
-}
-
-/** A confidence level: 0.95 → "95%". */
-export function confidenceLabel(confidence: number): string {
-  return confidenceLevel(confidence)
-}
-
 /** "95% Wilson CI 15.8%–32.2%": the interval of a proportion, its level and its method. */
 export function percentInterval(interval: Interval | Estimate): string {
-  return `${confidenceLabel(interval.confidence)} ${methodLabel(interval.method)} CI ${percent(interval.low)}–${percent(interval.high)}`
+  return `${confidenceLevel(interval.confidence)} ${methodName(interval.method)} CI ${percent(interval.low)}–${percent(interval.high)}`
 }
 
 /** A signed difference with two decimals: -0.7412 → "-0.74", 0.1 → "+0.10", 0 → "0.00". */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { carefulTicket, injectedTicket, supportAgent } from '../../../examples/support-agent/agent.js'
 import { andAgent, returnedBad } from '../../../examples/synthetic/scms.js'
 import { ContrastiveResultSchema, type ContrastiveResult } from '../../../src/attribute/schema.js'
-import { formatVerdictMessage } from '../../../src/format/index.js'
+import { formatVerdictMessage } from '../../../src/text/verdict-message.js'
 import { calledTool, defineAgent, type Predicate } from '../../../src/index.js'
 import { Budget } from '../../../src/rollout/budget.js'
 import { buildArtifact } from '../../../src/verdict/artifact.js'
@@ -61,7 +61,7 @@ async function rarely(
 }
 
 describe('formatVerdictMessage', () => {
-  it('fail: the DESIGN §5 layout, the locus marked, the context it decided from, the report path', async () => {
+  it('fail: the documented layout, the locus marked, the context it decided from, the report path', async () => {
     const artifact = await rarely(supportAgent.on(injectedTicket), {})
     const message = formatVerdictMessage(artifact, { report: '.causal-replay/support/rarely-refunds.html' })
     expect(message.split('\n')[0]).toBe(

@@ -1,9 +1,11 @@
 import type { ContrastiveResult, ContrastiveStep } from '../attribute/schema.js'
 import type { Artifact } from '../verdict/schema.js'
-import { badOutcomeLabel, claimSentence, unattributedReason, verdictReason } from './claim.js'
+import { badOutcomeLabel, unattributedReason, verdictReason } from './claim.js'
+import { claim } from '../text/verdict-message.js'
 import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
-import { complement, methodLabel, percent, percentInterval, pValueText, signedInterval } from './numbers.js'
+import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
+import { methodName, percent } from '../text/numbers.js'
 
 /** The contrastive step at the causal locus, if there is a locus. */
 export function locusStep(contrastive: ContrastiveResult | null): ContrastiveStep | undefined {
@@ -19,7 +21,7 @@ export function renderHeadline(artifact: Artifact): Markup {
   const { verdict, contrastive } = artifact
   return markup`<header class="headline" data-verdict="${verdict.kind}">
 <p class="test-path">${artifact.test.file} › ${artifact.test.name}</p>
-<div class="title-row"><span class="badge badge-${verdict.kind}">${verdict.kind}</span><h1>${claimSentence(verdict)}</h1></div>
+<div class="title-row"><span class="badge badge-${verdict.kind}">${verdict.kind}</span><h1>${claim(verdict)}</h1></div>
 <p class="verdict-reason">${verdictReason(verdict)}</p>
 <div class="stats">
 ${observedStat(artifact)}
@@ -51,7 +53,7 @@ function locusStat(artifact: Artifact): Markup {
 <div class="stat-label">Causal locus</div>
 <div class="stat-value"><a href="#step-${step.index}">step ${step.index} · ${step.name}</a></div>
 <div class="stat-detail">action <code>${jsonSummary(step.action, 60)}</code></div>
-<div class="stat-detail">effect on P(bad) ${signedInterval(step.effect)} (${methodLabel(step.effect.method)}, Holm-adjusted ${pValueText(step.pValue)})</div>
+<div class="stat-detail">effect on P(bad) ${signedInterval(step.effect)} (${methodName(step.effect.method)}, Holm-adjusted ${pValueText(step.pValue)})</div>
 </div>`
   }
   const why =

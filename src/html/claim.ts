@@ -1,18 +1,7 @@
-import { claim } from '../format/verdict-message.js'
+import { claim } from '../text/verdict-message.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
-import {
-  confidenceLabel,
-  methodLabel,
-  percent,
-  percentInterval,
-  roundPercent,
-  signedInterval,
-} from './numbers.js'
-
-/** The claim a test made, worded by the terminal formatter so the page and the message agree. */
-export function claimSentence(verdict: Verdict): string {
-  return claim(verdict)
-}
+import { percentInterval, signedInterval } from './numbers.js'
+import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 
 /**
  * What "bad" means in the attribution: the predicate itself for a claim that it is rare
@@ -44,7 +33,7 @@ export function verdictReason(verdict: Verdict): string {
 function sequentialReason(verdict: Verdict, kind: string): string {
   const interval = verdict.decisionInterval
   if (interval === null) return `${kind}: no rollout completed, so nothing was decided.`
-  const bound = roundPercent(verdict.bound.value)
+  const bound = confidenceLevel(verdict.bound.value)
   const test = `the anytime-valid ${verdict.decisionMethod ?? 'sequential test'}`
   const level = oneSidedLevel(interval.confidence)
   const used = `${verdict.rolloutsUsed} rollout${verdict.rolloutsUsed === 1 ? '' : 's'}`
@@ -67,7 +56,7 @@ function sequentialReason(verdict: Verdict, kind: string): string {
  * rate from each side at 95%, which is the level the claim is made at.
  */
 export function oneSidedLevel(twoSidedConfidence: number): string {
-  return confidenceLabel((1 + twoSidedConfidence) / 2)
+  return confidenceLevel((1 + twoSidedConfidence) / 2)
 }
 
 /** Why a failing or inconclusive test has no attribution (or a pass needs none), for the headline and the chart. */
@@ -96,7 +85,7 @@ function zeroToleranceReason(verdict: Verdict, kind: string): string {
     ? `zero in ${n}: the rate is at most ${percent(interval.high)}`
     : `all of ${n}: the rate is at least ${percent(interval.low)}`
   const budget = verdict.stop === 'budget' ? 'the budget ran out; ' : ''
-  return `${kind}: ${budget}${proof} (${confidenceLabel(interval.confidence)} one-sided ${methodLabel(interval.method)} bound).`
+  return `${kind}: ${budget}${proof} (${confidenceLevel(interval.confidence)} one-sided ${methodName(interval.method)} bound).`
 }
 
 function baselineReason(verdict: Verdict, kind: string): string {
@@ -108,7 +97,7 @@ function baselineReason(verdict: Verdict, kind: string): string {
       if (difference === null) return `${kind}: compared with the stored rate in ${comparison.file}.`
       const tolerance = `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.tolerance)}`
       const relation = verdict.kind === 'fail' ? 'lies beyond' : 'does not lie beyond'
-      return `${kind}: new − stored = ${signedInterval(difference)} (${confidenceLabel(difference.confidence)} ${methodLabel(difference.method)}), which ${relation} the ${tolerance} tolerance.`
+      return `${kind}: new − stored = ${signedInterval(difference)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)}), which ${relation} the ${tolerance} tolerance.`
     }
     case 'created':
       return `${kind}: no stored rate yet; this one was recorded in ${comparison.file}.`

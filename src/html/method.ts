@@ -3,14 +3,8 @@ import type { Artifact, Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
 import { markup, type Markup } from './markup.js'
 import { oneSidedLevel } from './claim.js'
-import {
-  confidenceLabel,
-  describeMethod,
-  methodLabel,
-  percent,
-  percentInterval,
-  signedInterval,
-} from './numbers.js'
+import { describeMethod, percentInterval, signedInterval } from './numbers.js'
+import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 
 /**
  * How the numbers were made, so a reader can judge them: rollouts per step, CRN, the multiple
@@ -62,7 +56,7 @@ function gateSampling(verdict: Verdict): string {
       const bound =
         interval === null
           ? ''
-          : `; ${confidenceLabel(interval.confidence)} one-sided ${methodLabel(interval.method)} bound ${percent(verdict.bound.direction === 'atMost' ? interval.high : interval.low)}`
+          : `; ${confidenceLevel(interval.confidence)} one-sided ${methodName(interval.method)} bound ${percent(verdict.bound.direction === 'atMost' ? interval.high : interval.low)}`
       return `${verdict.rolloutsUsed} of ${verdict.maxRollouts} rollouts, stopping at the first occurrence${bound}`
     }
     case 'toMatchRateBaseline': {
@@ -70,7 +64,7 @@ function gateSampling(verdict: Verdict): string {
       const compared =
         difference === null || difference === undefined
           ? ''
-          : `; new − stored ${signedInterval(difference)} (${confidenceLabel(difference.confidence)} ${methodLabel(difference.method)})`
+          : `; new − stored ${signedInterval(difference)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)})`
       return `a fixed sample of ${verdict.rolloutsUsed} rollouts compared with the stored rate${compared}`
     }
   }
@@ -81,7 +75,7 @@ function contrastiveLine(result: ContrastiveResult): Markup {
   const sampling = result.sequential
     ? `at most ${result.rolloutsPerStep} rollouts per step, sequential${result.methods.sequential === null ? '' : ` (${describeMethod(result.methods.sequential)})`}: an arm stops once its test is decided`
     : `${result.rolloutsPerStep} rollouts per step`
-  return markup`<li data-method="contrastive"><strong>Contrastive:</strong> ${sampling}; ${result.search} search (${evaluated} of ${result.steps.length} steps evaluated); ${result.crn ? 'CRN on: every arm uses the same random streams, so arms are paired' : 'CRN off: independent arms'}; Holm-corrected one-sided tests at ${confidenceLabel(result.confidence)}; action-match rate ${percent(result.actionMatchRate)}; replay fidelity ${percent(result.baseline.point)} (${percentInterval(result.baseline)}); ${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals: P(bad) ${describeMethod(result.methods.proportion)}, effects ${describeMethod(result.methods.effect)}.${result.truncated ? markup` <span class="warning">The budget stopped the attribution early; the steps show the work done.</span>` : null}</li>`
+  return markup`<li data-method="contrastive"><strong>Contrastive:</strong> ${sampling}; ${result.search} search (${evaluated} of ${result.steps.length} steps evaluated); ${result.crn ? 'CRN on: every arm uses the same random streams, so arms are paired' : 'CRN off: independent arms'}; Holm-corrected one-sided tests at ${confidenceLevel(result.confidence)}; action-match rate ${percent(result.actionMatchRate)}; replay fidelity ${percent(result.baseline.point)} (${percentInterval(result.baseline)}); ${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals: P(bad) ${describeMethod(result.methods.proportion)}, effects ${describeMethod(result.methods.effect)}.${result.truncated ? markup` <span class="warning">The budget stopped the attribution early; the steps show the work done.</span>` : null}</li>`
 }
 
 function shapleyLine(result: ShapleyResult): Markup {
@@ -89,7 +83,7 @@ function shapleyLine(result: ShapleyResult): Markup {
     result.method === 'exact'
       ? `exact enumeration (${result.evaluations} coalition evaluations × ${result.samplesPerEval} rollouts)`
       : `permutation sampling (${result.permutations} permutations${result.antithetic ? ', antithetic pairs' : ''}, ${result.evaluations} coalition evaluations × ${result.samplesPerEval} rollout${result.samplesPerEval === 1 ? '' : 's'}, no caching across permutations)`
-  return markup`<li data-method="shapley"><strong>Shapley:</strong> ${how}; ${result.actionMatchRate === undefined ? '' : `action-match rate ${percent(result.actionMatchRate)}; `}${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals at ${confidenceLabel(result.confidence)}: ${shapleyIntervalMethods(result)}.${result.truncated ? markup` <span class="warning">The budget stopped the run early; the values are from the work done.</span>` : null}</li>`
+  return markup`<li data-method="shapley"><strong>Shapley:</strong> ${how}; ${result.actionMatchRate === undefined ? '' : `action-match rate ${percent(result.actionMatchRate)}; `}${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals at ${confidenceLevel(result.confidence)}: ${shapleyIntervalMethods(result)}.${result.truncated ? markup` <span class="warning">The budget stopped the run early; the values are from the work done.</span>` : null}</li>`
 }
 
 function errorList(verdict: Verdict): Markup | null {

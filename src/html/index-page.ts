@@ -1,7 +1,8 @@
 import type { Estimate } from '../stats/estimate.js'
 import { hrefForRelativePath } from './escape.js'
 import { markup, type Markup } from './markup.js'
-import { percent, percentInterval } from './numbers.js'
+import { percentInterval } from './numbers.js'
+import { percent } from '../text/numbers.js'
 import { renderPage } from './page.js'
 
 /** One row of the index page: a test's verdict and where its artifact and report are. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatSummaryTable, type SummaryRow } from '../../../src/format/summary-table.js'
-import { formatTable } from '../../../src/format/table.js'
+import { formatSummaryTable, type SummaryRow } from '../../../src/text/summary-table.js'
+import { formatTable } from '../../../src/text/table.js'
 import { clopperPearson } from '../../../src/stats/clopper-pearson.js'
 import { wilson } from '../../../src/stats/wilson.js'
 

@@ -3,7 +3,8 @@ import type { Artifact } from '../verdict/schema.js'
 import { unattributedReason } from './claim.js'
 import { niceDomain, renderIntervalChart, type ChartRow } from './chart.js'
 import { markup, type Markup } from './markup.js'
-import { confidenceLabel, describeMethod, signed, signedInterval } from './numbers.js'
+import { describeMethod, signed, signedInterval } from './numbers.js'
+import { confidenceLevel } from '../text/numbers.js'
 
 /**
  * The attribution chart: per-step effects with interval whiskers, contrastive or Shapley, with a
@@ -62,7 +63,7 @@ function contrastiveFigure(result: ContrastiveResult, hidden: boolean): Markup {
   })
   return markup`<figure id="chart-contrastive" role="tabpanel" aria-labelledby="tab-contrastive"${hidden ? markup` hidden` : null}>
 ${chart}
-<figcaption>Effect of resampling each step against the replay with every step held, ${confidenceLabel(result.confidence)} ${describeMethod(result.methods.effect)} intervals${result.crn ? ' (paired arms: common random numbers)' : ''}. Green: the rescue is significant after Holm correction; the causal locus is the latest such step. Effects are total effects through the rest of the run, so they overlap: Σ|effect| = ${Math.abs(overCount).toFixed(2)}.</figcaption>
+<figcaption>Effect of resampling each step against the replay with every step held, ${confidenceLevel(result.confidence)} ${describeMethod(result.methods.effect)} intervals${result.crn ? ' (paired arms: common random numbers)' : ''}. Green: the rescue is significant after Holm correction; the causal locus is the latest such step. Effects are total effects through the rest of the run, so they overlap: Σ|effect| = ${Math.abs(overCount).toFixed(2)}.</figcaption>
 </figure>`
 }
 
@@ -94,7 +95,7 @@ function shapleyFigure(result: ShapleyResult, locus: number | null, hidden: bool
       : `${result.permutations} sampled permutations${result.antithetic ? ' (antithetic pairs)' : ''}, ${result.samplesPerEval} rollout${result.samplesPerEval === 1 ? '' : 's'} per evaluation`
   return markup`<figure id="chart-shapley" role="tabpanel" aria-labelledby="tab-shapley"${hidden ? markup` hidden` : null}>
 ${chart}
-<figcaption>Shapley values over coalitions of steps held at their factual action, v(S) = P(bad | hold S): ${how}; ${confidenceLabel(result.confidence)} intervals (${shapleyIntervalMethods(result)}). They add up to ${signed(total)}; the efficiency sum v(N) − v(∅) = ${signedInterval(sum)}.${result.truncated ? ' The budget stopped the run early: the values are from the work done.' : ''}</figcaption>
+<figcaption>Shapley values over coalitions of steps held at their factual action, v(S) = P(bad | hold S): ${how}; ${confidenceLevel(result.confidence)} intervals (${shapleyIntervalMethods(result)}). They add up to ${signed(total)}; the efficiency sum v(N) − v(∅) = ${signedInterval(sum)}.${result.truncated ? ' The budget stopped the run early: the values are from the work done.' : ''}</figcaption>
 </figure>`
 }
 
