@@ -1,4 +1,3 @@
-import { claim } from '../text/verdict-message.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { percentInterval, signedInterval } from './numbers.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'

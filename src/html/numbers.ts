@@ -1,5 +1,5 @@
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
-import { IntervalMethodSchema, type Estimate, type Interval, type IntervalMethod } from '../stats/estimate.js'
+import { IntervalMethodSchema, type Estimate, type Interval } from '../stats/estimate.js'
 
 // How numbers read on the HTML page: the interval phrases the page needs, in the terminal
 // formatter's words for percentages, levels and methods (text/numbers.ts). Every rate is shown
