@@ -70,9 +70,64 @@ export class BudgetExceededError<Partial = unknown> extends CausalReplayError {
   }
 }
 
-/** An option has a value we cannot use; the message names the option and what it accepts. */
-export class InvalidOptionError extends CausalReplayError {
+/** What an {@link InvalidOptionError} reports: which option, what it accepts, and what it got. */
+export interface InvalidOption {
+  /** The function whose options (or arguments) these are: `runRollouts`, `contrastive`, `causalReplay`. */
+  readonly caller: string
+  /** The option's dotted path (`budget.maxRollouts`), or the argument's name (`target`). */
+  readonly option: string
+  /** What the option accepts, worded to follow "must be": `a positive integer`. */
+  readonly expected: string
+  /** A short description of the value given: `null`, `a string "5"`, `an array`, `-1`. */
+  readonly received: string
+  /** Only for an unknown key: the keys accepted at its level. */
+  readonly accepted?: readonly string[]
+  /** A further sentence on how to fix it: `Use method: 'permutation'.` */
+  readonly hint?: string
+}
+
+/**
+ * An option has a value we cannot use, or is not an option at all. The problem is data (the
+ * fields of {@link InvalidOption}); the message is built from it in one place.
+ */
+export class InvalidOptionError extends CausalReplayError implements InvalidOption {
   override name = 'InvalidOptionError'
+  readonly caller: string
+  readonly option: string
+  readonly expected: string
+  readonly received: string
+  // Declared, not initialized: they exist only on the errors they describe.
+  declare readonly accepted?: readonly string[]
+  declare readonly hint?: string
+
+  constructor(problem: InvalidOption)
+  /**
+   * @deprecated Pass the problem as data (`{ caller, option, expected, received }`). A bare
+   * message leaves `caller`, `option`, `expected` and `received` empty.
+   */
+  constructor(message: string)
+  constructor(problem: InvalidOption | string) {
+    super(typeof problem === 'string' ? problem : formatInvalidOption(problem))
+    const data = typeof problem === 'string' ? UNDESCRIBED : problem
+    this.caller = data.caller
+    this.option = data.option
+    this.expected = data.expected
+    this.received = data.received
+    if (data.accepted !== undefined) this.accepted = data.accepted
+    if (data.hint !== undefined) this.hint = data.hint
+  }
+}
+
+const UNDESCRIBED: InvalidOption = { caller: '', option: '', expected: '', received: '' }
+
+/** The wording of every invalid option, in one place. */
+function formatInvalidOption(problem: InvalidOption): string {
+  const { caller, option, expected, received, accepted, hint } = problem
+  const sentence =
+    accepted === undefined
+      ? `${caller}: \`${option}\` must be ${expected}, got ${received}.`
+      : `${caller}: unknown option \`${option}\`. ${accepted.length === 0 ? 'It accepts none.' : `It accepts: ${accepted.join(', ')}.`}`
+  return hint === undefined ? sentence : `${sentence} ${hint}`
 }
 
 /**

@@ -13,19 +13,21 @@ export type {
 export {
   BudgetExceededError,
   CausalReplayError,
+  InvalidFileError,
   InvalidOptionError,
   InvalidTrajectoryError,
   MaxStepsExceededError,
+  MissingPeerDependencyError,
   NotJsonError,
   ReplayDivergenceError,
   RolloutAbortedError,
   RolloutTimeoutError,
   isCausalReplayError,
 } from './errors.js'
-export { canonicalJson, contextDigest, type Json, type JsonObject } from './json.js'
-export { deriveSeed, providerSeed, stepStream, type Rng } from './random/streams.js'
+export type { Json, JsonObject } from './json.js'
+// `Policy` takes an `Rng`; the streams themselves are plumbing.
+export type { Rng } from './random/streams.js'
 export {
-  describeIntervention,
   editContext,
   forceAction,
   hold,
@@ -69,19 +71,36 @@ export {
   type ShapleyResult,
   type ShapleyStep,
 } from './attribute/index.js'
+// Results carry these; the statistics toolkit itself is the `vitest-causal-replay/stats` subpath.
+export type { Estimate, Interval, IntervalMethod } from './stats/index.js'
+export { check, type CheckOptions, type CheckResult } from './check/check.js'
 export {
-  clopperPearson,
-  confidenceSequence,
-  holm,
-  meanScoreInterval,
-  newcombe,
-  sequentialRateTest,
-  tango,
-  wilson,
-  type Estimate,
-  type Interval,
-  type IntervalMethod,
-  type MeanScoreOptions,
-  type PairedTable,
-  type SequentialRateResult,
-} from './stats/index.js'
+  always,
+  matchesBaseline,
+  never,
+  rarely,
+  usually,
+  type BaselineClaimOptions,
+  type Claim,
+} from './check/claims.js'
+export {
+  ArtifactSchema,
+  VerdictSchema,
+  type Artifact,
+  type BaselineComparison,
+  type BaselineVerdict,
+  type ClaimKind,
+  type SequentialVerdict,
+  type Verdict,
+  type ZeroToleranceVerdict,
+} from './verdict/schema.js'
+export type {
+  AttributeOptions,
+  BaselineOptions,
+  CommonMatcherOptions,
+  RarelyOptions,
+  SequentialGateOptions,
+  UsuallyOptions,
+  ZeroToleranceOptions,
+} from './verdict/options.js'
+export type { UpdateState } from './verdict/baseline-gate.js'

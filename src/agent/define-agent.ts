@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js'
 import { assertJson } from '../json.js'
+import { describeReceived } from '../options/received.js'
 import type { Agent, AgentDefinition, Scenario } from './types.js'
 
 /**
@@ -8,12 +9,20 @@ import type { Agent, AgentDefinition, Scenario } from './types.js'
  */
 export function defineAgent<I = unknown, O = unknown>(definition: AgentDefinition<I, O>): Agent<I, O> {
   if (typeof definition?.name !== 'string' || definition.name === '') {
-    throw new InvalidOptionError('defineAgent: `name` must be a non-empty string.')
+    throw new InvalidOptionError({
+      caller: 'defineAgent',
+      option: 'name',
+      expected: 'a non-empty string',
+      received: describeReceived(definition?.name),
+    })
   }
   if (typeof definition.run !== 'function') {
-    throw new InvalidOptionError(
-      `defineAgent("${definition.name}"): \`run\` must be a function (input, ctx) => output.`,
-    )
+    throw new InvalidOptionError({
+      caller: `defineAgent("${definition.name}")`,
+      option: 'run',
+      expected: 'a function (input, ctx) => output',
+      received: describeReceived(definition.run),
+    })
   }
   if (definition.input !== undefined) assertJson(definition.input, `The input of agent "${definition.name}"`)
   const agent: Agent<I, O> = {
@@ -48,22 +57,24 @@ export function toScenario<I, O>(target: AgentOrScenario<I, O>, caller: string):
   if (isAgent(target)) {
     const agent = target as Agent<I, O>
     if (agent.input === undefined) {
-      throw new InvalidOptionError(
-        `${caller}: agent "${agent.name}" has no default input; pass a scenario (agent.on(input)) or give defineAgent an \`input\`.`,
-      )
+      throw new InvalidOptionError({
+        caller,
+        option: 'target',
+        expected: 'a scenario (agent.on(input)), or an agent with a default `input`',
+        received: `agent "${agent.name}" without a default input`,
+      })
     }
     return agent.on(agent.input)
   }
-  throw new InvalidOptionError(
-    `${caller}: expected an agent (defineAgent(...)) or a scenario (agent.on(input)), got ${describeValue(target)}.`,
-  )
+  throw new InvalidOptionError({
+    caller,
+    option: 'target',
+    expected: 'an agent (defineAgent(...)) or a scenario (agent.on(input))',
+    received: describeReceived(target),
+  })
 }
 
-/** A short description of an unexpected value for error messages. */
+/** A short description of an unexpected value for error messages (see `describeReceived`). */
 export function describeValue(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'function') return `a function${value.name ? ` (${value.name})` : ''}`
-  if (typeof value === 'object') return `an object with keys {${Object.keys(value).slice(0, 5).join(', ')}}`
-  return `${typeof value} ${JSON.stringify(value)}`
+  return describeReceived(value)
 }

@@ -1,10 +1,11 @@
+import { z } from 'zod'
 import type { AgentOrScenario } from '../agent/define-agent.js'
-import { InvalidOptionError } from '../errors.js'
+import { DEFAULTS } from '../options/defaults.js'
+import { BooleanField, expecting, oneOf, PositiveIntegerField } from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import {
-  booleanOption,
-  enumOption,
-  positiveIntegerOption,
+  attributionFields,
   resolveAttributionOptions,
   type AttributionOptions,
   type ResolvedAttributionOptions,
@@ -61,6 +62,23 @@ export interface ResolvedContrastiveOptions extends ResolvedAttributionOptions {
   batchSize: number
 }
 
+/** The `search` option (also priced by `estimateRollouts`). */
+export const SearchField = oneOf(['linear', 'binary', 'auto'])
+
+const ContrastiveOptionsSchema = z.strictObject({
+  ...attributionFields,
+  rollouts: PositiveIntegerField.default(DEFAULTS.contrastiveRollouts),
+  crn: BooleanField.default(DEFAULTS.crn),
+  sequential: BooleanField.default(DEFAULTS.sequential),
+  search: SearchField.default(DEFAULTS.search),
+  minEffect: expecting(
+    z.number().gt(0).lte(1),
+    `a change of P(bad) in (0, 1], e.g. ${DEFAULTS.minEffect}`,
+  ).default(DEFAULTS.minEffect),
+  batchSize: PositiveIntegerField.default(DEFAULTS.batchSize),
+})
+const _sameOptions: DescribesSchema<ContrastiveOptions, typeof ContrastiveOptionsSchema> = true
+
 /** Resolves the options of `contrastive` once, naming any option it cannot use. */
 export function resolveContrastiveOptions(
   target: AgentOrScenario,
@@ -68,25 +86,17 @@ export function resolveContrastiveOptions(
   options: ContrastiveOptions,
 ): ResolvedContrastiveOptions {
   const caller = 'contrastive'
-  const shared = resolveAttributionOptions(caller, target, factual, options)
-  const minEffect = options.minEffect ?? 0.25
-  if (!(minEffect > 0 && minEffect <= 1)) {
-    throw new InvalidOptionError(
-      `${caller}: \`minEffect\` must be in (0, 1], e.g. 0.25, got ${String(minEffect)}.`,
-    )
-  }
+  const parsed = parseOptions(caller, ContrastiveOptionsSchema, options)
   return {
-    ...shared,
-    rollouts: positiveIntegerOption(caller, 'rollouts', options.rollouts ?? 32),
-    crn: booleanOption(caller, 'crn', options.crn ?? true),
-    sequential: booleanOption(caller, 'sequential', options.sequential ?? true),
-    search: searchFor(factual.steps.length, enumOption(caller, 'search', options.search ?? 'auto', SEARCHES)),
-    minEffect,
-    batchSize: positiveIntegerOption(caller, 'batchSize', options.batchSize ?? 4),
+    ...resolveAttributionOptions(caller, target, factual, parsed),
+    rollouts: parsed.rollouts,
+    crn: parsed.crn,
+    sequential: parsed.sequential,
+    search: searchFor(factual.steps.length, parsed.search),
+    minEffect: parsed.minEffect,
+    batchSize: parsed.batchSize,
   }
 }
-
-const SEARCHES: readonly ContrastiveSearch[] = ['linear', 'binary', 'auto']
 
 /** The search that runs on a trajectory of `steps` steps. */
 export function searchFor(steps: number, search: ContrastiveSearch): 'linear' | 'binary' {

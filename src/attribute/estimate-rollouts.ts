@@ -1,8 +1,18 @@
+import { z } from 'zod'
 import { InvalidOptionError } from '../errors.js'
+import { DEFAULTS } from '../options/defaults.js'
+import { ConfidenceField, PositiveIntegerField } from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { describeReceived } from '../options/received.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import { binarySearchEvaluations, searchFor, type ContrastiveOptions } from './contrastive-options.js'
-import { enumOption, positiveIntegerOption } from './options.js'
-import { shapleyPlan, type ShapleyOptions, type ShapleyPlan } from './shapley-options.js'
+import {
+  binarySearchEvaluations,
+  searchFor,
+  SearchField,
+  type ContrastiveOptions,
+  type ContrastiveSearch,
+} from './contrastive-options.js'
+import { shapleyPlan, shapleyPlanFields, type ShapleyOptions, type ShapleyPlan } from './shapley-options.js'
 
 /** What a contrastive attribution can spend, before it starts. */
 export interface ContrastivePrice {
@@ -35,6 +45,20 @@ export interface EstimateRolloutsOptions {
   shapley?: Pick<ShapleyOptions, 'method' | 'permutations' | 'samplesPerEval' | 'antithetic' | 'confidence'>
 }
 
+// `.prefault({})`: an absent group is parsed as an empty one, so its defaults fill in.
+const EstimateRolloutsOptionsSchema = z.strictObject({
+  contrastive: z
+    .strictObject({
+      rollouts: PositiveIntegerField.default(DEFAULTS.contrastiveRollouts),
+      search: SearchField.default(DEFAULTS.search),
+    })
+    .prefault({}),
+  shapley: z
+    .strictObject({ ...shapleyPlanFields, confidence: ConfidenceField.default(DEFAULTS.confidence) })
+    .prefault({}),
+})
+const _sameOptions: DescribesSchema<EstimateRolloutsOptions, typeof EstimateRolloutsOptionsSchema> = true
+
 /**
  * Prices an attribution before it starts: the rollouts `contrastive` can spend at most (sequential
  * sampling usually spends far fewer) and the rollouts `shapley` spends, for a factual run or a step
@@ -44,43 +68,38 @@ export function estimateRollouts(
   factualOrStepCount: Trajectory | number,
   options: EstimateRolloutsOptions = {},
 ): RolloutPrice {
+  const caller = 'estimateRollouts'
   const steps =
     typeof factualOrStepCount === 'number' ? factualOrStepCount : factualOrStepCount?.steps?.length
-  if (!Number.isInteger(steps) || (steps as number) < 0) {
-    throw new InvalidOptionError(
-      `estimateRollouts: expected a trajectory or a step count (a non-negative integer), got ${String(factualOrStepCount)}.`,
-    )
+  if (steps === undefined || !Number.isInteger(steps) || steps < 0) {
+    throw new InvalidOptionError({
+      caller,
+      option: 'factualOrStepCount',
+      expected: 'a trajectory or a step count (a non-negative integer)',
+      received: describeReceived(factualOrStepCount),
+    })
   }
-  const n = steps as number
-  const confidence = options.shapley?.confidence ?? 0.95
-  if (!(confidence > 0 && confidence < 1)) {
-    throw new InvalidOptionError(
-      `estimateRollouts: \`shapley.confidence\` must be in (0, 1), got ${String(confidence)}.`,
-    )
-  }
-  const contrastive = contrastiveRollouts(n, options.contrastive ?? {})
-  const shapley = shapleyPlan('estimateRollouts', n, options.shapley ?? {}, confidence)
+  const parsed = parseOptions(caller, EstimateRolloutsOptionsSchema, options)
+  const contrastive = contrastiveRollouts(steps, parsed.contrastive)
+  const shapley = shapleyPlan(caller, steps, parsed.shapley, parsed.shapley.confidence, 'shapley.')
   // Without steps there is nothing to replay: both attributions return at once.
-  if (n === 0) {
+  if (steps === 0) {
     return {
       steps: 0,
       contrastive: { ...contrastive, plannedRollouts: 0, maxRollouts: 0 },
       shapley: { ...shapley, evaluations: 0, rollouts: 0 },
     }
   }
-  return { steps: n, contrastive, shapley }
+  return { steps, contrastive, shapley }
 }
 
-/** The price of a contrastive attribution over `steps` steps. */
+/** The price of a contrastive attribution over `steps` steps, for options already checked. */
 export function contrastiveRollouts(
   steps: number,
-  options: Pick<ContrastiveOptions, 'rollouts' | 'search'>,
+  options: { rollouts?: number; search?: ContrastiveSearch },
 ): ContrastivePrice {
-  const rolloutsPerStep = positiveIntegerOption('estimateRollouts', 'rollouts', options.rollouts ?? 32)
-  const search = searchFor(
-    steps,
-    enumOption('estimateRollouts', 'search', options.search ?? 'auto', ['linear', 'binary', 'auto']),
-  )
+  const rolloutsPerStep = options.rollouts ?? DEFAULTS.contrastiveRollouts
+  const search = searchFor(steps, options.search ?? DEFAULTS.search)
   const stepEvaluations = search === 'linear' ? steps : Math.min(steps, binarySearchEvaluations(steps))
   return {
     search,

@@ -1,10 +1,16 @@
+import type { z } from 'zod'
 import { isAgent, toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { InvalidOptionError } from '../errors.js'
+import { DEFAULTS } from '../options/defaults.js'
+import { ConfidenceField, functionField } from '../options/fields.js'
+import type { DescribesSchema } from '../options/parse-options.js'
+import { describeReceived } from '../options/received.js'
 import { deriveSeed } from '../random/streams.js'
 import type { ToolMode } from '../replay/plan.js'
+import { ToolModeField } from '../replay/replay.js'
 import type { Budget, BudgetLimits } from '../rollout/budget.js'
-import { resolveRolloutOptions, type RolloutProgress } from '../rollout/options.js'
+import { rolloutFields, type RolloutProgress } from '../rollout/options.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
 
@@ -51,108 +57,83 @@ export interface ResolvedAttributionOptions {
 }
 
 /**
- * Checks the target, the factual run and the shared options. `caller` names the function in
- * messages. The scenario replayed is the factual run's agent on the factual run's input.
+ * The fields of {@link AttributionOptions}, defaults filled in; `contrastive` and `shapley` each
+ * add theirs to make one strict schema. `seed` stays optional: its default derives from the
+ * factual run.
+ */
+export const attributionFields = {
+  isBad: functionField<Predicate>('a function (trajectory) => boolean, the outcome to explain'),
+  confidence: ConfidenceField.default(DEFAULTS.confidence),
+  seed: rolloutFields.seed,
+  budget: rolloutFields.budget,
+  concurrency: rolloutFields.concurrency,
+  tools: ToolModeField.default(DEFAULTS.tools),
+  timeoutMs: rolloutFields.timeoutMs,
+  maxSteps: rolloutFields.maxSteps,
+  signal: rolloutFields.signal,
+  onProgress: rolloutFields.onProgress,
+}
+
+// The shared options alone: what `resolveAttributionOptions` takes, and what the interface documents.
+type AttributionOptionsSchema = z.ZodObject<typeof attributionFields, z.core.$strict>
+const _sameOptions: DescribesSchema<AttributionOptions, AttributionOptionsSchema> = true
+
+/** The shared options as the attribution schemas parse them (the `seed` still unchosen). */
+export type ParsedAttributionOptions = z.output<AttributionOptionsSchema>
+
+/**
+ * Checks the target and the factual run, and completes the parsed shared options. `caller` names
+ * the function in messages. The scenario replayed is the factual run's agent on the factual run's
+ * input.
  */
 export function resolveAttributionOptions(
   caller: string,
   target: AgentOrScenario,
   factual: Trajectory,
-  options: AttributionOptions,
+  parsed: ParsedAttributionOptions,
 ): ResolvedAttributionOptions {
   // The factual run carries its input, so an agent without a default input is fine here.
   const agent = isAgent(target) ? target : toScenario(target, caller).agent
   checkFactual(caller, agent.name, factual)
-  if (typeof options?.isBad !== 'function') {
-    throw new InvalidOptionError(
-      `${caller}: \`isBad\` must be a function (trajectory) => boolean, the outcome to explain.`,
-    )
-  }
-  const confidence = options.confidence ?? 0.95
-  if (!(confidence > 0 && confidence < 1)) {
-    throw new InvalidOptionError(
-      `${caller}: \`confidence\` must be in (0, 1), e.g. 0.95, got ${String(confidence)}.`,
-    )
-  }
-  const tools = options.tools ?? 'live'
-  if (tools !== 'live' && tools !== 'recorded') {
-    throw new InvalidOptionError(
-      `${caller}: \`tools\` must be 'live' or 'recorded', got ${JSON.stringify(tools)}.`,
-    )
-  }
-  const rollout = resolveRolloutOptions({
-    seed: options.seed ?? deriveSeed(factual.seed, `${caller}/${factual.rollout}`),
-    ...pick(options, ['concurrency', 'timeoutMs', 'maxSteps', 'budget']),
-  })
   return {
     scenario: agent.on(factual.input) as Scenario<unknown, unknown>,
-    isBad: options.isBad,
-    confidence,
-    seed: rollout.seed,
-    budget: rollout.budget,
-    concurrency: rollout.concurrency,
-    tools,
-    timeoutMs: rollout.timeoutMs,
-    maxSteps: rollout.maxSteps,
-    signal: options.signal,
-    onProgress: options.onProgress,
+    isBad: parsed.isBad,
+    confidence: parsed.confidence,
+    seed: parsed.seed ?? deriveSeed(factual.seed, `${caller}/${factual.rollout}`),
+    budget: parsed.budget,
+    concurrency: parsed.concurrency,
+    tools: parsed.tools,
+    timeoutMs: parsed.timeoutMs,
+    maxSteps: parsed.maxSteps,
+    signal: parsed.signal,
+    onProgress: parsed.onProgress,
   }
-}
-
-/** A positive integer option, or a message naming it. */
-export function positiveIntegerOption(caller: string, option: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidOptionError(`${caller}: \`${option}\` must be a positive integer, got ${String(value)}.`)
-  }
-  return value
-}
-
-/** A boolean option, or a message naming it. */
-export function booleanOption(caller: string, option: string, value: boolean): boolean {
-  if (typeof value !== 'boolean') {
-    throw new InvalidOptionError(
-      `${caller}: \`${option}\` must be true or false, got ${JSON.stringify(value)}.`,
-    )
-  }
-  return value
-}
-
-/** One of a few allowed strings, or a message listing them. */
-export function enumOption<T extends string>(
-  caller: string,
-  option: string,
-  value: T,
-  allowed: readonly T[],
-): T {
-  if (!allowed.includes(value)) {
-    throw new InvalidOptionError(
-      `${caller}: \`${option}\` must be ${allowed.map((name) => `'${name}'`).join(', ')}, got ${JSON.stringify(value)}.`,
-    )
-  }
-  return value
 }
 
 function checkFactual(caller: string, agentName: string, factual: Trajectory): void {
   if (typeof factual !== 'object' || factual === null || !Array.isArray(factual.steps)) {
-    throw new InvalidOptionError(
-      `${caller}: \`factual\` must be a trajectory (from record() or readTrajectory()).`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'factual',
+      expected: 'a trajectory (from record() or readTrajectory())',
+      received: describeReceived(factual),
+    })
   }
   if (factual.agent !== agentName) {
-    throw new InvalidOptionError(
-      `${caller}: the factual run was recorded from agent "${factual.agent}", not "${agentName}"; pass the agent that recorded it.`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'factual',
+      expected: `a run of agent "${agentName}"`,
+      received: `a run recorded from agent "${factual.agent}"`,
+      hint: 'Pass the agent that recorded it.',
+    })
   }
   if (factual.error !== undefined) {
-    throw new InvalidOptionError(
-      `${caller}: the factual run ended in an error (${factual.error.kind}: ${factual.error.message}); attribute a run that finished.`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'factual',
+      expected: 'a run that finished',
+      received: `a run that ended in an error (${factual.error.kind}: ${factual.error.message})`,
+    })
   }
-}
-
-// `exactOptionalPropertyTypes` forbids passing `undefined` for an absent option; copy only set ones.
-function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
-  const picked: Partial<Pick<T, K>> = {}
-  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key]
-  return picked
 }

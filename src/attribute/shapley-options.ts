@@ -1,10 +1,12 @@
+import { z } from 'zod'
 import type { AgentOrScenario } from '../agent/define-agent.js'
 import { InvalidOptionError } from '../errors.js'
+import { DEFAULTS } from '../options/defaults.js'
+import { BooleanField, oneOf, PositiveIntegerField } from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import {
-  booleanOption,
-  enumOption,
-  positiveIntegerOption,
+  attributionFields,
   resolveAttributionOptions,
   type AttributionOptions,
   type ResolvedAttributionOptions,
@@ -52,36 +54,65 @@ export interface ShapleyPlan {
 /** {@link ShapleyOptions} checked, with every default filled in. */
 export interface ResolvedShapleyOptions extends ResolvedAttributionOptions, ShapleyPlan {}
 
+/**
+ * The options that decide a Shapley run's plan (also priced by `estimateRollouts`).
+ * `samplesPerEval` has no fixed default: it depends on the method and, for `'exact'`, on the steps.
+ */
+export const shapleyPlanFields = {
+  method: oneOf(['auto', 'exact', 'permutation']).default(DEFAULTS.shapleyMethod),
+  permutations: PositiveIntegerField.default(DEFAULTS.shapleyPermutations),
+  samplesPerEval: PositiveIntegerField.optional(),
+  antithetic: BooleanField.default(DEFAULTS.antithetic),
+}
+
+const ShapleyOptionsSchema = z.strictObject({ ...attributionFields, ...shapleyPlanFields })
+const _sameOptions: DescribesSchema<ShapleyOptions, typeof ShapleyOptionsSchema> = true
+
+/** The plan options, parsed. */
+export interface ShapleyPlanOptions {
+  method: ShapleyMethod
+  permutations: number
+  samplesPerEval?: number | undefined
+  antithetic: boolean
+}
+
 /** Resolves the options of `shapley` once, naming any option it cannot use. */
 export function resolveShapleyOptions(
   target: AgentOrScenario,
   factual: Trajectory,
   options: ShapleyOptions,
 ): ResolvedShapleyOptions {
-  const shared = resolveAttributionOptions('shapley', target, factual, options)
-  return { ...shared, ...shapleyPlan('shapley', factual.steps.length, options, shared.confidence) }
+  const caller = 'shapley'
+  const parsed = parseOptions(caller, ShapleyOptionsSchema, options)
+  const shared = resolveAttributionOptions(caller, target, factual, parsed)
+  return { ...shared, ...shapleyPlan(caller, factual.steps.length, parsed, shared.confidence) }
 }
 
-/** The plan of a Shapley run over `steps` steps (also used to price a run before it starts). */
+/**
+ * The plan of a Shapley run over `steps` steps (also used to price a run before it starts). Checks
+ * what the schema cannot: the method against the step count, the permutations against `antithetic`.
+ * `prefix` is where these options sit in the caller's options (`shapley.` for `estimateRollouts`).
+ */
 export function shapleyPlan(
   caller: string,
   steps: number,
-  options: Pick<ShapleyOptions, 'method' | 'permutations' | 'samplesPerEval' | 'antithetic'>,
+  options: ShapleyPlanOptions,
   confidence: number,
+  prefix = '',
 ): ShapleyPlan {
-  const requested = enumOption(caller, 'method', options.method ?? 'auto', ['auto', 'exact', 'permutation'])
-  const method = requested === 'auto' ? (steps <= EXACT_MAX_STEPS ? 'exact' : 'permutation') : requested
+  const method =
+    options.method === 'auto' ? (steps <= EXACT_MAX_STEPS ? 'exact' : 'permutation') : options.method
   if (method === 'exact' && steps > EXACT_MAX_STEPS) {
-    throw new InvalidOptionError(
-      `${caller}: method 'exact' enumerates 2^n coalitions and allows at most ${EXACT_MAX_STEPS} steps; this run has ${steps} (2^${steps} = ${2 ** steps} coalitions). Use method: 'permutation'.`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: `${prefix}method`,
+      expected: `'auto' or 'permutation' above ${EXACT_MAX_STEPS} steps ('exact' enumerates 2^n coalitions)`,
+      received: `'exact' on a run of ${steps} steps (2^${steps} = ${2 ** steps} coalitions)`,
+      hint: "Use method: 'permutation'.",
+    })
   }
   if (method === 'exact') {
-    const samplesPerEval = positiveIntegerOption(
-      caller,
-      'samplesPerEval',
-      options.samplesPerEval ?? exactSamplesPerEval(steps, confidence),
-    )
+    const samplesPerEval = options.samplesPerEval ?? exactSamplesPerEval(steps, confidence)
     const evaluations = 2 ** steps
     return {
       method,
@@ -92,19 +123,25 @@ export function shapleyPlan(
       rollouts: evaluations * samplesPerEval,
     }
   }
-  const antithetic = booleanOption(caller, 'antithetic', options.antithetic ?? true)
-  const permutations = positiveIntegerOption(caller, 'permutations', options.permutations ?? 64)
+  const { antithetic, permutations } = options
   if (antithetic && (permutations % 2 !== 0 || permutations < 4)) {
-    throw new InvalidOptionError(
-      `${caller}: with \`antithetic\`, \`permutations\` counts both members of each pair and must be even and at least 4, got ${permutations}.`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: `${prefix}permutations`,
+      expected:
+        'even and at least 4 with `antithetic` (it counts both members of each pair, and two pairs estimate a spread)',
+      received: String(permutations),
+    })
   }
   if (!antithetic && permutations < 2) {
-    throw new InvalidOptionError(
-      `${caller}: \`permutations\` must be at least 2 to estimate a spread, got ${permutations}.`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: `${prefix}permutations`,
+      expected: 'at least 2, to estimate a spread',
+      received: String(permutations),
+    })
   }
-  const samplesPerEval = positiveIntegerOption(caller, 'samplesPerEval', options.samplesPerEval ?? 1)
+  const samplesPerEval = options.samplesPerEval ?? DEFAULTS.permutationSamplesPerEval
   const evaluations = permutations * (steps + 1)
   return {
     method,

@@ -2,8 +2,8 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isCausalReplayError } from '../errors.js'
 import { writeReportHtml } from '../html/write.js'
-import { parseJsonFile } from '../files/json-file.js'
-import { ArtifactSchema, type Artifact } from '../verdict/schema.js'
+import { readArtifact } from '../verdict/artifact-file.js'
+import type { Artifact } from '../verdict/schema.js'
 import { formatArtifact } from './show.js'
 import { USAGE } from './usage.js'
 import { packageVersion } from './version.js'
@@ -68,7 +68,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (command === 'show' && values.output !== undefined)
     throw new UsageError('show: -o/--output applies to report only.')
 
-  const artifact = await parseJsonFile(file, ArtifactSchema, 'artifact')
+  const artifact = await readArtifact(file)
   if (command === 'show') {
     io.stdout.write(`${formatArtifact(artifact)}\n`)
     return 0

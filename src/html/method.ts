@@ -1,4 +1,5 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
+import { SEED_SOURCES } from '../text/verdict-message.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
 import { markup, type Markup } from './markup.js'
@@ -12,8 +13,7 @@ import { confidenceLevel, methodName, percent } from '../text/numbers.js'
  */
 export function renderMethod(artifact: Artifact): Markup {
   const { verdict, contrastive, shapley } = artifact
-  const gateRollouts = verdict.rolloutsRun ?? verdict.rolloutsUsed
-  const total = gateRollouts + (contrastive?.rolloutsUsed ?? 0) + (shapley?.rolloutsUsed ?? 0)
+  const total = verdict.rolloutsRun + (contrastive?.rolloutsUsed ?? 0) + (shapley?.rolloutsUsed ?? 0)
   return markup`<section id="method">
 <h2>Method</h2>
 <ul class="method-list">
@@ -27,42 +27,35 @@ ${errorList(verdict)}
 }
 
 function gateLine(verdict: Verdict): Markup {
-  const errors = `${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error${verdict.allowErrors === true ? ' (left out of the rate: allowErrors)' : ''}`
-  const seed = `seed ${verdict.seed}${verdict.seedSource === undefined ? '' : ` (${SEED_SOURCES[verdict.seedSource]})`}`
+  const errors = `${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error${verdict.allowErrors ? ' (left out of the rate: allowErrors)' : ''}`
+  const seed = `seed ${verdict.seed} (${SEED_SOURCES[verdict.seedSource]})`
   return markup`<li data-method="gate"><strong>Gate:</strong> ${gateSampling(verdict)}; ${seed}; observed rate ${percentInterval(verdict.observed)}; ${errors}.</li>`
 }
 
-const SEED_SOURCES = {
-  option: 'the seed option',
-  env: 'CAUSAL_REPLAY_SEED',
-  test: 'derived from the test name',
-} as const
-
-/** How the gate sampled and decided, per kind of matcher. */
+/** How the gate sampled and decided. */
 function gateSampling(verdict: Verdict): string {
-  const interval = verdict.decisionInterval
-  switch (verdict.matcher) {
-    case 'toRarely':
-    case 'toUsually': {
-      const test = `an anytime-valid sequential test (${verdict.decisionMethod ?? 'sequential rate test'})`
+  switch (verdict.gate) {
+    case 'sequential': {
+      const decision = verdict.decision
+      const test = `an anytime-valid sequential test (${decision?.method ?? 'no rollout completed'})`
       const bounds =
-        interval === null
+        decision === null
           ? ''
-          : `, ${oneSidedLevel(interval.confidence)} one-sided confidence bounds ${percent(interval.low)}–${percent(interval.high)}`
+          : `, ${oneSidedLevel(decision.interval.confidence)} one-sided confidence bounds ${percent(decision.interval.low)}–${percent(decision.interval.high)}`
       return `${verdict.rolloutsUsed} of at most ${verdict.maxRollouts} rollouts, decided by ${test}${bounds}, so stopping early keeps the error rate`
     }
-    case 'toNever':
-    case 'toAlways': {
+    case 'zero-tolerance': {
+      const interval = verdict.oneSidedBound
       const bound =
         interval === null
           ? ''
-          : `; ${confidenceLevel(interval.confidence)} one-sided ${methodName(interval.method)} bound ${percent(verdict.bound.direction === 'atMost' ? interval.high : interval.low)}`
-      return `${verdict.rolloutsUsed} of ${verdict.maxRollouts} rollouts, stopping at the first occurrence${bound}`
+          : `; ${confidenceLevel(interval.confidence)} one-sided ${methodName(interval.method)} bound ${percent(verdict.claim === 'never' ? interval.high : interval.low)}`
+      return `${verdict.rolloutsUsed} of ${verdict.rollouts} rollouts, stopping at the first occurrence${bound}`
     }
-    case 'toMatchRateBaseline': {
-      const difference = verdict.baseline?.difference
+    case 'baseline': {
+      const difference = verdict.baseline.difference
       const compared =
-        difference === null || difference === undefined
+        difference === null
           ? ''
           : `; new − stored ${signedInterval(difference)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)})`
       return `a fixed sample of ${verdict.rolloutsUsed} rollouts compared with the stored rate${compared}`

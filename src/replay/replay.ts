@@ -1,8 +1,12 @@
+import { z } from 'zod'
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import { BudgetExceededError, InvalidOptionError, RolloutAbortedError } from '../errors.js'
+import { DEFAULTS } from '../options/defaults.js'
+import { NonNegativeIntegerField, oneOf, PositiveIntegerField, SeedField } from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import { deriveSeed } from '../random/streams.js'
 import { executeRollout } from '../rollout/execute.js'
-import { resolveRolloutOptions, type RolloutOptions } from '../rollout/options.js'
+import { rolloutFields, withSeed, type RolloutOptions } from '../rollout/options.js'
 import type { RolloutSet } from '../rollout/rollout-set.js'
 import { runPlanned } from '../rollout/run-rollouts.js'
 import type { Trajectory } from '../trajectory/schema.js'
@@ -18,17 +22,24 @@ export interface RecordOptions extends Pick<RolloutOptions, 'timeoutMs' | 'maxSt
   rollout?: number
 }
 
+const RecordOptionsSchema = z.strictObject({
+  seed: SeedField,
+  rollout: NonNegativeIntegerField.default(DEFAULTS.recordRollout),
+  timeoutMs: rolloutFields.timeoutMs,
+  maxSteps: rolloutFields.maxSteps,
+  budget: rolloutFields.budget,
+  signal: rolloutFields.signal,
+})
+const _sameRecordOptions: DescribesSchema<RecordOptions, typeof RecordOptionsSchema> = true
+
 /**
  * Records one rollout: the same trajectory that rollout `rollout` of `runRollouts` with `seed`
  * produced, so the `{ seed, rollout }` printed with a failure brings the failing run back.
  */
 export async function record(target: AgentOrScenario, options: RecordOptions): Promise<Trajectory> {
   const scenario = toScenario(target, 'record')
-  const resolved = resolveRolloutOptions({ ...options, rollouts: 1 })
-  const rollout = options.rollout ?? 0
-  if (!Number.isInteger(rollout) || rollout < 0) {
-    throw new InvalidOptionError(`record: \`rollout\` must be a non-negative integer, got ${rollout}.`)
-  }
+  const resolved = parseOptions('record', RecordOptionsSchema, options)
+  const { rollout } = resolved
   if (!resolved.budget.tryChargeRollouts(1)) {
     throw new BudgetExceededError(
       `record: the budget has no rollout left (${resolved.budget.describe()}).`,
@@ -57,6 +68,9 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
   return trajectory
 }
 
+/** Where tool calls of held steps come from, as an option (`replay`, attribution). */
+export const ToolModeField = oneOf(['live', 'recorded'])
+
 /** Options of `replay`. */
 export interface ReplayOptions extends RolloutOptions {
   /**
@@ -69,6 +83,15 @@ export interface ReplayOptions extends RolloutOptions {
   /** Default 0. Index of the first rollout (sequential callers add batches with it). */
   firstRollout?: number
 }
+
+const ReplayOptionsSchema = z.strictObject({
+  rollouts: PositiveIntegerField.default(DEFAULTS.replayRollouts),
+  ...rolloutFields,
+  tools: ToolModeField.default(DEFAULTS.tools),
+  onDivergence: oneOf(['count', 'error']).default(DEFAULTS.onDivergence),
+  firstRollout: NonNegativeIntegerField.default(DEFAULTS.firstRollout),
+})
+const _sameReplayOptions: DescribesSchema<ReplayOptions, typeof ReplayOptionsSchema> = true
 
 /**
  * Replays `factual` under `intervention`, `rollouts` times (default 32): P(outcome | do). Each
@@ -86,8 +109,8 @@ export async function replay(
 ): Promise<RolloutSet> {
   const agent = toScenario(target, 'replay').agent
   const scenario = agent.on(factual.input)
-  const seed = options.seed ?? deriveSeed(factual.seed, `replay/${factual.rollout}`)
-  const resolved = resolveRolloutOptions({ ...options, seed }, 32)
+  const parsed = parseOptions('replay', ReplayOptionsSchema, options)
+  const resolved = withSeed(parsed, parsed.seed ?? deriveSeed(factual.seed, `replay/${factual.rollout}`))
   const named =
     intervention.kind === 'hold'
       ? intervention.steps === 'all'
@@ -96,10 +119,17 @@ export async function replay(
       : [intervention.step]
   const outside = named.find((step) => step >= factual.steps.length)
   if (outside !== undefined) {
-    throw new InvalidOptionError(
-      `replay: ${describeIntervention(intervention)} names step ${outside}, but the recording has ${factual.steps.length} steps (0–${factual.steps.length - 1}).`,
-    )
+    const count = factual.steps.length
+    throw new InvalidOptionError({
+      caller: 'replay',
+      option: 'intervention',
+      expected:
+        count === 0
+          ? 'an intervention that names no step (the recording has none)'
+          : `an intervention on steps 0–${count - 1} (the recording has ${count})`,
+      received: `${describeIntervention(intervention)}, which names step ${outside}`,
+    })
   }
-  const plan = planFor(factual, intervention, options.tools ?? 'live')
-  return runPlanned(scenario, plan, resolved, options.onDivergence ?? 'count', options.firstRollout ?? 0)
+  const plan = planFor(factual, intervention, parsed.tools)
+  return runPlanned(scenario, plan, resolved, parsed.onDivergence, parsed.firstRollout)
 }

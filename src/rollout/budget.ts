@@ -1,12 +1,29 @@
-import { InvalidOptionError } from '../errors.js'
+import { z } from 'zod'
+import { expecting } from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 
 /** Spending limits. Every limit is optional; a missing one does not limit. */
 export interface BudgetLimits {
   /** Default: unlimited. Rollouts (plain, replayed or attribution) that may start. */
-  maxRollouts?: number
+  maxRollouts?: number | undefined
   /** Default: unlimited. USD that policy calls may cost (adapters price tokens with your table). */
-  maxCostUsd?: number
+  maxCostUsd?: number | undefined
 }
+
+// Infinity is a limit too (no limit, spelled out), which zod's `z.number()` refuses.
+const BudgetLimitsSchema = z.strictObject({
+  maxRollouts: expecting(
+    z.custom<number>(
+      (value) => typeof value === 'number' && value >= 0 && (Number.isInteger(value) || value === Infinity),
+    ),
+    'a non-negative integer',
+  ).optional(),
+  maxCostUsd: expecting(
+    z.custom<number>((value) => typeof value === 'number' && value >= 0),
+    'a non-negative number',
+  ).optional(),
+})
+const _sameLimits: DescribesSchema<BudgetLimits, typeof BudgetLimitsSchema> = true
 
 /**
  * A shared spending account. Rollouts are charged *before* they start, so `maxRollouts` is never
@@ -21,8 +38,9 @@ export class Budget {
   private cost = 0
 
   constructor(limits: BudgetLimits = {}) {
-    this.maxRollouts = checkLimit(limits.maxRollouts, 'budget.maxRollouts', true)
-    this.maxCostUsd = checkLimit(limits.maxCostUsd, 'budget.maxCostUsd', false)
+    const parsed = parseOptions('new Budget', BudgetLimitsSchema, limits, 'limits')
+    this.maxRollouts = parsed.maxRollouts ?? Infinity
+    this.maxCostUsd = parsed.maxCostUsd ?? Infinity
   }
 
   /** Rollouts charged so far. */
@@ -74,12 +92,14 @@ export function toBudget(budget: Budget | BudgetLimits | undefined): Budget {
   return budget instanceof Budget ? budget : new Budget(budget)
 }
 
-function checkLimit(value: number | undefined, option: string, integer: boolean): number {
-  if (value === undefined) return Infinity
-  if (!(value >= 0) || (integer && !Number.isInteger(value) && value !== Infinity)) {
-    throw new InvalidOptionError(
-      `${option} must be a non-negative ${integer ? 'integer' : 'number'}, got ${value}.`,
-    )
-  }
-  return value
-}
+/**
+ * The `budget` option of every entry point: limits or a shared `Budget`, resolved to a `Budget`
+ * (a fresh unlimited one when absent). Here rather than with the other fields in `options/`,
+ * which sits below `rollout/` and cannot know the class.
+ */
+export const BudgetField = expecting(
+  z.union([z.instanceof(Budget), BudgetLimitsSchema]),
+  'a Budget or limits { maxRollouts?, maxCostUsd? }',
+)
+  .optional()
+  .transform(toBudget)

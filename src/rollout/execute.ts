@@ -3,22 +3,17 @@ import {
   BudgetExceededError,
   CausalReplayError,
   MaxStepsExceededError,
-  ReplayDivergenceError,
   RolloutAbortedError,
   RolloutTimeoutError,
 } from '../errors.js'
 import { contextDigest, copyJson, isJsonPrimitive, type Json } from '../json.js'
 import { providerSeed, stepStream } from '../random/streams.js'
-import type { Plan } from './plan.js'
-import {
-  TRAJECTORY_SCHEMA,
-  type Observation,
-  type RolloutErrorKind,
-  type Step,
-  type StepSource,
-  type Trajectory,
-} from '../trajectory/schema.js'
+import type { Observation, RolloutError, Step, StepSource, Trajectory } from '../trajectory/schema.js'
+import { assembleTrajectory, type FailedStep } from './assemble-trajectory.js'
 import type { Budget } from './budget.js'
+import { classifyError, errorMessage } from './classify-error.js'
+import type { Plan } from './plan.js'
+import { resolveStep } from './resolve-step.js'
 
 /** What a single rollout needs besides the scenario. */
 export interface RolloutSettings {
@@ -97,6 +92,21 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 
 const NO_OPTIONS: StepOptions = Object.freeze({})
 
+/** A step that has its action, as the recorder turns it into the trajectory's step. */
+interface StepRecord {
+  index: number
+  name: string
+  /** The recorder's own copy. */
+  action: Json
+  /** The snapshot of the agent's context, undefined when it passed none. */
+  context: Json | undefined
+  contextDigest: string | null
+  source: StepSource
+  diverged: boolean
+  /** Whether a policy was called: only a policy call costs money. */
+  policyCalled: boolean
+}
+
 /** The message an observation keeps when the rollout ended while its tool call was still running. */
 const TOOL_STILL_RUNNING = 'The rollout ended before this tool call returned.'
 
@@ -119,7 +129,7 @@ class TrajectoryRecorder {
   private readonly observations: Observation[][] = []
   private readonly preamble: Observation[] = []
   private readonly deadline: number
-  private error: Trajectory['error']
+  private error: RolloutError | undefined
   private stopReason: Error | undefined
   private rejectStopped: ((reason: Error) => void) | undefined
   // Created on first use: most agents never read their signal, and an AbortController per rollout
@@ -131,7 +141,7 @@ class TrajectoryRecorder {
   private costUsd = 0
   private finished = false
   /** The first step whose policy failed while a later step had already started (a gap). */
-  private failedStep: { index: number; name: string; message: string } | undefined
+  private failedStep: FailedStep | undefined
 
   constructor(
     private readonly scenario: Scenario<unknown, unknown>,
@@ -216,59 +226,36 @@ class TrajectoryRecorder {
         : copyJson(options.context, `The context of step ${index} "${name}"`)
     const digest = context === undefined ? null : contextDigest(context)
     const directive = this.settings.plan.step(index, name)
-
-    let source: StepSource
-    let diverged = false
-    let given: Json | undefined // the action when it does not come from a policy call
-    let chosen: Policy<A> = policy
-    // What the policy decides from: the agent's own value (the record keeps its snapshot).
-    let seen: Json | undefined = options.context
-    switch (directive.kind) {
-      case 'hold': {
-        this.heldSteps++
-        const recorded = directive.recorded
-        diverged = recorded.name !== name || recorded.contextDigest !== digest
-        if (!diverged) this.matchedSteps++
-        else if (this.settings.onDivergence === 'error') {
-          throw new ReplayDivergenceError(
-            `Held step ${index} diverged from the recording: recorded "${recorded.name}" (context ${recorded.contextDigest}), replay reached "${name}" (context ${digest}).`,
-          )
-        }
-        // A step of another name is another decision: the recording says nothing about it.
-        if (recorded.name === name) {
-          given = recorded.action
-          source = 'held'
-        } else source = 'policy'
-        break
-      }
-      case 'force':
-        given = directive.action
-        source = 'forced'
-        break
-      case 'edit':
-        // The edit gets a copy, so an in-place edit cannot reach the agent's own data or the record.
-        seen = copyJson(
-          directive.edit(context === undefined ? undefined : copyJson(context, 'The context')),
-          `editContext(${index})'s result`,
-        )
-        source = 'edited'
-        break
-      default:
-        if (directive.policy !== undefined) {
-          chosen = directive.policy as Policy<A>
-          source = 'swapped'
-        } else source = 'policy'
-    }
+    // Counted before resolving: a divergence that ends the rollout still counts its step as held.
+    if (directive.kind === 'hold') this.heldSteps++
+    const resolved = resolveStep(
+      directive,
+      { index, name, policy, agentContext: options.context, context, contextDigest: digest },
+      this.settings.onDivergence,
+    )
+    if (resolved.matched) this.matchedSteps++
 
     // Reserve the index now (see the class comment); tool calls from here on attach to this step.
     this.observations.push([])
     try {
-      if (given !== undefined) {
+      if (resolved.kind === 'given') {
         // Recorded and forced actions are shared by every rollout of the replay: the agent and the
         // new trajectory each get their own copy.
         const where = `The action of step ${index} "${name}"`
-        this.complete(index, name, copyJson(given, where), context, digest, source, diverged, options, false)
-        return copyJson(given, where) as A
+        this.complete(
+          {
+            index,
+            name,
+            action: copyJson(resolved.action, where),
+            context,
+            contextDigest: digest,
+            source: resolved.source,
+            diverged: resolved.diverged,
+            policyCalled: false,
+          },
+          options,
+        )
+        return copyJson(resolved.action, where) as A
       }
       if (this.settings.budget.costExhausted) {
         this.stoppedByBudget = true
@@ -278,16 +265,28 @@ class TrajectoryRecorder {
         )
       }
       const { seed, rollout } = this.settings
-      let returned = chosen(
+      let returned = resolved.policy(
         stepStream(seed, rollout, index),
-        new PolicyView(name, index, seen, this, seed, rollout),
+        new PolicyView(name, index, resolved.sees, this, seed, rollout),
       )
       if (isPromiseLike(returned)) returned = await returned
       this.checkAlive()
       const action = isJsonPrimitive(returned)
         ? returned
         : copyJson(returned, `The action of step ${index} "${name}"`)
-      this.complete(index, name, action, context, digest, source, diverged, options, true)
+      this.complete(
+        {
+          index,
+          name,
+          action,
+          context,
+          contextDigest: digest,
+          source: resolved.source,
+          diverged: resolved.diverged,
+          policyCalled: true,
+        },
+        options,
+      )
       return returned
     } catch (error) {
       this.abandon(index, name, error)
@@ -295,25 +294,17 @@ class TrajectoryRecorder {
     }
   }
 
-  private complete<A extends Json>(
-    index: number,
-    name: string,
-    action: Json,
-    context: Json | undefined,
-    contextDigest: string | null,
-    source: StepSource,
-    diverged: boolean,
-    options: StepOptions<A>,
-    policyCalled: boolean,
-  ): void {
+  /** Records a step that has its action, charging its cost to the rollout and the budget. */
+  private complete<A extends Json>(record: StepRecord, options: StepOptions<A>): void {
+    const { index, name, action, context, contextDigest } = record
     // Keys in schema order, so a trajectory prints the same before and after a file round trip.
     const step: Omit<Step, 'observations'> & { observations?: Observation[] } =
       context === undefined
-        ? { index, name, action, contextDigest, source }
-        : { index, name, action, context, contextDigest, source }
-    if (diverged) step.diverged = true
+        ? { index, name, action, contextDigest, source: record.source }
+        : { index, name, action, context, contextDigest, source: record.source }
+    if (record.diverged) step.diverged = true
     // Only a policy call costs money; a held or forced step costs nothing.
-    if (policyCalled && options.costUsd !== undefined) {
+    if (record.policyCalled && options.costUsd !== undefined) {
       const cost = options.costUsd(action as A)
       if (!(cost >= 0 && cost < Infinity)) {
         throw new CausalReplayError(
@@ -335,7 +326,7 @@ class TrajectoryRecorder {
   private abandon(index: number, name: string, error: unknown): void {
     if (this.finished) return
     if (index === this.observations.length - 1) this.observations.pop()
-    else this.failedStep ??= { index, name, message: messageOf(error) }
+    else this.failedStep ??= { index, name, message: errorMessage(error) }
   }
 
   private async tool<R extends Json | undefined>(
@@ -372,7 +363,12 @@ class TrajectoryRecorder {
       result = await impl(args)
     } catch (error) {
       if (!this.finished)
-        observations[position] = { tool: name, args: recordedArgs, error: messageOf(error), source: 'live' }
+        observations[position] = {
+          tool: name,
+          args: recordedArgs,
+          error: errorMessage(error),
+          source: 'live',
+        }
       throw error
     }
     this.checkAlive()
@@ -384,7 +380,7 @@ class TrajectoryRecorder {
 
   fail(error: unknown): void {
     if (error instanceof BudgetExceededError) this.stoppedByBudget = true
-    this.error ??= { kind: errorKind(error), name: nameOf(error), message: messageOf(error) }
+    this.error ??= classifyError(error)
   }
 
   /** Ends the rollout: later ctx calls throw; a signal handed out is aborted so leftover work stops. */
@@ -395,45 +391,25 @@ class TrajectoryRecorder {
     this.finished = true
   }
 
+  /** The trajectory of the ended rollout. */
   finish(): Trajectory {
     this.finished = true
     const { scenario, settings } = this
-    // Steps still running when the rollout ended are not recorded; neither is anything after a
-    // gap (a step whose policy failed while later steps ran), which would break index = position.
-    let recordedSteps = 0
-    while (recordedSteps < this.steps.length && this.steps[recordedSteps] !== undefined) recordedSteps++
-    if (recordedSteps < this.steps.length && this.error === undefined) {
-      const gap = this.failedStep
-      const why =
-        gap === undefined
-          ? `step ${recordedSteps} was still running`
-          : `step ${gap.index} "${gap.name}" failed (${gap.message})`
-      this.error = {
-        kind: 'threw',
-        name: 'Error',
-        message: `The rollout ended but ${why} while later steps completed; a trajectory cannot have a gap (await each ctx.step).`,
-      }
-    }
-    const steps = (
-      recordedSteps === this.steps.length ? this.steps : this.steps.slice(0, recordedSteps)
-    ) as Step[]
-    // Keys in schema order (as after a file round trip), `intervention` included.
-    const label = settings.plan.label
-    const { name: agent } = scenario.agent
-    const input = scenario.input as Json
-    const { seed, rollout } = settings
-    const preamble = this.preamble
-    // Two literals rather than a spread: this runs once per rollout, on the hot path.
-    const trajectory: Trajectory =
-      label === undefined
-        ? { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, preamble, steps }
-        : { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, intervention: label, preamble, steps }
-    if (this.output !== undefined && this.error === undefined) trajectory.output = this.output
-    if (this.error !== undefined) trajectory.error = this.error
-    if (label !== undefined)
-      trajectory.replay = { heldSteps: this.heldSteps, matchedSteps: this.matchedSteps }
-    if (this.costUsd > 0) trajectory.costUsd = this.costUsd
-    return trajectory
+    return assembleTrajectory({
+      agent: scenario.agent.name,
+      input: scenario.input as Json,
+      seed: settings.seed,
+      rollout: settings.rollout,
+      intervention: settings.plan.label,
+      preamble: this.preamble,
+      steps: this.steps,
+      failedStep: this.failedStep,
+      output: this.output,
+      error: this.error,
+      heldSteps: this.heldSteps,
+      matchedSteps: this.matchedSteps,
+      costUsd: this.costUsd,
+    })
   }
 }
 
@@ -481,33 +457,4 @@ function observation(
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function'
-}
-
-function errorKind(error: unknown): RolloutErrorKind {
-  switch (nameOf(error)) {
-    case 'RolloutTimeoutError':
-      return 'timeout'
-    case 'MaxStepsExceededError':
-      return 'max-steps'
-    case 'RolloutAbortedError':
-    case 'AbortError':
-      return 'aborted'
-    case 'NotJsonError':
-      return 'not-json'
-    default:
-      return 'threw'
-  }
-}
-
-function nameOf(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message
-  try {
-    return `${JSON.stringify(error)} (thrown value, not an Error)`
-  } catch {
-    return String(error)
-  }
 }

@@ -1,5 +1,14 @@
-import { InvalidOptionError } from '../errors.js'
-import { toBudget, type Budget, type BudgetLimits } from './budget.js'
+import { z } from 'zod'
+import { DEFAULTS } from '../options/defaults.js'
+import {
+  AbortSignalField,
+  functionField,
+  PositiveIntegerField,
+  SeedField,
+  TimeoutMsField,
+} from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { BudgetField, type Budget, type BudgetLimits } from './budget.js'
 
 /** Progress of a run, reported after every rollout. */
 export interface RolloutProgress {
@@ -28,6 +37,28 @@ export interface RolloutOptions {
   onProgress?: (progress: RolloutProgress) => void
 }
 
+/**
+ * The fields every entry point that runs rollouts shares (`runRollouts`, `record`, `replay`,
+ * attribution), defaults filled in; each builds its own strict schema from the ones it takes.
+ * `seed` stays optional: its default differs (random for `runRollouts`, derived elsewhere).
+ */
+export const rolloutFields = {
+  seed: SeedField.optional(),
+  concurrency: PositiveIntegerField.default(DEFAULTS.concurrency),
+  timeoutMs: TimeoutMsField.default(DEFAULTS.timeoutMs),
+  maxSteps: PositiveIntegerField.default(DEFAULTS.maxSteps),
+  budget: BudgetField,
+  signal: AbortSignalField.optional(),
+  onProgress: functionField<(progress: RolloutProgress) => void>().optional(),
+}
+
+/** The options of `runRollouts`. */
+export const RolloutOptionsSchema = z.strictObject({
+  rollouts: PositiveIntegerField.default(DEFAULTS.rollouts),
+  ...rolloutFields,
+})
+const _sameOptions: DescribesSchema<RolloutOptions, typeof RolloutOptionsSchema> = true
+
 /** {@link RolloutOptions} with every default filled in. */
 export interface ResolvedRolloutOptions {
   rollouts: number
@@ -40,43 +71,33 @@ export interface ResolvedRolloutOptions {
   onProgress: ((progress: RolloutProgress) => void) | undefined
 }
 
-/** Fills in defaults and rejects unusable values with a message naming the option. */
-export function resolveRolloutOptions(
-  options: RolloutOptions,
-  defaultRollouts = 100,
+/** Parses the options of `runRollouts`; without a `seed`, a random one. */
+export function resolveRolloutOptions(options: unknown): ResolvedRolloutOptions {
+  const parsed = parseOptions('runRollouts', RolloutOptionsSchema, options)
+  return withSeed(parsed, parsed.seed ?? randomSeed())
+}
+
+/** Parsed rollout options as the engine takes them, with the seed chosen by the caller. */
+export function withSeed(
+  parsed: Omit<ResolvedRolloutOptions, 'seed' | 'signal' | 'onProgress'> & {
+    signal?: AbortSignal | undefined
+    onProgress?: ((progress: RolloutProgress) => void) | undefined
+  },
+  seed: number,
 ): ResolvedRolloutOptions {
   return {
-    rollouts: positiveInteger(options.rollouts ?? defaultRollouts, 'rollouts'),
-    seed: integer(options.seed ?? randomSeed(), 'seed'),
-    concurrency: positiveInteger(options.concurrency ?? 8, 'concurrency'),
-    timeoutMs: positiveNumber(options.timeoutMs ?? 60_000, 'timeoutMs'),
-    maxSteps: positiveInteger(options.maxSteps ?? 100, 'maxSteps'),
-    budget: toBudget(options.budget),
-    signal: options.signal,
-    onProgress: options.onProgress,
+    rollouts: parsed.rollouts,
+    seed,
+    concurrency: parsed.concurrency,
+    timeoutMs: parsed.timeoutMs,
+    maxSteps: parsed.maxSteps,
+    budget: parsed.budget,
+    signal: parsed.signal,
+    onProgress: parsed.onProgress,
   }
 }
 
 /** A fresh 31-bit seed, for runs the caller did not seed. */
 export function randomSeed(): number {
   return Math.floor(Math.random() * 0x7fffffff)
-}
-
-export function positiveInteger(value: number, option: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidOptionError(`\`${option}\` must be a positive integer, got ${String(value)}.`)
-  }
-  return value
-}
-
-function integer(value: number, option: string): number {
-  if (!Number.isSafeInteger(value))
-    throw new InvalidOptionError(`\`${option}\` must be an integer, got ${String(value)}.`)
-  return value
-}
-
-function positiveNumber(value: number, option: string): number {
-  if (!(value > 0))
-    throw new InvalidOptionError(`\`${option}\` must be a positive number, got ${String(value)}.`)
-  return value
 }

@@ -1,4 +1,8 @@
-// The statistics stage: pure functions from counts and scores to intervals, tests and decisions.
+// `vitest-causal-replay/stats`: the statistics behind the verdicts, as pure functions from counts
+// and scores to intervals, tests and decisions. No I/O, no Vitest. Results of the root API carry
+// `Estimate` and `Interval`; this subpath is for users who want to compute them themselves.
+
+// What intervals are and how they were computed.
 export {
   EstimateSchema,
   IntervalMethodSchema,
@@ -7,25 +11,34 @@ export {
   type Interval,
   type IntervalMethod,
 } from './estimate.js'
-export { normalCdf, normalQuantile, twoSidedZ } from './normal.js'
-export { logBeta, logGamma } from './log-gamma.js'
-export { regularizedGammaP, regularizedGammaQ } from './incomplete-gamma.js'
-export {
-  inverseRegularizedIncompleteBeta,
-  logIncompleteBeta,
-  regularizedIncompleteBeta,
-} from './incomplete-beta.js'
+
+// A rate: one proportion with its interval.
 export { wilson, wilsonLimits } from './wilson.js'
 export { clopperPearson } from './clopper-pearson.js'
+export { confidenceSequence } from './confidence-sequence.js'
+
+// Two rates: the difference of independent or of paired proportions.
 export { independentScoreTestOneSided, newcombe } from './newcombe.js'
 export { pairedScoreTestOneSided, tango, tangoScore, type PairedTable } from './tango.js'
+export {
+  PAIRED_E_PROCESS_METHOD,
+  logEValueAbove,
+  logEValueBelow,
+  pairedConfidenceSequence,
+  type PairedCounts,
+} from './paired-confidence-sequence.js'
+
+// A mean score.
 export { mean } from './sample.js'
 export { bootstrapMean, type BootstrapOptions } from './bootstrap.js'
 export { cltMean } from './clt.js'
 export { meanScoreInterval, type MeanScoreOptions } from './mean-score.js'
+
+// Many tests at once.
 export { holm } from './holm.js'
+
+// Sequential tests: decide as soon as the evidence allows, at any stopping time.
 export { MIXTURE_E_PROCESS_METHOD, mixtureLogEValues, type MixtureLogEValues } from './mixture-e-process.js'
-export { confidenceSequence } from './confidence-sequence.js'
 export {
   rolloutsToDecide,
   sequentialBoundaries,
@@ -40,10 +53,13 @@ export {
   type OperatingCharacteristics,
   type OperatingCharacteristicsInput,
 } from './operating-characteristics.js'
+
+// Special functions the methods above are built on.
+export { normalCdf, normalQuantile, twoSidedZ } from './normal.js'
+export { logBeta, logGamma } from './log-gamma.js'
+export { regularizedGammaP, regularizedGammaQ } from './incomplete-gamma.js'
 export {
-  PAIRED_E_PROCESS_METHOD,
-  logEValueAbove,
-  logEValueBelow,
-  pairedConfidenceSequence,
-  type PairedCounts,
-} from './paired-confidence-sequence.js'
+  inverseRegularizedIncompleteBeta,
+  logIncompleteBeta,
+  regularizedIncompleteBeta,
+} from './incomplete-beta.js'

@@ -1,4 +1,5 @@
-import type { Artifact, Verdict } from '../verdict/schema.js'
+import { explainVerdict, type Explanation } from '../verdict/explain.js'
+import { claimDirection, type Artifact, type BaselineComparison, type Verdict } from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
 import { cutMiddle } from './context.js'
 import { confidenceLevel, count, methodName, percent, plural, signedPercent } from './numbers.js'
@@ -17,16 +18,17 @@ export interface VerdictMessageOptions {
  */
 export function formatVerdictMessage(artifact: Artifact, options: VerdictMessageOptions = {}): string {
   const { verdict } = artifact
+  const explanation = explainVerdict(verdict)
   const lines: string[] = [claim(verdict)]
   const body: string[] = [
     observedLine(verdict),
-    ...decisionLines(verdict),
-    ...baselineLines(verdict),
+    ...decisionLines(verdict, explanation),
+    ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.kind) : []),
     ...errorLines(verdict),
   ]
   body.push(...replayLines(verdict))
   // For an "at least" claim the outcome attribution explains is the predicate failing.
-  const bad = verdict.bound.direction === 'atLeast' ? `not ${verdict.predicate}` : null
+  const bad = claimDirection(verdict) === 'atLeast' ? `not ${verdict.predicate}` : null
   if (artifact.contrastive !== null)
     body.push(...formatContrastive(artifact.contrastive, artifact.failing, bad))
   if (artifact.shapley !== null) body.push(...formatShapley(artifact.shapley, artifact.failing))
@@ -37,28 +39,30 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
 
 /** The claim, as the test states it: "expected support to rarely call issue_refund: ≤ 5% at 95% confidence". */
 export function claim(verdict: Verdict): string {
-  const { agent, predicate, bound } = verdict
+  const { agent, predicate } = verdict
   const level = confidenceLevel(verdict.confidence)
-  switch (verdict.matcher) {
-    case 'toRarely':
-      return `expected ${agent} to rarely ${predicate}: ≤ ${boundText(bound.value)} at ${level} confidence`
-    case 'toUsually':
-      return `expected ${agent} to usually ${predicate}: ≥ ${boundText(bound.value)} at ${level} confidence`
-    case 'toNever':
-      return `expected ${agent} to never ${predicate}: 0 in ${plural(verdict.maxRollouts, 'rollout')}`
-    case 'toAlways':
-      return `expected ${agent} to always ${predicate}: in all ${plural(verdict.maxRollouts, 'rollout')}`
-    case 'toMatchRateBaseline': {
+  switch (verdict.gate) {
+    case 'sequential':
+      return verdict.claim === 'rarely'
+        ? `expected ${agent} to rarely ${predicate}: ≤ ${boundText(verdict.bound)} at ${level} confidence`
+        : `expected ${agent} to usually ${predicate}: ≥ ${boundText(verdict.bound)} at ${level} confidence`
+    case 'zero-tolerance':
+      return verdict.claim === 'never'
+        ? `expected ${agent} to never ${predicate}: 0 in ${plural(verdict.rollouts, 'rollout')}`
+        : `expected ${agent} to always ${predicate}: in all ${plural(verdict.rollouts, 'rollout')}`
+    case 'baseline': {
       const comparison = verdict.baseline
-      const better = comparison?.better ?? (bound.direction === 'atMost' ? 'lower' : 'higher')
-      const stored = comparison?.stored
+      const stored = comparison.stored
       const reference =
-        stored === null || stored === undefined
-          ? ''
-          : ` (${percent(stored.point)}, tolerance ${better === 'lower' ? '+' : '-'}${percent(comparison?.tolerance ?? 0)})`
-      return `expected ${agent} to ${predicate} no ${better === 'lower' ? 'more' : 'less'} often than its baseline${reference} at ${level} confidence`
+        stored === null ? '' : ` (${percent(stored.point)}, tolerance ${toleranceText(comparison)})`
+      return `expected ${agent} to ${predicate} no ${comparison.better === 'lower' ? 'more' : 'less'} often than its baseline${reference} at ${level} confidence`
     }
   }
+}
+
+/** How much worse the rate may get, signed in the worse direction: "+2.0%" (lower is better), "-2.0%". */
+export function toleranceText(comparison: BaselineComparison): string {
+  return `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.tolerance)}`
 }
 
 /** "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". */
@@ -69,89 +73,72 @@ function observedLine(verdict: Verdict): string {
       ? 'no completed rollout'
       : `${percent(observed.point)}, ${confidenceLevel(observed.confidence)} ${methodName(observed.method)} CI ${percent(observed.low)}–${percent(observed.high)}`
   const tail =
-    verdict.kind === 'inconclusive' && verdict.onInconclusive === 'pass'
+    verdict.kind === 'inconclusive' && verdict.gate === 'sequential' && verdict.onInconclusive === 'pass'
       ? " (passes: onInconclusive is 'pass')"
       : ''
   return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${tail}`
 }
 
-/** How the decision was made (or why it was not). */
-function decisionLines(verdict: Verdict): string[] {
-  switch (verdict.matcher) {
-    case 'toRarely':
-    case 'toUsually':
-      return sequentialDecision(verdict)
-    case 'toNever':
-    case 'toAlways':
-      return zeroToleranceDecision(verdict)
-    case 'toMatchRateBaseline':
+/** How the decision was made (or why it was not); a baseline's standing has lines of its own. */
+function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
+  if (verdict.gate === 'baseline') return []
+  const used = plural(verdict.rolloutsUsed, 'rollout')
+  switch (explanation.reason) {
+    case 'error-outcome':
+      return [`stopped after ${used}: an error outcome fails the gate (allowErrors is false)`]
+    case 'no-completed-rollout':
+      return [`no completed rollout to decide on (${used} run)`]
+    case 'decided':
+      return [
+        `decided after ${used}: ${confidenceLevel(explanation.level)} ${explanation.end} confidence bound ${percent(explanation.value)} ${explanation.relation} ${boundText(explanation.bound)} (${explanation.method}, anytime-valid)`,
+      ]
+    case 'undecided':
+      return undecidedLines(explanation, used)
+    case 'occurrence': {
+      const first = explanation.rollout === null ? '' : `first in rollout ${explanation.rollout}; `
+      return [`${first}stopped at the first occurrence (${used} run)`]
+    }
+    case 'none-in-n': {
+      const budget = explanation.budgetSpent ? `the budget ran out after ${used}; ` : ''
+      const how = `(${confidenceLevel(explanation.level)} one-sided ${methodName(explanation.method)} bound, exact)`
+      return explanation.claim === 'never'
+        ? [
+            `${budget}zero in ${count(explanation.n)}: the rate is at most ${percent(explanation.value)} ${how}`,
+          ]
+        : [
+            `${budget}all of ${count(explanation.n)}: the rate is at least ${percent(explanation.value)} ${how}`,
+          ]
+    }
+    case 'nothing-concluded':
+    case 'baseline':
       return []
   }
 }
 
-function sequentialDecision(verdict: Verdict): string[] {
-  const interval = verdict.decisionInterval
-  const method = verdict.decisionMethod ?? 'sequential test'
-  const how = `(${method}, anytime-valid)`
-  const level = confidenceLevel(verdict.confidence)
-  const bound = boundText(verdict.bound.value)
-  const used = plural(verdict.rolloutsUsed, 'rollout')
-  if (verdict.stop === 'error')
-    return [`stopped after ${used}: an error outcome fails the gate (allowErrors is false)`]
-  if (interval === null) return [`no completed rollout to decide on (${used} run)`]
-  const atMost = verdict.bound.direction === 'atMost'
-  if (verdict.kind === 'pass' || verdict.kind === 'fail') {
-    // The decisive end: the one that cleared the bound.
-    const upper = atMost === (verdict.kind === 'pass')
-    const end = upper ? interval.high : interval.low
-    const relation = upper ? (verdict.kind === 'pass' ? '≤' : '<') : verdict.kind === 'pass' ? '≥' : '>'
-    return [
-      `decided after ${used}: ${level} ${upper ? 'upper' : 'lower'} confidence bound ${percent(end)} ${relation} ${bound} ${how}`,
-    ]
-  }
+function undecidedLines(explanation: Extract<Explanation, { reason: 'undecided' }>, used: string): string[] {
+  const bound = boundText(explanation.bound)
   const why =
-    verdict.stop === 'budget' ? `the budget ran out after ${used}` : `undecided after ${used} (maxRollouts)`
+    explanation.why === 'budget'
+      ? `the budget ran out after ${used}`
+      : `undecided after ${used} (maxRollouts)`
   const lines = [
-    `${why}: ${level} confidence bounds ${percent(interval.low)}–${percent(interval.high)} straddle ${bound} ${how}`,
+    `${why}: ${confidenceLevel(explanation.level)} confidence bounds ${percent(explanation.low)}–${percent(explanation.high)} straddle ${bound} (${explanation.method}, anytime-valid)`,
   ]
-  if (verdict.rolloutsToDecide !== null) {
-    const raise = verdict.stop === 'budget' ? 'raise the budget' : 'raise maxRollouts'
+  if (explanation.rolloutsToDecide !== null) {
+    const raise = explanation.why === 'budget' ? 'raise the budget' : 'raise maxRollouts'
     lines.push(
-      `about ${count(verdict.rolloutsToDecide)} rollouts in all would decide it if the rate stays near ${percent(verdict.observed.point)}: ` +
+      `about ${count(explanation.rolloutsToDecide)} rollouts in all would decide it if the rate stays near ${percent(explanation.observed)}: ` +
         `${raise}, or accept the risk with onInconclusive: 'pass'`,
     )
-  } else if (verdict.observed.n > 0) {
+  } else if (explanation.completed > 0) {
     lines.push(
-      `the observed rate ${percent(verdict.observed.point)} is too close to ${bound} for any practical number of rollouts to decide: move the bound or change the agent`,
+      `the observed rate ${percent(explanation.observed)} is too close to ${bound} for any practical number of rollouts to decide: move the bound or change the agent`,
     )
   }
   return lines
 }
 
-function zeroToleranceDecision(verdict: Verdict): string[] {
-  const used = plural(verdict.rolloutsUsed, 'rollout')
-  if (verdict.stop === 'error')
-    return [`stopped after ${used}: an error outcome fails the gate (allowErrors is false)`]
-  if (verdict.stop === 'occurrence') {
-    const first = verdict.replay === null ? '' : `first in rollout ${verdict.replay.rollout}; `
-    return [`${first}stopped at the first occurrence (${used} run)`]
-  }
-  const interval = verdict.decisionInterval
-  if (interval === null) return []
-  const level = confidenceLevel(interval.confidence)
-  const budget = verdict.stop === 'budget' ? `the budget ran out after ${used}; ` : ''
-  return verdict.bound.direction === 'atMost'
-    ? [
-        `${budget}zero in ${count(verdict.observed.n)}: the rate is at most ${percent(interval.high)} (${level} one-sided ${methodName(interval.method)} bound, exact)`,
-      ]
-    : [
-        `${budget}all of ${count(verdict.observed.n)}: the rate is at least ${percent(interval.low)} (${level} one-sided ${methodName(interval.method)} bound, exact)`,
-      ]
-}
-
-function baselineLines(verdict: Verdict): string[] {
-  const comparison = verdict.baseline
-  if (comparison === undefined) return []
+function baselineLines(comparison: BaselineComparison, kind: Verdict['kind']): string[] {
   const stored = comparison.stored
   const storedText =
     stored === null
@@ -162,12 +149,11 @@ function baselineLines(verdict: Verdict): string[] {
       const lines = [`baseline: ${storedText}, seed ${comparison.storedSeed ?? '?'}, in ${comparison.file}`]
       const difference = comparison.difference
       if (difference !== null) {
-        const tolerance = `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.tolerance)}`
-        const regressed = verdict.kind === 'fail'
+        const tolerance = toleranceText(comparison)
         lines.push(
           `difference ${signedPercent(difference.point)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)} CI ` +
             `${signedPercent(difference.low)} to ${signedPercent(difference.high)}) ` +
-            (regressed
+            (kind === 'fail'
               ? `lies beyond the ${tolerance} tolerance → regression`
               : `does not lie beyond the ${tolerance} tolerance`),
         )
@@ -221,16 +207,19 @@ function replayLines(verdict: Verdict): string[] {
     ]
   }
   if (verdict.kind === 'pass') return []
-  const source =
-    verdict.seedSource === 'option'
-      ? 'the seed option'
-      : verdict.seedSource === 'env'
-        ? 'CAUSAL_REPLAY_SEED'
-        : 'derived from the test name'
-  return [`seed: ${seed} (${source}); CAUSAL_REPLAY_SEED=${seed} or { seed: ${seed} } reruns it`]
+  return [
+    `seed: ${seed} (${SEED_SOURCES[verdict.seedSource]}); CAUSAL_REPLAY_SEED=${seed} or { seed: ${seed} } reruns it`,
+  ]
+}
+
+/** Where a seed came from, in words. */
+export const SEED_SOURCES: Record<Verdict['seedSource'], string> = {
+  option: 'the seed option',
+  env: 'CAUSAL_REPLAY_SEED',
+  test: 'derived from the test name',
 }
 
 /** A bound as the test wrote it: 0.05 → "5%", 0.025 → "2.5%". */
-function boundText(value: number): string {
+export function boundText(value: number): string {
   return `${Number((value * 100).toFixed(4))}%`
 }

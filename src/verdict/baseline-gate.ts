@@ -2,10 +2,10 @@ import type { Scenario } from '../agent/types.js'
 import { newcombe } from '../stats/newcombe.js'
 import { wilson } from '../stats/wilson.js'
 import { readBaselines, writeBaseline, type BaselineEntry } from './baseline-file.js'
+import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedBaseline } from './options.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields } from './sampling.js'
-import type { BaselineComparison, Verdict } from './schema.js'
-import type { GateRun, GateSubject } from './sequential-gate.js'
+import type { BaselineComparison, BaselineVerdict } from './schema.js'
 
 /**
  * Vitest's snapshot update state: `all` (`vitest -u`) rewrites baselines, `new` (the local
@@ -41,7 +41,7 @@ export async function runBaselineGate(
   options: ResolvedBaseline,
   target: BaselineTarget,
   signal: AbortSignal | undefined,
-): Promise<GateRun> {
+): Promise<GateRun<BaselineVerdict>> {
   // Read first: a corrupted file should fail before any rollout is spent (`-u` may replace it).
   const stored =
     target.updateState === 'all'
@@ -53,7 +53,7 @@ export async function runBaselineGate(
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, signal, () => false)
   // A fixed sample: it only ends early on an error outcome or a spent budget.
-  const stop: NonNullable<Verdict['stop']> =
+  const stop: BaselineVerdict['stop'] =
     sampling.end === 'error' || sampling.end === 'budget' ? sampling.end : 'completed'
 
   const observed = wilson(tally.successes, tally.n, options.confidence)
@@ -70,7 +70,7 @@ export async function runBaselineGate(
 
   let status: BaselineComparison['status']
   let difference: BaselineComparison['difference'] = null
-  let kind: Verdict['kind']
+  let kind: BaselineVerdict['kind']
   if (!measured) {
     status = previous === null ? 'missing' : 'compared'
     kind = stop === 'error' ? 'fail' : 'inconclusive'
@@ -95,37 +95,28 @@ export async function runBaselineGate(
     kind = regressed ? 'fail' : 'pass'
   }
 
-  const storedEstimate = previous === null ? null : wilson(previous.successes, previous.n, options.confidence)
-  const boundValue =
-    previous === null
-      ? entry.rate
-      : options.better === 'lower'
-        ? Math.min(1, previous.rate + options.tolerance)
-        : Math.max(0, previous.rate - options.tolerance)
   const failing = failingRun(tally, kind, stop)
-  const verdict: Verdict = {
-    ...tallyFields(subject, options, tally, sampling),
+  const verdict: BaselineVerdict = {
+    gate: 'baseline',
+    claim: 'baseline',
     kind,
-    bound: { direction: options.better === 'lower' ? 'atMost' : 'atLeast', value: boundValue },
+    ...tallyFields(subject, options, tally, sampling),
     observed,
-    decisionInterval: difference,
-    maxRollouts: options.rollouts,
-    rolloutsToDecide: null,
     // Only a regression has a failing run worth explaining; a missing baseline has none.
     replay:
       failing === null || status === 'missing' ? null : { seed: options.seed, rollout: failing.rollout },
-    stop,
-    decisionMethod: null,
+    rollouts: options.rollouts,
     baseline: {
       file: target.displayFile,
       key: target.key,
       status,
-      stored: storedEstimate,
+      stored: previous === null ? null : wilson(previous.successes, previous.n, options.confidence),
       storedSeed: previous?.seed ?? null,
       difference,
       tolerance: options.tolerance,
       better: options.better,
     },
+    stop,
   }
   return {
     verdict,

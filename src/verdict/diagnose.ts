@@ -3,7 +3,7 @@ import { contrastive, shapley } from '../attribute/index.js'
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import { deriveSeed } from '../random/streams.js'
 import type { ResolvedCommon } from './options.js'
-import type { GateRun } from './sequential-gate.js'
+import type { GateRun } from './gate.js'
 
 /** The attribution of a failing rollout (either part null when not run). */
 export interface Diagnosis {

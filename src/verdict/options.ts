@@ -1,6 +1,20 @@
-import type { MatcherName } from './schema.js'
+import { z } from 'zod'
 import { InvalidOptionError } from '../errors.js'
-import { toBudget, type Budget, type BudgetLimits } from '../rollout/budget.js'
+import { DEFAULTS } from '../options/defaults.js'
+import {
+  BooleanField,
+  ConfidenceField,
+  expecting,
+  NonEmptyPathField,
+  NonNegativeIntegerField,
+  oneOf,
+  PositiveIntegerField,
+  RateField,
+  SeedField,
+  TimeoutMsField,
+} from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { BudgetField, type Budget, type BudgetLimits } from '../rollout/budget.js'
 
 /** What attribution runs on a failing rollout; `false` turns it off. */
 export interface AttributeOptions {
@@ -114,22 +128,6 @@ export interface MatcherDefaults {
   concurrency?: number
 }
 
-/** Built-in defaults, in one place so docs, plugin and matchers agree. */
-export const DEFAULTS = {
-  confidence: 0.95,
-  maxRollouts: 400,
-  minRollouts: 0,
-  concurrency: 8,
-  timeoutMs: 60_000,
-  maxSteps: 100,
-  zeroToleranceRollouts: 100,
-  baselineRollouts: 100,
-  attributeRollouts: 64,
-  atMost: 0.05,
-  atLeast: 0.95,
-  tolerance: 0,
-} as const
-
 /** Attribution settings with defaults filled in. */
 export interface ResolvedAttribute {
   rollouts: number
@@ -149,7 +147,7 @@ export interface ResolvedCommon {
   label: string | undefined
 }
 
-/** A resolved sequential gate (`toRarely`, `toUsually`). */
+/** A resolved sequential gate (`rarely`, `usually`). */
 export interface ResolvedSequentialGate extends ResolvedCommon {
   kind: 'sequential'
   direction: 'atMost' | 'atLeast'
@@ -159,7 +157,7 @@ export interface ResolvedSequentialGate extends ResolvedCommon {
   onInconclusive: 'fail' | 'pass'
 }
 
-/** A resolved zero-tolerance gate (`toNever`, `toAlways`). */
+/** A resolved zero-tolerance gate (`never`, `always`). */
 export interface ResolvedZeroTolerance extends ResolvedCommon {
   kind: 'zero-tolerance'
   direction: 'atMost' | 'atLeast'
@@ -175,229 +173,223 @@ export interface ResolvedBaseline extends ResolvedCommon {
   better: 'lower' | 'higher'
 }
 
-const COMMON_KEYS = [
-  'confidence',
-  'seed',
-  'concurrency',
-  'timeoutMs',
-  'maxSteps',
-  'budget',
-  'attribute',
-  'allowErrors',
-  'label',
-] as const
-const SEQUENTIAL_KEYS = [...COMMON_KEYS, 'maxRollouts', 'minRollouts', 'onInconclusive'] as const
+const AttributeField = expecting(
+  z.union([
+    z.literal(false),
+    z.strictObject({
+      rollouts: PositiveIntegerField.optional(),
+      method: oneOf(['contrastive', 'shapley', 'both']).optional(),
+    }),
+  ]),
+  'false or { rollouts?, method? }',
+)
 
-/** The option names each matcher accepts (an unknown key is a typo, and an error). */
-export const OPTION_KEYS: Record<MatcherName, readonly string[]> = {
-  toRarely: [...SEQUENTIAL_KEYS, 'atMost'],
-  toUsually: [...SEQUENTIAL_KEYS, 'atLeast'],
-  toNever: [...COMMON_KEYS, 'rollouts'],
-  toAlways: [...COMMON_KEYS, 'rollouts'],
-  toMatchRateBaseline: [...COMMON_KEYS, 'name', 'tolerance', 'rollouts', 'better'],
+const NonEmptyStringField = expecting(z.string().trim().min(1), 'a non-empty string')
+
+const commonFields = {
+  confidence: ConfidenceField.optional(),
+  seed: SeedField.optional(),
+  concurrency: PositiveIntegerField.optional(),
+  timeoutMs: TimeoutMsField.optional(),
+  maxSteps: PositiveIntegerField.optional(),
+  budget: BudgetField,
+  attribute: AttributeField.optional(),
+  allowErrors: BooleanField.optional(),
+  label: NonEmptyStringField.optional(),
 }
 
-/** Resolves `toRarely` / `toUsually` options; `seed` is the already chosen seed. */
+const sequentialFields = {
+  ...commonFields,
+  maxRollouts: PositiveIntegerField.optional(),
+  minRollouts: NonNegativeIntegerField.optional(),
+  onInconclusive: oneOf(['fail', 'pass']).optional(),
+}
+
+/** The options of `rarely` / `toRarely`. */
+export const RarelyOptionsSchema = z.strictObject({ ...sequentialFields, atMost: RateField.optional() })
+/** The options of `usually` / `toUsually`. */
+export const UsuallyOptionsSchema = z.strictObject({ ...sequentialFields, atLeast: RateField.optional() })
+/** The options of `never`, `always`, `toNever` and `toAlways`. */
+export const ZeroToleranceOptionsSchema = z.strictObject({
+  ...commonFields,
+  rollouts: PositiveIntegerField.optional(),
+})
+
+const baselineFields = {
+  ...commonFields,
+  tolerance: expecting(z.number().min(0).lt(1), 'a rate in [0, 1), e.g. 0.02').optional(),
+  rollouts: PositiveIntegerField.optional(),
+  better: oneOf(['lower', 'higher']).optional(),
+}
+
+/** The options of `toMatchRateBaseline` (the matcher keys and places the baseline itself). */
+export const BaselineOptionsSchema = z.strictObject({
+  ...baselineFields,
+  name: NonEmptyStringField.optional(),
+})
+
+/** The options of the `matchesBaseline` claim: the matcher's, with the file, the key and the update mode. */
+export const BaselineClaimOptionsSchema = z.strictObject({
+  ...baselineFields,
+  file: NonEmptyPathField,
+  name: NonEmptyStringField,
+  update: oneOf(['all', 'new', 'none']).optional(),
+})
+
+/** The defaults a run may set for all its claims (the plugin's options). */
+export const MatcherDefaultsSchema = z.strictObject({
+  confidence: ConfidenceField.optional(),
+  maxRollouts: PositiveIntegerField.optional(),
+  concurrency: PositiveIntegerField.optional(),
+})
+
+// The documented interfaces above must describe exactly what the schemas parse.
+const _rarely: DescribesSchema<RarelyOptions, typeof RarelyOptionsSchema> = true
+const _usually: DescribesSchema<UsuallyOptions, typeof UsuallyOptionsSchema> = true
+const _zeroTolerance: DescribesSchema<ZeroToleranceOptions, typeof ZeroToleranceOptionsSchema> = true
+const _baseline: DescribesSchema<BaselineOptions, typeof BaselineOptionsSchema> = true
+const _defaults: DescribesSchema<MatcherDefaults, typeof MatcherDefaultsSchema> = true
+
+/** Which claim a bound of 0 or 1 should have been: a rate claim cannot be proven at the extremes. */
+function extremeBoundHint(option: 'atMost' | 'atLeast', value: unknown): string | undefined {
+  if (option === 'atMost' && value === 0) return 'For "never", use never(pred, { rollouts }) / toNever.'
+  if (option === 'atLeast' && value === 1) return 'For "always", use always(pred, { rollouts }) / toAlways.'
+  return undefined
+}
+
+/**
+ * Resolves `rarely` / `usually` options (call > run defaults > built-in); `seed` is the already
+ * chosen seed. `caller` names the claim or matcher in messages.
+ */
 export function resolveSequentialGate(
-  matcher: 'toRarely' | 'toUsually',
-  options: RarelyOptions & UsuallyOptions,
+  claim: 'rarely' | 'usually',
+  caller: string,
+  options: unknown,
   defaults: MatcherDefaults,
   seed: number,
 ): ResolvedSequentialGate {
-  checkKeys(matcher, options)
-  const direction = matcher === 'toRarely' ? 'atMost' : 'atLeast'
-  const boundOption = matcher === 'toRarely' ? 'atMost' : 'atLeast'
-  const bound = options[boundOption] ?? DEFAULTS[boundOption]
-  if (!(typeof bound === 'number' && bound > 0 && bound < 1)) {
-    const hint =
-      matcher === 'toRarely'
-        ? bound === 0
-          ? ' For "never", use toNever(pred, { rollouts }).'
-          : ''
-        : bound === 1
-          ? ' For "always", use toAlways(pred, { rollouts }).'
-          : ''
-    throw new InvalidOptionError(
-      `${matcher}: \`${boundOption}\` must be a rate strictly between 0 and 1 (e.g. ${DEFAULTS[boundOption]}), got ${String(bound)}.${hint}`,
-    )
+  const boundOption = claim === 'rarely' ? 'atMost' : 'atLeast'
+  const hint = extremeBoundHint(boundOption, (options as Record<string, unknown> | null)?.[boundOption])
+  if (hint !== undefined) {
+    throw new InvalidOptionError({
+      caller,
+      option: boundOption,
+      expected: `a rate in (0, 1), e.g. ${DEFAULTS[boundOption]}`,
+      received: String((options as Record<string, unknown>)[boundOption]),
+      hint,
+    })
   }
-  const common = resolveCommon(matcher, options, defaults, seed)
-  const maxRollouts = positiveInteger(
-    matcher,
-    'maxRollouts',
-    options.maxRollouts ?? defaults.maxRollouts ?? DEFAULTS.maxRollouts,
-  )
-  const minRollouts = nonNegativeInteger(matcher, 'minRollouts', options.minRollouts ?? DEFAULTS.minRollouts)
+  const parsed =
+    claim === 'rarely'
+      ? parseOptions(caller, RarelyOptionsSchema, options)
+      : parseOptions(caller, UsuallyOptionsSchema, options)
+  const bound =
+    (claim === 'rarely'
+      ? (parsed as z.output<typeof RarelyOptionsSchema>).atMost
+      : (parsed as z.output<typeof UsuallyOptionsSchema>).atLeast) ?? DEFAULTS[boundOption]
+  const maxRollouts = parsed.maxRollouts ?? defaults.maxRollouts ?? DEFAULTS.maxRollouts
+  const minRollouts = parsed.minRollouts ?? DEFAULTS.minRollouts
   if (minRollouts > maxRollouts) {
-    throw new InvalidOptionError(
-      `${matcher}: \`minRollouts\` (${minRollouts}) is larger than \`maxRollouts\` (${maxRollouts}).`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'minRollouts',
+      expected: `at most maxRollouts (${maxRollouts})`,
+      received: String(minRollouts),
+    })
   }
-  const onInconclusive = options.onInconclusive ?? 'fail'
-  if (onInconclusive !== 'fail' && onInconclusive !== 'pass') {
-    throw new InvalidOptionError(
-      `${matcher}: \`onInconclusive\` must be 'fail' or 'pass', got ${JSON.stringify(onInconclusive)}.`,
-    )
+  return {
+    ...commonOf(parsed, defaults, seed),
+    kind: 'sequential',
+    direction: claim === 'rarely' ? 'atMost' : 'atLeast',
+    bound,
+    maxRollouts,
+    minRollouts,
+    onInconclusive: parsed.onInconclusive ?? DEFAULTS.onInconclusive,
   }
-  return { ...common, kind: 'sequential', direction, bound, maxRollouts, minRollouts, onInconclusive }
 }
 
-/** Resolves `toNever` / `toAlways` options. */
+/** Resolves `never` / `always` options. */
 export function resolveZeroTolerance(
-  matcher: 'toNever' | 'toAlways',
-  options: ZeroToleranceOptions,
+  claim: 'never' | 'always',
+  caller: string,
+  options: unknown,
   defaults: MatcherDefaults,
   seed: number,
 ): ResolvedZeroTolerance {
-  checkKeys(matcher, options)
+  const parsed = parseOptions(caller, ZeroToleranceOptionsSchema, options)
   return {
-    ...resolveCommon(matcher, options, defaults, seed),
+    ...commonOf(parsed, defaults, seed),
     kind: 'zero-tolerance',
-    direction: matcher === 'toNever' ? 'atMost' : 'atLeast',
-    rollouts: positiveInteger(matcher, 'rollouts', options.rollouts ?? DEFAULTS.zeroToleranceRollouts),
+    direction: claim === 'never' ? 'atMost' : 'atLeast',
+    rollouts: parsed.rollouts ?? DEFAULTS.zeroToleranceRollouts,
   }
 }
 
-/** Resolves `toMatchRateBaseline` options. */
+/** Resolves the baseline options of a matcher (`BaselineOptions`); the claim's file, key and update mode are its own. */
 export function resolveBaseline(
-  options: BaselineOptions,
+  caller: string,
+  options: unknown,
   defaults: MatcherDefaults,
   seed: number,
 ): ResolvedBaseline {
-  const matcher = 'toMatchRateBaseline'
-  checkKeys(matcher, options)
-  const tolerance = options.tolerance ?? DEFAULTS.tolerance
-  if (!(typeof tolerance === 'number' && tolerance >= 0 && tolerance < 1)) {
-    throw new InvalidOptionError(
-      `${matcher}: \`tolerance\` must be a rate in [0, 1), e.g. 0.02, got ${String(tolerance)}.`,
-    )
-  }
-  const better = options.better ?? 'lower'
-  if (better !== 'lower' && better !== 'higher') {
-    throw new InvalidOptionError(
-      `${matcher}: \`better\` must be 'lower' or 'higher', got ${JSON.stringify(better)}.`,
-    )
-  }
-  if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) {
-    throw new InvalidOptionError(`${matcher}: \`name\` must be a non-empty string.`)
-  }
+  const parsed = parseOptions(caller, BaselineOptionsSchema, options)
   return {
-    ...resolveCommon(matcher, options, defaults, seed),
+    ...commonOf(parsed, defaults, seed),
     kind: 'baseline',
-    name: options.name,
-    tolerance,
-    rollouts: positiveInteger(matcher, 'rollouts', options.rollouts ?? DEFAULTS.baselineRollouts),
-    better,
+    name: parsed.name,
+    tolerance: parsed.tolerance ?? DEFAULTS.tolerance,
+    rollouts: parsed.rollouts ?? DEFAULTS.baselineRollouts,
+    better: parsed.better ?? DEFAULTS.better,
   }
 }
 
-function resolveCommon(
-  matcher: MatcherName,
-  options: CommonMatcherOptions,
-  defaults: MatcherDefaults,
-  seed: number,
-): ResolvedCommon {
-  const confidence = options.confidence ?? defaults.confidence ?? DEFAULTS.confidence
-  if (!(typeof confidence === 'number' && confidence > 0.5 && confidence < 1)) {
-    throw new InvalidOptionError(
-      `${matcher}: \`confidence\` must be in (0.5, 1), e.g. 0.95, got ${String(confidence)}.`,
-    )
+/** Checks the options of a `matchesBaseline` claim, naming any it cannot use. */
+export function checkBaselineClaimOptions(caller: string, options: unknown): void {
+  parseOptions(caller, BaselineClaimOptionsSchema, options)
+}
+
+/**
+ * Checks a claim's options when the claim is made, so a typo fails where it was written; the
+ * defaults are filled in later, when the claim is checked with its run's defaults and seed.
+ */
+export function checkClaimOptions(
+  claim: 'rarely' | 'usually' | 'never' | 'always' | 'baseline',
+  caller: string,
+  options: unknown,
+): void {
+  switch (claim) {
+    case 'rarely':
+    case 'usually':
+      resolveSequentialGate(claim, caller, options, {}, 0)
+      return
+    case 'never':
+    case 'always':
+      resolveZeroTolerance(claim, caller, options, {}, 0)
+      return
+    case 'baseline':
+      checkBaselineClaimOptions(caller, options)
   }
-  if (!Number.isSafeInteger(seed)) {
-    throw new InvalidOptionError(`${matcher}: \`seed\` must be an integer, got ${String(seed)}.`)
-  }
-  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs
-  if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) {
-    throw new InvalidOptionError(
-      `${matcher}: \`timeoutMs\` must be a positive number of milliseconds, got ${String(timeoutMs)}.`,
-    )
-  }
-  if (options.allowErrors !== undefined && typeof options.allowErrors !== 'boolean') {
-    throw new InvalidOptionError(
-      `${matcher}: \`allowErrors\` must be true or false, got ${String(options.allowErrors)}.`,
-    )
-  }
-  if (options.label !== undefined && (typeof options.label !== 'string' || options.label.trim() === '')) {
-    throw new InvalidOptionError(`${matcher}: \`label\` must be a non-empty string.`)
-  }
-  let budget: Budget
-  try {
-    budget = toBudget(options.budget)
-  } catch (error) {
-    throw new InvalidOptionError(`${matcher}: ${(error as Error).message}`)
-  }
+}
+
+type ParsedCommon = z.output<z.ZodObject<typeof commonFields>>
+
+function commonOf(parsed: ParsedCommon, defaults: MatcherDefaults, seed: number): ResolvedCommon {
+  const attribute = parsed.attribute
   return {
-    confidence,
+    confidence: parsed.confidence ?? defaults.confidence ?? DEFAULTS.confidence,
     seed,
-    concurrency: positiveInteger(
-      matcher,
-      'concurrency',
-      options.concurrency ?? defaults.concurrency ?? DEFAULTS.concurrency,
-    ),
-    timeoutMs,
-    maxSteps: positiveInteger(matcher, 'maxSteps', options.maxSteps ?? DEFAULTS.maxSteps),
-    budget,
-    attribute: resolveAttribute(matcher, options.attribute),
-    allowErrors: options.allowErrors ?? false,
-    label: options.label?.trim(),
+    concurrency: parsed.concurrency ?? defaults.concurrency ?? DEFAULTS.concurrency,
+    timeoutMs: parsed.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxSteps: parsed.maxSteps ?? DEFAULTS.maxSteps,
+    budget: parsed.budget,
+    attribute:
+      attribute === false
+        ? false
+        : {
+            rollouts: attribute?.rollouts ?? DEFAULTS.attributeRollouts,
+            method: attribute?.method ?? DEFAULTS.attributeMethod,
+          },
+    allowErrors: parsed.allowErrors ?? DEFAULTS.allowErrors,
+    label: parsed.label,
   }
-}
-
-function resolveAttribute(
-  matcher: MatcherName,
-  attribute: CommonMatcherOptions['attribute'],
-): ResolvedAttribute | false {
-  if (attribute === false) return false
-  if (attribute === undefined) return { rollouts: DEFAULTS.attributeRollouts, method: 'contrastive' }
-  if (typeof attribute !== 'object' || attribute === null) {
-    throw new InvalidOptionError(
-      `${matcher}: \`attribute\` must be false or { rollouts?, method? }, got ${JSON.stringify(attribute)}.`,
-    )
-  }
-  const method = attribute.method ?? 'contrastive'
-  if (method !== 'contrastive' && method !== 'shapley' && method !== 'both') {
-    throw new InvalidOptionError(
-      `${matcher}: \`attribute.method\` must be 'contrastive', 'shapley' or 'both', got ${JSON.stringify(method)}.`,
-    )
-  }
-  return {
-    rollouts: positiveInteger(
-      matcher,
-      'attribute.rollouts',
-      attribute.rollouts ?? DEFAULTS.attributeRollouts,
-    ),
-    method,
-  }
-}
-
-function checkKeys(matcher: MatcherName, options: object): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new InvalidOptionError(`${matcher}: the options must be an object, got ${JSON.stringify(options)}.`)
-  }
-  const allowed = OPTION_KEYS[matcher]
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) {
-      throw new InvalidOptionError(
-        `${matcher}: unknown option \`${key}\`. It accepts: ${allowed.join(', ')}.`,
-      )
-    }
-  }
-}
-
-function positiveInteger(matcher: MatcherName, option: string, value: unknown): number {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 1)) {
-    throw new InvalidOptionError(
-      `${matcher}: \`${option}\` must be a positive integer, got ${String(value)}.`,
-    )
-  }
-  return value
-}
-
-function nonNegativeInteger(matcher: MatcherName, option: string, value: unknown): number {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 0)) {
-    throw new InvalidOptionError(
-      `${matcher}: \`${option}\` must be a non-negative integer, got ${String(value)}.`,
-    )
-  }
-  return value
 }

@@ -7,7 +7,7 @@ import type { Predicate } from '../trajectory/queries.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
 import type { ResolvedCommon } from './options.js'
 import type { Verdict } from './schema.js'
-import type { GateSubject } from './sequential-gate.js'
+import type { GateSubject } from './gate.js'
 
 /** How many error examples a verdict keeps. */
 const ERROR_EXAMPLES = 3
@@ -188,7 +188,6 @@ export function tallyFields(
   sampling: Sampling,
 ): Pick<
   Verdict,
-  | 'matcher'
   | 'agent'
   | 'predicate'
   | 'confidence'
@@ -200,7 +199,6 @@ export function tallyFields(
   | 'allowErrors'
 > {
   return {
-    matcher: subject.matcher,
     agent: subject.agent,
     predicate: subject.label,
     confidence: options.confidence,

@@ -3,17 +3,16 @@ import { ContrastiveResultSchema, ReplayHandleSchema, ShapleyResultSchema } from
 import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
 import { RolloutErrorSchema, TrajectorySchema } from '../trajectory/schema.js'
 
-/** The matchers that produce verdicts. */
-export const MatcherNameSchema = z.enum([
-  'toRarely',
-  'toUsually',
-  'toNever',
-  'toAlways',
-  'toMatchRateBaseline',
-])
-export type MatcherName = z.infer<typeof MatcherNameSchema>
+/**
+ * What a claim says about the predicate's rate: `rarely` (at most a bound), `usually` (at least a
+ * bound), `never` (in no rollout), `always` (in every rollout), `baseline` (no worse than the stored
+ * rate). The matchers `toRarely`, `toUsually`, `toNever`, `toAlways` and `toMatchRateBaseline`
+ * make these claims.
+ */
+export const ClaimKindSchema = z.enum(['rarely', 'usually', 'never', 'always', 'baseline'])
+export type ClaimKind = z.infer<typeof ClaimKindSchema>
 
-/** How a `toMatchRateBaseline` verdict relates to its stored baseline. */
+/** How a baseline verdict relates to its stored rate. */
 export const BaselineComparisonSchema = z.object({
   /** The baseline file, relative to the project root. */
   file: z.string(),
@@ -27,34 +26,29 @@ export const BaselineComparisonSchema = z.object({
   storedSeed: z.number().int().nullable(),
   /** new − stored, with its Newcombe interval (null when nothing was compared). */
   difference: IntervalSchema.nullable(),
+  /** How much worse than the stored rate the new one may be. */
   tolerance: z.number().min(0).max(1),
+  /** Which direction is better: `lower` for a bad-outcome predicate, `higher` for a success predicate. */
   better: z.enum(['lower', 'higher']),
 })
 export type BaselineComparison = z.infer<typeof BaselineComparisonSchema>
 
-/**
- * A rate assertion's result, as data (fast-check's RunDetails is the model): the matcher message,
- * the reporter line and the HTML page are three renderings of it.
- */
-export const VerdictSchema = z.object({
-  /** `pass`: the interval clears the bound; `fail`: it clears the other side; `inconclusive`: budget spent, interval straddles it. */
+// The fields every verdict has, whatever its gate.
+const verdictFields = {
+  /** `pass`: the claim holds at the stated confidence; `fail`: it does not; `inconclusive`: the rollouts (or the budget) ran out first. */
   kind: z.enum(['pass', 'fail', 'inconclusive']),
-  matcher: MatcherNameSchema,
   agent: z.string(),
-  /** How the predicate reads in a sentence: "refund wrongly", "calledTool(issue_refund)". */
+  /** How the predicate reads in a sentence: "refund wrongly", "call issue_refund". */
   predicate: z.string(),
-  /** The claim: the rate is at most (`toRarely`, `toNever`) or at least (`toUsually`, `toAlways`) `value`. */
-  bound: z.object({ direction: z.enum(['atMost', 'atLeast']), value: z.number().min(0).max(1) }),
   confidence: z.number().gt(0).lt(1),
   /** The rate of the predicate over completed rollouts, with its interval and method. */
   observed: EstimateSchema,
-  /** The anytime-valid interval the decision was made with (sequential test), when one was used. */
-  decisionInterval: IntervalSchema.nullable(),
   /** Rollouts that ended in an error: counted, shown, never scored. */
   errors: z.object({
     count: z.number().int().nonnegative(),
     examples: z.array(z.object({ rollout: z.number().int().nonnegative(), error: RolloutErrorSchema })),
   }),
+  /** Rollouts scored, in index order (errors included). */
   rolloutsUsed: z.number().int().nonnegative(),
   /**
    * Rollouts that ran, scored or not (and were paid for). Rollouts run in batches of `concurrency`
@@ -62,38 +56,114 @@ export const VerdictSchema = z.object({
    * concurrency; this count is the one field that does (it is cost accounting, not a result), and
    * the terminal message leaves it out to stay byte-identical at any concurrency.
    */
-  rolloutsRun: z.number().int().nonnegative().optional(),
+  rolloutsRun: z.number().int().nonnegative(),
+  seed: z.number().int(),
+  /** Where the seed came from: the `seed` option, `CAUSAL_REPLAY_SEED`, or derived from the test's (or check's) name. */
+  seedSource: z.enum(['option', 'env', 'test']),
+  /** Whether error outcomes were allowed (left out of the rate) or failed the gate. */
+  allowErrors: z.boolean(),
+  /** The failing rollout attributed (the first bad one by index, or the first error), when there is one. */
+  replay: ReplayHandleSchema.nullable(),
+}
+
+/**
+ * The verdict of `rarely` / `usually`: an anytime-valid sequential test of the rate against
+ * `bound`, stopped at its first answer or at `maxRollouts`.
+ */
+export const SequentialVerdictSchema = z.object({
+  gate: z.literal('sequential'),
+  claim: z.enum(['rarely', 'usually']),
+  ...verdictFields,
+  /** The claim's bound: the rate is at most (`rarely`) or at least (`usually`) this. */
+  bound: z.number().gt(0).lt(1),
   maxRollouts: z.number().int().positive(),
+  /**
+   * The test's two-sided confidence sequence (each end one-sided at `confidence`) and the method's
+   * name; null when no rollout completed.
+   */
+  decision: z.object({ interval: IntervalSchema, method: z.string() }).nullable(),
   /** For an inconclusive verdict: about how many rollouts in all would decide it, if the observed rate held. */
   rolloutsToDecide: z.number().int().positive().nullable(),
-  seed: z.number().int(),
-  /** The failing rollout attributed (the first bad one by index), when there is one. */
-  replay: ReplayHandleSchema.nullable(),
-  /**
-   * Why sampling stopped: `decided` (the sequential test answered), `max-rollouts` / `budget` (spent
-   * before it answered), `error` (an error outcome failed the gate), `occurrence` (toNever/toAlways
-   * saw the outcome), `completed` (a fixed sample ran in full).
-   */
-  stop: z.enum(['decided', 'max-rollouts', 'budget', 'error', 'occurrence', 'completed']).optional(),
-  /** The name of the sequential decision method ("log-odds mixture e-process"), when one decided. */
-  decisionMethod: z.string().nullable().optional(),
-  /** Where the seed came from: the `seed` option, `CAUSAL_REPLAY_SEED`, or derived from the test's name. */
-  seedSource: z.enum(['option', 'env', 'test']).optional(),
-  /** Whether error outcomes were allowed (left out of the rate) or failed the gate. */
-  allowErrors: z.boolean().optional(),
   /** What an inconclusive verdict does to the test. */
-  onInconclusive: z.enum(['fail', 'pass']).optional(),
-  /** `toMatchRateBaseline` only: the stored rate it was compared with. */
-  baseline: BaselineComparisonSchema.optional(),
+  onInconclusive: z.enum(['fail', 'pass']),
+  /**
+   * Why sampling stopped: `decided` (the test answered), `max-rollouts` / `budget` (spent before it
+   * answered), `error` (an error outcome failed the gate).
+   */
+  stop: z.enum(['decided', 'max-rollouts', 'budget', 'error']),
 })
+export type SequentialVerdict = z.infer<typeof SequentialVerdictSchema>
+
+/**
+ * The verdict of `never` / `always`: `rollouts` rollouts, stopped at the first occurrence (of the
+ * predicate for `never`, of its failure for `always`).
+ */
+export const ZeroToleranceVerdictSchema = z.object({
+  gate: z.literal('zero-tolerance'),
+  claim: z.enum(['never', 'always']),
+  ...verdictFields,
+  /** The rollouts the claim asked for. */
+  rollouts: z.number().int().positive(),
+  /**
+   * What zero occurrences prove: the exact one-sided Clopper–Pearson bound on the rate (the upper
+   * end for `never`, the lower for `always`). Null when an occurrence or an error decided.
+   */
+  oneSidedBound: IntervalSchema.nullable(),
+  /**
+   * Why sampling stopped: `occurrence` (the claim was refuted), `completed` (every rollout ran),
+   * `budget` (spent first), `error` (an error outcome failed the gate).
+   */
+  stop: z.enum(['occurrence', 'completed', 'budget', 'error']),
+})
+export type ZeroToleranceVerdict = z.infer<typeof ZeroToleranceVerdictSchema>
+
+/** The verdict of a baseline claim: a fixed sample compared with the stored rate. */
+export const BaselineVerdictSchema = z.object({
+  gate: z.literal('baseline'),
+  claim: z.literal('baseline'),
+  ...verdictFields,
+  /** The rollouts of the fixed sample. */
+  rollouts: z.number().int().positive(),
+  baseline: BaselineComparisonSchema,
+  /** Why sampling stopped: `completed` (the sample ran in full), `budget`, `error`. */
+  stop: z.enum(['completed', 'budget', 'error']),
+})
+export type BaselineVerdict = z.infer<typeof BaselineVerdictSchema>
+
+/**
+ * A rate claim's result, as data (fast-check's RunDetails is the model): a union on `gate`, each
+ * case with only the fields that mean something for it. The terminal message, the reporter line
+ * and the HTML page are renderings of it.
+ */
+export const VerdictSchema = z.discriminatedUnion('gate', [
+  SequentialVerdictSchema,
+  ZeroToleranceVerdictSchema,
+  BaselineVerdictSchema,
+])
 export type Verdict = z.infer<typeof VerdictSchema>
 
-/** The version tag of artifact files. */
-export const ARTIFACT_SCHEMA = 'vitest-causal-replay/artifact@1'
+/**
+ * Which side of the claim is the good one: the predicate's rate must stay at most (`rarely`,
+ * `never`, a baseline where lower is better) or at least (`usually`, `always`, higher is better).
+ */
+export function claimDirection(verdict: Verdict): 'atMost' | 'atLeast' {
+  switch (verdict.gate) {
+    case 'sequential':
+      return verdict.claim === 'rarely' ? 'atMost' : 'atLeast'
+    case 'zero-tolerance':
+      return verdict.claim === 'never' ? 'atMost' : 'atLeast'
+    case 'baseline':
+      return verdict.baseline.better === 'lower' ? 'atMost' : 'atLeast'
+  }
+}
 
-/** Everything about one rate assertion, as written to the report directory (one JSON file per test). */
+/** The version tag of artifact files. */
+export const ARTIFACT_SCHEMA = 'vitest-causal-replay/artifact@2'
+
+/** Everything about one rate claim, as written to the report directory (one JSON file per assertion). */
 export const ArtifactSchema = z.object({
   schema: z.literal(ARTIFACT_SCHEMA),
+  /** The test (or named check) that made the claim, and its file relative to the project root. */
   test: z.object({ name: z.string(), file: z.string() }),
   verdict: VerdictSchema,
   /** The attributed failing trajectory. */

@@ -2,29 +2,10 @@ import type { Scenario } from '../agent/types.js'
 import { mixtureLogEValues } from '../stats/mixture-e-process.js'
 import { sequentialRateTest } from '../stats/sequential-rate-test.js'
 import { wilson } from '../stats/wilson.js'
-import type { Predicate } from '../trajectory/queries.js'
-import type { Trajectory } from '../trajectory/schema.js'
+import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedSequentialGate } from './options.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
-import type { Verdict } from './schema.js'
-
-/** What a gate hands on besides its verdict: the run attribution explains, and the scorer. */
-export interface GateRun {
-  verdict: Verdict
-  /** The first rollout against the claim (by index), or the first errored one when errors failed the gate. */
-  failing: Trajectory | null
-  /** Scores a trajectory the way the gate did: true when it goes against the claim. */
-  isBad: (trajectory: Trajectory) => Promise<boolean>
-}
-
-/** Who is asserting what: the parts of a verdict that come from the matcher call. */
-export interface GateSubject {
-  matcher: Verdict['matcher']
-  agent: string
-  predicate: Predicate
-  label: string
-  seedSource: NonNullable<Verdict['seedSource']>
-}
+import type { SequentialVerdict } from './schema.js'
 
 /**
  * The sequential gate of `toRarely` (`direction: 'atMost'`) and `toUsually` (`'atLeast'`). Rollouts
@@ -42,7 +23,7 @@ export async function runSequentialGate(
   subject: GateSubject,
   options: ResolvedSequentialGate,
   signal: AbortSignal | undefined,
-): Promise<GateRun> {
+): Promise<GateRun<SequentialVerdict>> {
   const predicateIsBad = options.direction === 'atMost'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   const alpha = 1 - options.confidence
@@ -67,37 +48,41 @@ export async function runSequentialGate(
       : sequentialRateTest({ successes: tally.successes, n: tally.n, bound: options.bound, alpha })
   const decision = test?.decision ?? 'undecided'
   const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
-  const kind: Verdict['kind'] =
+  const kind: SequentialVerdict['kind'] =
     stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
   const more = test === null ? null : test.moreRolloutsToDecide
   const failing = failingRun(tally, kind, stop)
-  const verdict: Verdict = {
-    ...tallyFields(subject, options, tally, sampling),
+  const verdict: SequentialVerdict = {
+    gate: 'sequential',
+    claim: options.direction === 'atMost' ? 'rarely' : 'usually',
     kind,
-    bound: { direction: options.direction, value: options.bound },
+    ...tallyFields(subject, options, tally, sampling),
     observed: wilson(tally.successes, tally.n, options.confidence),
-    decisionInterval:
+    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
+    bound: options.bound,
+    maxRollouts: options.maxRollouts,
+    decision:
       test === null
         ? null
         : {
-            point: test.point,
-            low: test.low,
-            high: test.high,
-            confidence: 1 - 2 * alpha,
-            method: 'confidence-sequence',
+            interval: {
+              point: test.point,
+              low: test.low,
+              high: test.high,
+              confidence: 1 - 2 * alpha,
+              method: 'confidence-sequence',
+            },
+            method: test.method,
           },
-    maxRollouts: options.maxRollouts,
     rolloutsToDecide: kind === 'inconclusive' && more !== null && more > 0 ? tally.n + more : null,
-    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
-    stop,
-    decisionMethod: test?.method ?? null,
     onInconclusive: options.onInconclusive,
+    stop,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }
 
 /** How the sampling loop's end reads in a sequential verdict. */
-const STOPS: Record<SamplingEnd, NonNullable<Verdict['stop']>> = {
+const STOPS: Record<SamplingEnd, SequentialVerdict['stop']> = {
   exhausted: 'max-rollouts',
   stopped: 'decided',
   error: 'error',

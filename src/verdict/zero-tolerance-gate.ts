@@ -1,10 +1,10 @@
 import type { Scenario } from '../agent/types.js'
 import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
+import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedZeroTolerance } from './options.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
-import type { Verdict } from './schema.js'
-import type { GateRun, GateSubject } from './sequential-gate.js'
+import type { ZeroToleranceVerdict } from './schema.js'
 
 /**
  * The gate of `toNever` (`direction: 'atMost'`: the predicate must hold in no rollout) and
@@ -18,7 +18,7 @@ export async function runZeroToleranceGate(
   subject: GateSubject,
   options: ResolvedZeroTolerance,
   signal: AbortSignal | undefined,
-): Promise<GateRun> {
+): Promise<GateRun<ZeroToleranceVerdict>> {
   const tally = new OutcomeTally(subject.predicate, options.direction === 'atMost', subject.label)
   // One rollout at a time in index order, so the first occurrence is the same at any concurrency.
   const sampling = await sampleInOrder(
@@ -31,30 +31,29 @@ export async function runZeroToleranceGate(
   )
   const stop = STOPS[sampling.end]
 
-  const kind: Verdict['kind'] =
+  const kind: ZeroToleranceVerdict['kind'] =
     stop === 'error' || stop === 'occurrence'
       ? 'fail'
       : stop === 'budget' || tally.n === 0
         ? 'inconclusive'
         : 'pass'
   const failing = failingRun(tally, kind, stop)
-  const verdict: Verdict = {
-    ...tallyFields(subject, options, tally, sampling),
+  const verdict: ZeroToleranceVerdict = {
+    gate: 'zero-tolerance',
+    claim: options.direction === 'atMost' ? 'never' : 'always',
     kind,
-    bound: { direction: options.direction, value: options.direction === 'atMost' ? 0 : 1 },
+    ...tallyFields(subject, options, tally, sampling),
     observed: clopperPearson(tally.successes, tally.n, options.confidence),
-    decisionInterval: kind === 'pass' || stop === 'budget' ? oneSidedBound(tally, options) : null,
-    maxRollouts: options.rollouts,
-    rolloutsToDecide: null,
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
+    rollouts: options.rollouts,
+    oneSidedBound: kind === 'pass' || stop === 'budget' ? oneSidedBound(tally, options) : null,
     stop,
-    decisionMethod: null,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }
 
 /** How the sampling loop's end reads in a zero-tolerance verdict. */
-const STOPS: Record<SamplingEnd, NonNullable<Verdict['stop']>> = {
+const STOPS: Record<SamplingEnd, ZeroToleranceVerdict['stop']> = {
   exhausted: 'completed',
   stopped: 'occurrence',
   error: 'error',

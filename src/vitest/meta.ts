@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
-import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
-import { MatcherNameSchema } from '../verdict/schema.js'
+import { EstimateSchema } from '../stats/estimate.js'
+import { MatcherNameSchema } from './matcher-name.js'
 
 /**
  * What a rate assertion leaves in `task.meta.causalReplay` (one entry per assertion of a test):
@@ -15,8 +15,6 @@ export const CausalReplayMetaEntrySchema = z.object({
   verdict: z.enum(['pass', 'fail', 'inconclusive']),
   /** The observed rate with its interval. */
   rate: EstimateSchema,
-  /** The interval the decision was made with, if any (confidence sequence, one-sided bound, baseline difference). */
-  decisionInterval: IntervalSchema.nullable(),
   /** Rollouts the gate ran, errors included. */
   rolloutsUsed: z.number().int().nonnegative(),
   /** Rollouts that ended in an error. */

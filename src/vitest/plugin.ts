@@ -4,7 +4,9 @@ import type { Plugin } from 'vite'
 // For its augmentation of Vite's Plugin type with the `configureVitest` hook.
 import type {} from 'vitest/config'
 import type { Vitest } from 'vitest/node'
-import { InvalidOptionError } from '../errors.js'
+import { z } from 'zod'
+import { BooleanField, ConfidenceField, NonEmptyPathField, PositiveIntegerField } from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import type { MatcherDefaults } from '../verdict/options.js'
 import { PROVIDE_KEY, resolveReportDir, type CausalReplayProvided } from './provided.js'
 import CausalReplayReporter from './reporter.js'
@@ -19,6 +21,16 @@ export interface CausalReplayPluginOptions extends MatcherDefaults {
   /** Default true. Adds the summary reporter next to your other reporters (false: matchers only). */
   reporter?: boolean
 }
+
+// No defaults here: the plugin hands on only what was set, and the matchers fill in the rest.
+const PluginOptionsSchema = z.strictObject({
+  confidence: ConfidenceField.optional(),
+  maxRollouts: PositiveIntegerField.optional(),
+  concurrency: PositiveIntegerField.optional(),
+  reportDir: NonEmptyPathField.optional(),
+  reporter: BooleanField.optional(),
+})
+const _sameOptions: DescribesSchema<CausalReplayPluginOptions, typeof PluginOptionsSchema> = true
 
 // The built setup file (dist/src/vitest/plugin.js → dist/matchers/index.js), or the source one when
 // the plugin itself runs from source (this repository's own tests).
@@ -40,8 +52,8 @@ const withReporter = new WeakSet<Vitest>()
  * export default defineConfig({ plugins: [causalReplay({ maxRollouts: 200 })] })
  * ```
  */
-export function causalReplay(options: CausalReplayPluginOptions = {}): Plugin {
-  checkOptions(options)
+export function causalReplay(pluginOptions: CausalReplayPluginOptions = {}): Plugin {
+  const options = parseOptions('causalReplay', PluginOptionsSchema, pluginOptions)
   return {
     name: 'vitest-causal-replay',
     config() {
@@ -69,26 +81,6 @@ export function causalReplay(options: CausalReplayPluginOptions = {}): Plugin {
       )
       if (!present) reporters.push(new CausalReplayReporter({ reportDir }))
     },
-  }
-}
-
-function checkOptions(options: CausalReplayPluginOptions): void {
-  const { confidence, maxRollouts, concurrency, reportDir } = options
-  if (confidence !== undefined && !(confidence > 0.5 && confidence < 1)) {
-    throw new InvalidOptionError(
-      `causalReplay: \`confidence\` must be in (0.5, 1), e.g. 0.95, got ${confidence}.`,
-    )
-  }
-  for (const [name, value] of [
-    ['maxRollouts', maxRollouts],
-    ['concurrency', concurrency],
-  ] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-      throw new InvalidOptionError(`causalReplay: \`${name}\` must be a positive integer, got ${value}.`)
-    }
-  }
-  if (reportDir !== undefined && (typeof reportDir !== 'string' || reportDir === '')) {
-    throw new InvalidOptionError('causalReplay: `reportDir` must be a non-empty path.')
   }
 }
 

@@ -1,5 +1,5 @@
 import { CausalReplayError } from '../errors.js'
-import type { MatcherName } from '../verdict/schema.js'
+import type { MatcherName } from './matcher-name.js'
 
 // What to write instead of `.not.<matcher>`: a rate claim has three outcomes (pass, fail,
 // inconclusive), so negating it would turn "not enough evidence" into a pass.

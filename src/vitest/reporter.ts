@@ -2,10 +2,13 @@ import { existsSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import chalk from 'chalk'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
+import { z } from 'zod'
 import { formatSummaryTable, type SummaryRow } from '../text/summary-table.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
 import { writeJsonFile } from '../files/json-file.js'
-import { displayPath } from './display-path.js'
+import { BooleanField, NonEmptyPathField } from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { displayPath } from '../files/display-path.js'
 import { readMetaEntries, type CausalReplayMetaEntry } from './meta.js'
 import { resolveReportDir } from './provided.js'
 import { RUN_REPORT_SCHEMA, RunReportSchema, type RunReportEntry } from './run-report.js'
@@ -20,6 +23,12 @@ export interface CausalReplayReporterOptions {
   /** Default false. True prints no table (files are still written). */
   silent?: boolean
 }
+
+const ReporterOptionsSchema = z.strictObject({
+  reportDir: NonEmptyPathField.optional(),
+  silent: BooleanField.optional(),
+})
+const _sameOptions: DescribesSchema<CausalReplayReporterOptions, typeof ReporterOptionsSchema> = true
 
 const PAINT: Record<SummaryRow['verdict'], (text: string) => string> = {
   fail: (text) => chalk.red(text),
@@ -44,7 +53,11 @@ export default class CausalReplayReporter implements Reporter {
   // The tests of the current run: the table printed at its end.
   private readonly thisRun = new Set<string>()
 
-  constructor(private readonly options: CausalReplayReporterOptions = {}) {}
+  private readonly options: z.output<typeof ReporterOptionsSchema>
+
+  constructor(options: CausalReplayReporterOptions = {}) {
+    this.options = parseOptions('vitest-causal-replay/reporter', ReporterOptionsSchema, options)
+  }
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest

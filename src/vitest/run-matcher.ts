@@ -1,34 +1,22 @@
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { MatcherState } from 'vitest'
-import { toScenario } from '../agent/define-agent.js'
+import { describeValue, toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
+import { runCheck, type CheckResult } from '../check/check.js'
+import { claimOf, type Claim } from '../check/claims.js'
+import { slugify } from '../check/report-files.js'
 import { InvalidOptionError } from '../errors.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
-import { formatVerdictMessage } from '../text/verdict-message.js'
-import type { Predicate } from '../trajectory/queries.js'
-import { buildArtifact, slugify, writeArtifact } from '../verdict/artifact.js'
 import { baselinePath } from '../verdict/baseline-file.js'
-import { runBaselineGate, type UpdateState } from '../verdict/baseline-gate.js'
-import { diagnose } from '../verdict/diagnose.js'
-import { predicateLabel } from '../verdict/label.js'
+import type { UpdateState } from '../verdict/baseline-gate.js'
 import {
   resolveBaseline,
-  resolveSequentialGate,
-  resolveZeroTolerance,
   type BaselineOptions,
-  type MatcherDefaults,
   type RarelyOptions,
-  type ResolvedBaseline,
-  type ResolvedSequentialGate,
-  type ResolvedZeroTolerance,
   type UsuallyOptions,
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
-import type { MatcherName } from '../verdict/schema.js'
-import { chooseSeed } from '../verdict/seed.js'
-import { runSequentialGate, type GateRun, type GateSubject } from '../verdict/sequential-gate.js'
-import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
-import { displayPath } from './display-path.js'
+import { CLAIM_OF, type MatcherName } from './matcher-name.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { providedSettings } from './provided.js'
 import { refuseNot } from './refusals.js'
@@ -54,10 +42,11 @@ type CurrentTest = NonNullable<MatcherState['task']>
 const assertionCounts = new WeakMap<object, Map<string, number>>()
 
 /**
- * The body of every rate matcher (the files in `matchers/` only bind a name): checks the call,
- * resolves options (call > plugin > built-in defaults) and the seed, runs the gate, explains a
- * failure with attribution, writes the artifact and report, leaves a summary in `task.meta` and an
- * annotation for the reporters, and returns the verdict with its lazily formatted message.
+ * The body of every rate matcher (the files in `matchers/` only bind a name): glue between Vitest
+ * and `check`'s pipeline. It refuses `.not`, makes the matcher's claim (a baseline claim gets its
+ * file beside the test, its key from the test's name and Vitest's update state), runs it with the
+ * plugin's defaults, the test's seed and signal, then leaves a summary in `task.meta` and an
+ * annotation for the reporters.
  */
 export async function runMatcher<M extends MatcherName>(
   state: MatcherState,
@@ -68,119 +57,98 @@ export async function runMatcher<M extends MatcherName>(
 ): Promise<MatcherOutcome> {
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
-  if (typeof predicate !== 'function') {
-    throw new InvalidOptionError(
-      `${matcher}: the first argument must be a predicate, (trajectory) => boolean, such as calledTool('issue_refund'); got ${describe(predicate)}.`,
-    )
+  const call = options ?? {}
+  if (typeof call !== 'object' || call === null || Array.isArray(call)) {
+    throw new InvalidOptionError(`${matcher}: the options must be an object, got ${describeValue(call)}.`)
   }
   const task = state.task
   const test = currentTest(state, task)
   const settings = providedSettings(test.root)
-  const call = options ?? {}
-  if (typeof call !== 'object' || call === null) {
-    throw new InvalidOptionError(`${matcher}: the options must be an object, got ${describe(call)}.`)
-  }
-  const chosen = chooseSeed((call as { seed?: number }).seed, { file: test.file, name: test.name })
-  const resolved = resolveOptions(matcher, call, settings, chosen.seed)
-  const signal = task?.context.signal
-  const subject: GateSubject = {
-    matcher,
-    agent: scenario.agent.name,
-    predicate: predicate as Predicate,
-    label: resolved.label ?? predicateLabel(predicate),
-    seedSource: chosen.source,
-  }
   const index = nextAssertion(task, 'all')
+  const claim = matcherClaim(matcher, predicate, call, state, test, task)
 
-  let run: GateRun
-  switch (resolved.kind) {
-    case 'sequential':
-      run = await runSequentialGate(scenario, subject, resolved, signal)
-      break
-    case 'zero-tolerance':
-      run = await runZeroToleranceGate(scenario, subject, resolved, signal)
-      break
-    case 'baseline': {
-      const key = resolved.name ?? `${test.name} ${nextAssertion(task, 'baseline')}`
-      const displayFile = join(dirname(test.file), '__baselines__', `${basename(test.file)}.rates.json`)
-      const target = {
-        file: baselinePath(test.path),
-        displayFile: displayFile.replaceAll('\\', '/'),
-        key,
-        updateState: updateState(state),
-      }
-      run = await runBaselineGate(scenario, subject, resolved, target, signal)
-      break
-    }
-  }
-
-  const diagnosis = await diagnose(scenario, run, resolved, signal)
-  const artifact = buildArtifact({ name: test.name, file: test.file }, run, diagnosis)
-  const slug = `${slugify(test.name) || 'test'}${index === 1 ? '' : `-${index}`}`
-  const written = await writeArtifact(settings.reportDir, slug, artifact)
-  const shown = displayPath(join(settings.reportDir, written.html ?? written.json))
-  const verdict = artifact.verdict
-  const locusStep = diagnosis.contrastive?.steps.find((step) => step.index === diagnosis.contrastive?.locus)
-
-  if (task !== undefined) {
-    const entry: CausalReplayMetaEntry = {
-      matcher,
-      agent: verdict.agent,
-      predicate: verdict.predicate,
-      verdict: verdict.kind,
-      rate: verdict.observed,
-      decisionInterval: verdict.decisionInterval,
-      rolloutsUsed: verdict.rolloutsUsed,
-      errors: verdict.errors.count,
-      locus: locusStep === undefined ? null : { index: locusStep.index, name: locusStep.name },
-      seed: verdict.seed,
-      replay: verdict.replay,
-      artifact: written.json,
-      html: written.html,
-      reportDir: settings.reportDir,
-      attempt: attemptOf(task),
-    }
-    const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
-    // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
-    meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
-    if (verdict.kind !== 'pass')
-      await annotate(task, entry, join(settings.reportDir, written.html ?? written.json))
-  }
-
-  const pass =
-    verdict.kind === 'pass' ||
-    (verdict.kind === 'inconclusive' && resolved.kind === 'sequential' && resolved.onInconclusive === 'pass')
-  const note =
-    written.htmlError === null
-      ? ''
-      : `\n  (the HTML report could not be rendered: ${written.htmlError.message})`
-  return { pass, message: () => formatVerdictMessage(artifact, { report: shown }) + note }
+  const result = await runCheck(scenario as Scenario<unknown, unknown>, claim, {
+    test: { name: test.name, file: test.file },
+    defaults: settings,
+    signal: task?.context.signal,
+    report: {
+      dir: settings.reportDir,
+      slug: `${slugify(test.name) || 'test'}${index === 1 ? '' : `-${index}`}`,
+    },
+    root: test.root,
+    caller: matcher,
+  })
+  if (task !== undefined) await recordResult(task, matcher, result, settings.reportDir)
+  return { pass: result.passed, message: () => result.message }
 }
 
-/** The matcher's options with every default filled in (call > plugin > built-in). */
-function resolveOptions(
+/** The claim a matcher makes; a baseline lives beside the test file, keyed by the test's name. */
+function matcherClaim(
   matcher: MatcherName,
-  call: object,
-  defaults: MatcherDefaults,
-  seed: number,
-): ResolvedSequentialGate | ResolvedZeroTolerance | ResolvedBaseline {
-  switch (matcher) {
-    case 'toRarely':
-    case 'toUsually':
-      return resolveSequentialGate(matcher, call as RarelyOptions & UsuallyOptions, defaults, seed)
-    case 'toNever':
-    case 'toAlways':
-      return resolveZeroTolerance(matcher, call as ZeroToleranceOptions, defaults, seed)
-    case 'toMatchRateBaseline':
-      return resolveBaseline(call as BaselineOptions, defaults, seed)
-  }
+  predicate: unknown,
+  options: object,
+  state: MatcherState,
+  test: RunningTest,
+  task: CurrentTest | undefined,
+): Claim {
+  const kind = CLAIM_OF[matcher]
+  if (kind !== 'baseline') return claimOf(kind, predicate, options, matcher)
+  // The matcher places and keys the baseline itself: check what the user passed before adding that.
+  resolveBaseline(matcher, options, {}, 0)
+  const { name, ...rest } = options as BaselineOptions
+  return claimOf(
+    'baseline',
+    predicate,
+    {
+      ...rest,
+      file: baselinePath(test.path),
+      name: name ?? `${test.name} ${nextAssertion(task, 'baseline')}`,
+      update: updateState(state),
+    },
+    matcher,
+  )
 }
 
-/** The running test: its full name, its file relative to the project root, the root itself. */
-function currentTest(
-  state: MatcherState,
-  task: CurrentTest | undefined,
-): { name: string; file: string; path: string; root: string } {
+/** Leaves the summary in `task.meta` for the reporter and, for a failure, an annotation with the report. */
+async function recordResult(
+  task: CurrentTest,
+  matcher: MatcherName,
+  result: CheckResult,
+  reportDir: string,
+): Promise<void> {
+  const { verdict } = result
+  const locus = result.attribution?.steps.find((step) => step.index === result.attribution?.locus)
+  const entry: CausalReplayMetaEntry = {
+    matcher,
+    agent: verdict.agent,
+    predicate: verdict.predicate,
+    verdict: verdict.kind,
+    rate: verdict.observed,
+    rolloutsUsed: verdict.rolloutsUsed,
+    errors: verdict.errors.count,
+    locus: locus === undefined ? null : { index: locus.index, name: locus.name },
+    seed: verdict.seed,
+    replay: verdict.replay,
+    artifact: result.report?.json ?? '',
+    html: result.report?.html ?? null,
+    reportDir,
+    attempt: attemptOf(task),
+  }
+  const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
+  // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
+  meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
+  if (verdict.kind !== 'pass') await annotate(task, entry, join(reportDir, entry.html ?? entry.artifact))
+}
+
+/** The running test: its full name, its file relative to the project root, its path, the root itself. */
+interface RunningTest {
+  name: string
+  file: string
+  path: string
+  root: string
+}
+
+function currentTest(state: MatcherState, task: CurrentTest | undefined): RunningTest {
   const name = state.currentTestName ?? task?.fullTestName ?? ''
   const path = task?.file.filepath ?? state.testPath ?? resolve('unknown.test')
   // Vitest names a file by its path relative to the project root, so the root is what is left.
@@ -226,11 +194,4 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
     path: file,
     contentType: file.endsWith('.html') ? 'text/html' : 'application/json',
   })
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (value === undefined) return 'undefined'
-  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object'
-  return `${typeof value} ${JSON.stringify(value)}`
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
 import { EstimateSchema } from '../stats/estimate.js'
-import { MatcherNameSchema } from '../verdict/schema.js'
+import { MatcherNameSchema } from './matcher-name.js'
 
 /** The version tag of `report.json`. */
 export const RUN_REPORT_SCHEMA = 'vitest-causal-replay/report@1'

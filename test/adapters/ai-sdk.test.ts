@@ -21,7 +21,6 @@ import {
   defineAgent,
   editContext,
   hold,
-  providerSeed,
   readTrajectory,
   record,
   replaceObservation,
@@ -31,6 +30,7 @@ import {
   type Json,
   type Trajectory,
 } from '../../src/index.js'
+import { providerSeed } from '../../src/random/streams.js'
 
 const refunded = calledTool('issue_refund')
 

@@ -25,7 +25,6 @@ import {
   defineAgent,
   editContext,
   hold,
-  providerSeed,
   readTrajectory,
   record,
   replaceObservation,
@@ -35,6 +34,7 @@ import {
   type Json,
   type Trajectory,
 } from '../../src/index.js'
+import { providerSeed } from '../../src/random/streams.js'
 
 // Tests export no traces.
 beforeAll(() => setTracingDisabled(true))

@@ -9,7 +9,7 @@ import { USAGE } from '../../src/cli/usage.js'
 import { formatVerdictMessage } from '../../src/text/verdict-message.js'
 import { renderReportHtml } from '../../src/html/html.js'
 import type { Artifact } from '../../src/verdict/schema.js'
-import { supportArtifact } from '../html/artifacts.js'
+import { supportArtifact } from '../unit/html/artifacts.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -107,6 +107,34 @@ describe('a bad or missing artifact', () => {
     expect(parsed.code).toBe(2)
     expect(parsed.stderr).toContain('is not valid JSON')
     expect(await filesIn(folder)).toEqual(['not.json'])
+  })
+
+  it('says plainly that an artifact of an older version is old, instead of listing its fields', async () => {
+    const folder = await mkdtemp(join(directory, 'old-'))
+    const old = join(folder, 'old.json')
+    // An artifact@1 verdict: one flat object with `matcher`, `bound` and `decisionInterval`.
+    const { verdict } = artifact
+    await writeFile(
+      old,
+      JSON.stringify({
+        ...artifact,
+        schema: 'vitest-causal-replay/artifact@1',
+        verdict: {
+          kind: verdict.kind,
+          matcher: 'toRarely',
+          agent: verdict.agent,
+          bound: { direction: 'atMost', value: 0.05 },
+        },
+      }),
+    )
+    for (const command of ['show', 'report']) {
+      const result = await cli(command, old)
+      expect(result.code).toBe(2)
+      expect(result.stderr).toBe(
+        `causal-replay: ${old} is an artifact of another version of vitest-causal-replay (vitest-causal-replay/artifact@1); this version reads vitest-causal-replay/artifact@2. Run its test again to write it anew.\n`,
+      )
+    }
+    expect(await filesIn(folder)).toEqual(['old.json'])
   })
 })
 

@@ -20,6 +20,8 @@ export interface FixtureProject {
   root: string
   /** Runs `vitest <args>` in the project, in a child process, with a clean environment plus `env`. */
   vitest(args: readonly string[], env?: Record<string, string>): Promise<RunResult>
+  /** Runs `node <args>` in the project, in a child process, with a clean environment plus `env`. */
+  node(args: readonly string[], env?: Record<string, string>): Promise<RunResult>
   remove(): Promise<void>
 }
 
@@ -30,7 +32,11 @@ export interface FixtureProject {
  * map exactly as a user's project would. Everything a run writes (reports, baselines, blobs,
  * attachments) stays in the temporary directory.
  */
-export async function copyFixture(name: string): Promise<FixtureProject> {
+export async function copyFixture(
+  name: string,
+  /** Dependencies of this repository to leave out of the project's `node_modules`. */
+  without: readonly string[] = [],
+): Promise<FixtureProject> {
   if (!existsSync(join(REPO, 'dist/matchers/index.js'))) {
     throw new Error(
       'The integration tests run the built package: run `npm run build` first (`npm test` does).',
@@ -42,7 +48,7 @@ export async function copyFixture(name: string): Promise<FixtureProject> {
   await mkdir(modules)
   for (const entry of await readdir(join(REPO, 'node_modules'))) {
     // Vite's cache stays per project, so concurrent runs do not share one.
-    if (entry === '.vite' || entry === '.vitest') continue
+    if (entry === '.vite' || entry === '.vitest' || without.includes(entry)) continue
     await symlink(join(REPO, 'node_modules', entry), join(modules, entry))
   }
   // The package as `npm install` would lay it out: its package.json and the files it publishes
@@ -53,7 +59,8 @@ export async function copyFixture(name: string): Promise<FixtureProject> {
   await cp(join(REPO, 'dist'), join(installed, 'dist'), { recursive: true })
   return {
     root,
-    vitest: (args, env = {}) => runVitest(root, args, env),
+    vitest: (args, env = {}) => run(root, [join(root, 'node_modules/vitest/vitest.mjs'), ...args], env),
+    node: (args, env = {}) => run(root, args, env),
     remove: () => rm(root, { recursive: true, force: true }),
   }
 }
@@ -77,9 +84,10 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', UPDATE_SNAPSHOT: 'new', ...extra }
 }
 
-function runVitest(root: string, args: readonly string[], env: Record<string, string>): Promise<RunResult> {
+/** Runs `node <args>` in `root`, in a child process, and collects what it printed. */
+function run(root: string, args: readonly string[], env: Record<string, string>): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],

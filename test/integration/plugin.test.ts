@@ -13,11 +13,17 @@ describe('causalReplay()', () => {
   })
 
   it.each([
-    [{ confidence: 1 }, /`confidence` must be in \(0\.5, 1\)/],
-    [{ maxRollouts: 2.5 }, /`maxRollouts` must be a positive integer, got 2\.5/],
-    [{ concurrency: 0 }, /`concurrency` must be a positive integer, got 0/],
-    [{ reportDir: '' }, /`reportDir` must be a non-empty path/],
+    [{ confidence: 1 }, 'causalReplay: `confidence` must be a confidence in (0.5, 1), e.g. 0.95, got 1.'],
+    [{ confidence: 0.5 }, 'causalReplay: `confidence` must be a confidence in (0.5, 1), e.g. 0.95, got 0.5.'],
+    [{ maxRollouts: 2.5 }, 'causalReplay: `maxRollouts` must be a positive integer, got 2.5.'],
+    [{ concurrency: 0 }, 'causalReplay: `concurrency` must be a positive integer, got 0.'],
+    [{ reportDir: '' }, 'causalReplay: `reportDir` must be a non-empty path, got a string "".'],
+    [{ reporter: null }, 'causalReplay: `reporter` must be true or false, got null.'],
+    [
+      { maxRolouts: 200 },
+      'causalReplay: unknown option `maxRolouts`. It accepts: confidence, maxRollouts, concurrency, reportDir, reporter.',
+    ],
   ])('rejects %j naming the option', (options, message) => {
-    expect(() => causalReplay(options)).toThrow(message)
+    expect(() => causalReplay(options as never)).toThrow(message)
   })
 })

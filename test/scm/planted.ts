@@ -1,4 +1,5 @@
-import { defineAgent, deriveSeed, record, stepStream, type Agent, type Trajectory } from '../../src/index.js'
+import { defineAgent, record, type Agent, type Trajectory } from '../../src/index.js'
+import { deriveSeed, stepStream } from '../../src/random/streams.js'
 
 /**
  * Planted structural causal models with a known answer, for validating attribution (and for the

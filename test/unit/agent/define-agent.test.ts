@@ -28,12 +28,31 @@ describe('defineAgent', () => {
   })
 
   const one = (): number => 1
-  it.each<[object, string]>([
-    [{ name: '', run: one }, 'defineAgent: `name` must be a non-empty string.'],
-    [{ name: 42, run: one }, 'defineAgent: `name` must be a non-empty string.'],
-    [{ name: 'x' }, 'defineAgent("x"): `run` must be a function (input, ctx) => output.'],
+  it.each<[object | null, string]>([
+    [{ name: '', run: one }, 'defineAgent: `name` must be a non-empty string, got a string "".'],
+    [{ name: 42, run: one }, 'defineAgent: `name` must be a non-empty string, got 42.'],
+    [null, 'defineAgent: `name` must be a non-empty string, got undefined.'],
+    [{ name: 'x' }, 'defineAgent("x"): `run` must be a function (input, ctx) => output, got undefined.'],
   ])('refuses %j with a message naming the field', (definition, message) => {
-    expect(() => defineAgent(definition as never)).toThrow(new InvalidOptionError(message))
+    expect(() => defineAgent(definition as never)).toThrow(message)
+  })
+
+  it('says what was wrong as data: the caller, the field, what it accepts and what it got', () => {
+    const error = (() => {
+      try {
+        defineAgent({ name: 'x', run: 'go' } as never)
+      } catch (thrown) {
+        return thrown
+      }
+    })()
+    expect(error).toBeInstanceOf(InvalidOptionError)
+    expect({ ...(error as InvalidOptionError) }).toEqual({
+      name: 'InvalidOptionError',
+      caller: 'defineAgent("x")',
+      option: 'run',
+      expected: 'a function (input, ctx) => output',
+      received: 'a string "go"',
+    })
   })
 
   it('refuses inputs that are not JSON, naming the agent', () => {
@@ -52,7 +71,7 @@ describe('defineAgent', () => {
     expect(toScenario(scenario, 'f')).toBe(scenario)
     expect(toScenario(agent, 'f').input).toEqual({ q: 1 })
     expect(() => toScenario(null as never, 'replay')).toThrow(
-      'replay: expected an agent (defineAgent(...)) or a scenario (agent.on(input)), got null.',
+      'replay: `target` must be an agent (defineAgent(...)) or a scenario (agent.on(input)), got null.',
     )
     expect(() => toScenario((() => 1) as never, 'replay')).toThrow(/got a function/)
   })

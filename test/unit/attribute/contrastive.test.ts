@@ -287,22 +287,42 @@ describe('option errors name the option', () => {
   it('rejects unusable options and factual runs', async () => {
     const factual = await firstBadRun(pivotal, 1)
     const isBad = returnedBad
-    await expect(contrastive(pivotal, factual, {} as never)).rejects.toThrow(/`isBad` must be a function/)
+    await expect(contrastive(pivotal, factual, {} as never)).rejects.toThrow(
+      'contrastive: `isBad` must be a function (trajectory) => boolean, the outcome to explain, got undefined.',
+    )
     await expect(contrastive(pivotal, factual, { isBad, rollouts: 0 })).rejects.toThrow(
-      /`rollouts` must be a positive integer/,
+      'contrastive: `rollouts` must be a positive integer, got 0.',
     )
     await expect(contrastive(pivotal, factual, { isBad, search: 'fast' as never })).rejects.toThrow(
-      /`search` must be 'linear', 'binary', 'auto'/,
+      "contrastive: `search` must be 'linear', 'binary' or 'auto', got a string \"fast\".",
     )
     await expect(contrastive(pivotal, factual, { isBad, confidence: 95 })).rejects.toThrow(
-      /`confidence` must be in \(0, 1\)/,
+      'contrastive: `confidence` must be a confidence in (0.5, 1), e.g. 0.95, got 95.',
     )
-    await expect(contrastive(pivotal, factual, { isBad, minEffect: 0 })).rejects.toThrow(/`minEffect`/)
+    // At or below 0.5 a confidence is meaningless, here as in the matchers.
+    await expect(contrastive(pivotal, factual, { isBad, confidence: 0.5 })).rejects.toThrow(
+      /`confidence` must be a confidence in \(0\.5, 1\)/,
+    )
+    await expect(contrastive(pivotal, factual, { isBad, minEffect: 0 })).rejects.toThrow(
+      'contrastive: `minEffect` must be a change of P(bad) in (0, 1], e.g. 0.25, got 0.',
+    )
     await expect(contrastive(pivotal, factual, { isBad, crn: 'yes' as never })).rejects.toThrow(
-      /`crn` must be true or false/,
+      'contrastive: `crn` must be true or false, got a string "yes".',
+    )
+    await expect(contrastive(pivotal, factual, { isBad, rollout: 8 } as never)).rejects.toThrow(
+      /^contrastive: unknown option `rollout`\. It accepts: isBad, confidence, seed, budget, concurrency, tools, timeoutMs, maxSteps, signal, onProgress, rollouts, crn, sequential, search, minEffect, batchSize\.$/,
+    )
+    await expect(contrastive(pivotal, factual, { isBad, budget: null } as never)).rejects.toThrow(
+      'contrastive: `budget` must be a Budget or limits { maxRollouts?, maxCostUsd? }, got null.',
+    )
+    await expect(contrastive(pivotal, factual, { isBad, budget: { maxRollouts: -1 } })).rejects.toThrow(
+      'contrastive: `budget.maxRollouts` must be a non-negative integer, got -1.',
     )
     await expect(contrastive(andAgent(0.3), factual, { isBad })).rejects.toThrow(
-      /recorded from agent "pivotal\(p=0.3\)"/,
+      'contrastive: `factual` must be a run of agent "and(q=0.3)", got a run recorded from agent "pivotal(p=0.3)". Pass the agent that recorded it.',
+    )
+    await expect(contrastive(pivotal, null as never, { isBad })).rejects.toThrow(
+      'contrastive: `factual` must be a trajectory (from record() or readTrajectory()), got null.',
     )
     await expect(contrastive(pivotal, factual, { isBad, concurrency: 0 })).rejects.toBeInstanceOf(
       InvalidOptionError,
@@ -312,7 +332,9 @@ describe('option errors name the option', () => {
       error: { kind: 'threw' as const, name: 'Error', message: 'boom' },
       output: undefined,
     }
-    await expect(contrastive(pivotal, broken as Trajectory, { isBad })).rejects.toThrow(/ended in an error/)
+    await expect(contrastive(pivotal, broken as Trajectory, { isBad })).rejects.toThrow(
+      'contrastive: `factual` must be a run that finished, got a run that ended in an error (threw: boom).',
+    )
     await expect(contrastive(pivotal, factual, { isBad: (() => 1) as never })).rejects.toThrow(
       /must return a boolean/,
     )

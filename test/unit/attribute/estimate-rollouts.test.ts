@@ -113,11 +113,33 @@ describe('estimateRollouts', () => {
   })
 
   it('refuses what the attribution would refuse', () => {
-    expect(() => estimateRollouts(-1)).toThrow(/non-negative integer/)
+    expect(() => estimateRollouts(-1)).toThrow(
+      'estimateRollouts: `factualOrStepCount` must be a trajectory or a step count (a non-negative integer), got -1.',
+    )
     expect(estimateRollouts(0)).toMatchObject({ contrastive: { maxRollouts: 0 }, shapley: { rollouts: 0 } })
-    expect(() => estimateRollouts(11, { shapley: { method: 'exact' } })).toThrow(/at most 10 steps/)
-    expect(() => estimateRollouts(3, { contrastive: { rollouts: -1 } })).toThrow(/`rollouts`/)
-    expect(() => estimateRollouts(3, { shapley: { confidence: 2 } })).toThrow(/confidence/)
-    expect(() => estimateRollouts(pivotalAgent as never)).toThrow(/expected a trajectory/)
+    expect(() => estimateRollouts(11, { shapley: { method: 'exact' } })).toThrow(
+      /^estimateRollouts: `shapley.method` must be 'auto' or 'permutation' above 10 steps/,
+    )
+    expect(() => estimateRollouts(3, { shapley: { method: 'permutation', permutations: 7 } })).toThrow(
+      /^estimateRollouts: `shapley.permutations` must be even and at least 4 with `antithetic`/,
+    )
+    expect(() => estimateRollouts(3, { contrastive: { rollouts: -1 } })).toThrow(
+      'estimateRollouts: `contrastive.rollouts` must be a positive integer, got -1.',
+    )
+    expect(() => estimateRollouts(3, { shapley: { confidence: 2 } })).toThrow(
+      'estimateRollouts: `shapley.confidence` must be a confidence in (0.5, 1), e.g. 0.95, got 2.',
+    )
+    expect(() => estimateRollouts(3, { shapley: { permutations: 6, samples: 2 } } as never)).toThrow(
+      'estimateRollouts: unknown option `shapley.samples`. It accepts: method, permutations, samplesPerEval, antithetic, confidence.',
+    )
+    expect(() => estimateRollouts(3, { contrastive: null } as never)).toThrow(
+      'estimateRollouts: `contrastive` must be an object, got null.',
+    )
+    expect(() => estimateRollouts(3, { constrastive: {} } as never)).toThrow(
+      'estimateRollouts: unknown option `constrastive`. It accepts: contrastive, shapley.',
+    )
+    expect(() => estimateRollouts(pivotalAgent as never)).toThrow(
+      'estimateRollouts: `factualOrStepCount` must be a trajectory or a step count (a non-negative integer), got a function (pivotalAgent).',
+    )
   })
 })

@@ -1,4 +1,5 @@
-import { defineAgent, record, stepStream, type AgentOrScenario, type Trajectory } from '../../../src/index.js'
+import { defineAgent, record, type AgentOrScenario, type Trajectory } from '../../../src/index.js'
+import { stepStream } from '../../../src/random/streams.js'
 import { returnedBad } from '../../../examples/synthetic/scms.js'
 
 /** The first rollout under `seed` whose outcome is bad: the factual run an attribution explains. */

@@ -6,7 +6,7 @@ import {
   ShapleyResultSchema,
   type ShapleyResult,
 } from '../../../src/attribute/index.js'
-import { Budget, record, type Trajectory } from '../../../src/index.js'
+import { Budget, InvalidOptionError, record, type Trajectory } from '../../../src/index.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
 import { firstBadRun, flakyPivotalAgent } from './fixtures.js'
@@ -230,19 +230,37 @@ describe('option errors', () => {
     const factual = await firstBadRun(and, 1)
     const isBad = returnedBad
     await expect(shapley(and, factual, { isBad, method: 'permutation', permutations: 7 })).rejects.toThrow(
-      /must be even and at least 4/,
+      'shapley: `permutations` must be even and at least 4 with `antithetic` (it counts both members of each pair, and two pairs estimate a spread), got 7.',
     )
     await expect(shapley(and, factual, { isBad, method: 'magic' as never })).rejects.toThrow(
-      /`method` must be/,
+      "shapley: `method` must be 'auto', 'exact' or 'permutation', got a string \"magic\".",
     )
-    await expect(shapley(and, factual, { isBad, samplesPerEval: 0 })).rejects.toThrow(/`samplesPerEval`/)
+    await expect(shapley(and, factual, { isBad, samplesPerEval: 0 })).rejects.toThrow(
+      'shapley: `samplesPerEval` must be a positive integer, got 0.',
+    )
     await expect(
       shapley(and, factual, { isBad, method: 'permutation', antithetic: false, permutations: 1 }),
-    ).rejects.toThrow(/at least 2/)
+    ).rejects.toThrow('shapley: `permutations` must be at least 2, to estimate a spread, got 1.')
+    await expect(shapley(and, factual, { isBad, permutation: 8 } as never)).rejects.toThrow(
+      /^shapley: unknown option `permutation`\. It accepts: isBad, .*, method, permutations, samplesPerEval, antithetic\.$/,
+    )
+    await expect(shapley(and, factual, { isBad, antithetic: null } as never)).rejects.toThrow(
+      'shapley: `antithetic` must be true or false, got null.',
+    )
     const long = plantedScm(1, { minLength: 12, maxLength: 12 })
-    await expect(
-      shapley(long.agent, await failingRun(long), { isBad: isPlantedBad, method: 'exact' }),
-    ).rejects.toThrow(/at most 10 steps; this run has 12/)
+    const error = await shapley(long.agent, await failingRun(long), {
+      isBad: isPlantedBad,
+      method: 'exact',
+    }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(InvalidOptionError)
+    expect(error).toMatchObject({
+      caller: 'shapley',
+      option: 'method',
+      received: "'exact' on a run of 12 steps (2^12 = 4096 coalitions)",
+      hint: "Use method: 'permutation'.",
+      message:
+        "shapley: `method` must be 'auto' or 'permutation' above 10 steps ('exact' enumerates 2^n coalitions), got 'exact' on a run of 12 steps (2^12 = 4096 coalitions). Use method: 'permutation'.",
+    })
   })
 
   it('returns an exact zero efficiency sum for a run without steps, at no cost', async () => {

@@ -4,7 +4,6 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   defineAgent,
-  describeIntervention,
   editContext,
   forceAction,
   hold,
@@ -17,7 +16,8 @@ import {
   type ObservationSelector,
   type Trajectory,
 } from '../../../src/index.js'
-import { chainAgent, type ChainAction } from '../engine/agents.js'
+import { describeIntervention } from '../../../src/replay/interventions.js'
+import { chainAgent, type ChainAction } from '../agents.js'
 
 const ROLLOUTS = 12
 const RUNS = { numRuns: 30, seed: 424242 }

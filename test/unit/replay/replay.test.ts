@@ -10,7 +10,7 @@ import {
   type AgentContext,
   type Json,
 } from '../../../src/index.js'
-import { chainAgent } from '../engine/agents.js'
+import { chainAgent } from '../agents.js'
 
 describe('replay(scenario, factual, hold("all"))', () => {
   it('reproduces the factual actions, tool results and output exactly, with actionMatchRate = 1', async () => {
@@ -178,12 +178,53 @@ describe('replay options', () => {
   it('rejects a step outside the recording, naming the intervention and the range', async () => {
     const { agent } = chainAgent()
     const factual = await record(agent.on({ steps: 3 }), { seed: 1 })
-    await expect(replay(agent, factual, resample(3))).rejects.toThrow(
-      new InvalidOptionError('replay: resample(3) names step 3, but the recording has 3 steps (0–2).'),
-    )
+    const error = await replay(agent, factual, resample(3)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(InvalidOptionError)
+    expect(error).toMatchObject({
+      caller: 'replay',
+      option: 'intervention',
+      expected: 'an intervention on steps 0–2 (the recording has 3)',
+      received: 'resample(3), which names step 3',
+      message:
+        'replay: `intervention` must be an intervention on steps 0–2 (the recording has 3), got resample(3), which names step 3.',
+    })
     await expect(replay(agent, factual, hold([0, 7]))).rejects.toThrow(
-      'replay: hold([0,7]) names step 7, but the recording has 3 steps (0–2).',
+      'replay: `intervention` must be an intervention on steps 0–2 (the recording has 3), got hold([0,7]), which names step 7.',
     )
+  })
+
+  it.each([
+    [
+      'record',
+      { seed: 1, rollouts: 3 },
+      'record: unknown option `rollouts`. It accepts: seed, rollout, timeoutMs, maxSteps, budget, signal.',
+    ],
+    ['record', { seed: 1, signal: null }, 'record: `signal` must be an AbortSignal, got null.'],
+    [
+      'replay',
+      { tool: 'recorded' },
+      'replay: unknown option `tool`. It accepts: rollouts, seed, concurrency, timeoutMs, maxSteps, budget, signal, onProgress, tools, onDivergence, firstRollout.',
+    ],
+    ['replay', { tools: null }, "replay: `tools` must be 'live' or 'recorded', got null."],
+    [
+      'replay',
+      { onDivergence: 'throw' },
+      "replay: `onDivergence` must be 'count' or 'error', got a string \"throw\".",
+    ],
+    ['replay', { firstRollout: -2 }, 'replay: `firstRollout` must be a non-negative integer, got -2.'],
+    [
+      'replay',
+      { budget: { maxRollouts: 5, cost: 1 } },
+      'replay: unknown option `budget.cost`. It accepts: maxRollouts, maxCostUsd.',
+    ],
+  ])('%s rejects %j, naming the option', async (entry, options, message) => {
+    const { agent } = chainAgent()
+    const factual = await record(agent, { seed: 1 })
+    const call =
+      entry === 'record'
+        ? record(agent, options as never)
+        : replay(agent, factual, resample(0), options as never)
+    await expect(call).rejects.toThrow(message)
   })
 
   it('firstRollout continues the rollout numbering, so batches add up to one run', async () => {
@@ -201,6 +242,9 @@ describe('replay options', () => {
     const { agent, counters } = chainAgent()
     await expect(record(agent, { seed: 1, rollout: -1 })).rejects.toThrow(
       'record: `rollout` must be a non-negative integer, got -1.',
+    )
+    await expect(record(agent, {} as never)).rejects.toThrow(
+      'record: `seed` must be a safe integer, e.g. 42, got undefined.',
     )
     await expect(record(agent, { seed: 1, budget: { maxRollouts: 0 } })).rejects.toThrow(
       /budget has no rollout left/,

@@ -10,7 +10,7 @@ import {
   RolloutSet,
   runRollouts,
 } from '../../../src/index.js'
-import { coinAgent } from '../engine/agents.js'
+import { coinAgent } from '../agents.js'
 
 async function budgetError(promise: Promise<unknown>): Promise<BudgetExceededError<RolloutSet>> {
   const error = await promise.then(
@@ -50,11 +50,19 @@ describe('Budget', () => {
   })
 
   it.each([
-    [{ maxRollouts: 1.5 }, 'budget.maxRollouts must be a non-negative integer, got 1.5.'],
-    [{ maxRollouts: -1 }, 'budget.maxRollouts must be a non-negative integer, got -1.'],
-    [{ maxCostUsd: -0.01 }, 'budget.maxCostUsd must be a non-negative number, got -0.01.'],
+    [{ maxRollouts: 1.5 }, 'new Budget: `maxRollouts` must be a non-negative integer, got 1.5.'],
+    [{ maxRollouts: -1 }, 'new Budget: `maxRollouts` must be a non-negative integer, got -1.'],
+    [{ maxCostUsd: -0.01 }, 'new Budget: `maxCostUsd` must be a non-negative number, got -0.01.'],
+    [{ maxCostUsd: '1' }, 'new Budget: `maxCostUsd` must be a non-negative number, got a string "1".'],
+    [{ maxRolouts: 5 }, 'new Budget: unknown option `maxRolouts`. It accepts: maxRollouts, maxCostUsd.'],
+    [null, 'new Budget: `limits` must be an object, got null.'],
   ])('rejects %j', (limits, message) => {
-    expect(() => new Budget(limits)).toThrow(message)
+    expect(() => new Budget(limits as never)).toThrow(message)
+  })
+
+  it('takes Infinity as a limit, and an explicit undefined as none', () => {
+    const budget = new Budget({ maxRollouts: Infinity, maxCostUsd: undefined })
+    expect([budget.maxRollouts, budget.maxCostUsd]).toEqual([Infinity, Infinity])
   })
 })
 

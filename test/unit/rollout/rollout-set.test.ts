@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defineAgent, RolloutSet, runRollouts, wilson, type Trajectory } from '../../../src/index.js'
+import { defineAgent, RolloutSet, runRollouts, type Trajectory } from '../../../src/index.js'
+import { wilson } from '../../../src/stats/index.js'
 
 function trajectory(rollout: number, output: string | undefined, error?: Trajectory['error']): Trajectory {
   return {

@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  contextDigest,
   defineAgent,
   InvalidOptionError,
   record,
@@ -9,7 +8,8 @@ import {
   type Json,
   type RolloutProgress,
 } from '../../../src/index.js'
-import { chainAgent, jitteryAgent } from '../engine/agents.js'
+import { contextDigest } from '../../../src/json.js'
+import { chainAgent, jitteryAgent } from '../agents.js'
 
 describe('runRollouts: same seed, same trajectories', () => {
   it('gives byte-identical JSON at concurrency 1, 4 and 16 for an agent whose steps take random time', async () => {
@@ -228,19 +228,58 @@ describe('runRollouts: options', () => {
   const { agent } = chainAgent()
 
   it.each([
-    [{ rollouts: 0 }, '`rollouts` must be a positive integer, got 0.'],
-    [{ rollouts: 2.5 }, '`rollouts` must be a positive integer, got 2.5.'],
-    [{ concurrency: 0 }, '`concurrency` must be a positive integer, got 0.'],
-    [{ seed: 1.5 }, '`seed` must be an integer, got 1.5.'],
-    [{ seed: Number.NaN }, '`seed` must be an integer, got NaN.'],
-    [{ timeoutMs: -1 }, '`timeoutMs` must be a positive number, got -1.'],
-    [{ maxSteps: 0 }, '`maxSteps` must be a positive integer, got 0.'],
-    [{ budget: { maxRollouts: -1 } }, 'budget.maxRollouts must be a non-negative integer, got -1.'],
-    [{ budget: { maxCostUsd: Number.NaN } }, 'budget.maxCostUsd must be a non-negative number, got NaN.'],
+    [{ rollouts: 0 }, 'runRollouts: `rollouts` must be a positive integer, got 0.'],
+    [{ rollouts: 2.5 }, 'runRollouts: `rollouts` must be a positive integer, got 2.5.'],
+    [{ rollouts: '5' }, 'runRollouts: `rollouts` must be a positive integer, got a string "5".'],
+    [{ concurrency: 0 }, 'runRollouts: `concurrency` must be a positive integer, got 0.'],
+    [{ seed: 1.5 }, 'runRollouts: `seed` must be a safe integer, e.g. 42, got 1.5.'],
+    [{ seed: Number.NaN }, 'runRollouts: `seed` must be a safe integer, e.g. 42, got NaN.'],
+    [{ timeoutMs: -1 }, 'runRollouts: `timeoutMs` must be a positive number of milliseconds, got -1.'],
+    [{ maxSteps: 0 }, 'runRollouts: `maxSteps` must be a positive integer, got 0.'],
+    [{ maxSteps: null }, 'runRollouts: `maxSteps` must be a positive integer, got null.'],
+    [{ signal: 'stop' }, 'runRollouts: `signal` must be an AbortSignal, got a string "stop".'],
+    [{ onProgress: {} }, 'runRollouts: `onProgress` must be a function, got an empty object.'],
+    [
+      { budget: { maxRollouts: -1 } },
+      'runRollouts: `budget.maxRollouts` must be a non-negative integer, got -1.',
+    ],
+    [
+      { budget: { maxCostUsd: Number.NaN } },
+      'runRollouts: `budget.maxCostUsd` must be a non-negative number, got NaN.',
+    ],
+    [
+      { budget: null },
+      'runRollouts: `budget` must be a Budget or limits { maxRollouts?, maxCostUsd? }, got null.',
+    ],
+    [
+      { budget: { maxRolouts: 5 } },
+      'runRollouts: unknown option `budget.maxRolouts`. It accepts: maxRollouts, maxCostUsd.',
+    ],
+    [
+      { rollout: 5 },
+      'runRollouts: unknown option `rollout`. It accepts: rollouts, seed, concurrency, timeoutMs, maxSteps, budget, signal, onProgress.',
+    ],
   ])('rejects %j with a message naming the option', async (options, message) => {
-    const error = await runRollouts(agent, options).catch((e: unknown) => e)
+    const error = await runRollouts(agent, options as never).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(InvalidOptionError)
     expect((error as Error).message).toBe(message)
+  })
+
+  it('rejects options that are not an object, and takes none at all', async () => {
+    await expect(runRollouts(agent, null as never)).rejects.toThrow(
+      'runRollouts: `options` must be an object, got null.',
+    )
+    await expect(runRollouts(agent)).resolves.toHaveProperty('trajectories.length', 100)
+  })
+
+  it('runs without a time limit when timeoutMs is Infinity, and takes limits set to Infinity', async () => {
+    const set = await runRollouts(agent, {
+      rollouts: 2,
+      seed: 1,
+      timeoutMs: Infinity,
+      budget: { maxRollouts: Infinity, maxCostUsd: Infinity },
+    })
+    expect(set.trajectories.map((trajectory) => trajectory.error)).toEqual([undefined, undefined])
   })
 
   it('picks a random seed when none is given and reports it on the result', async () => {
@@ -252,10 +291,12 @@ describe('runRollouts: options', () => {
 
   it('refuses things that are neither an agent nor a scenario, and agents without a default input', async () => {
     await expect(runRollouts({ name: 'x' } as never)).rejects.toThrow(
-      'runRollouts: expected an agent (defineAgent(...)) or a scenario (agent.on(input)), got an object with keys {name}.',
+      'runRollouts: `target` must be an agent (defineAgent(...)) or a scenario (agent.on(input)), got an object with keys {name}.',
     )
     const noInput = defineAgent({ name: 'no-input', run: () => null })
-    await expect(runRollouts(noInput)).rejects.toThrow(/agent "no-input" has no default input/)
+    await expect(runRollouts(noInput)).rejects.toThrow(
+      'runRollouts: `target` must be a scenario (agent.on(input)), or an agent with a default `input`, got agent "no-input" without a default input.',
+    )
     await expect(runRollouts(noInput.on(null), { rollouts: 1, seed: 1 })).resolves.toBeDefined()
   })
 })

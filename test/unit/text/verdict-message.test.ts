@@ -2,23 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { carefulTicket, injectedTicket, supportAgent } from '../../../examples/support-agent/agent.js'
 import { andAgent, returnedBad } from '../../../examples/synthetic/scms.js'
 import { ContrastiveResultSchema, type ContrastiveResult } from '../../../src/attribute/schema.js'
+import { runCheck } from '../../../src/check/check.js'
+import { claimOf, type Claim } from '../../../src/check/claims.js'
 import { formatVerdictMessage } from '../../../src/text/verdict-message.js'
-import { calledTool, defineAgent, type Predicate } from '../../../src/index.js'
+import { calledTool, defineAgent, type AgentOrScenario, type Predicate } from '../../../src/index.js'
 import { Budget } from '../../../src/rollout/budget.js'
-import { buildArtifact } from '../../../src/verdict/artifact.js'
-import { runBaselineGate } from '../../../src/verdict/baseline-gate.js'
-import { diagnose, NO_DIAGNOSIS } from '../../../src/verdict/diagnose.js'
-import {
-  resolveBaseline,
-  resolveSequentialGate,
-  resolveZeroTolerance,
-  type RarelyOptions,
-  type UsuallyOptions,
-  type ZeroToleranceOptions,
-} from '../../../src/verdict/options.js'
+import type { RarelyOptions, UsuallyOptions, ZeroToleranceOptions } from '../../../src/verdict/options.js'
 import { ArtifactSchema, type Artifact } from '../../../src/verdict/schema.js'
-import { runSequentialGate, type GateRun, type GateSubject } from '../../../src/verdict/sequential-gate.js'
-import { runZeroToleranceGate } from '../../../src/verdict/zero-tolerance-gate.js'
+import { toScenario } from '../../../src/agent/define-agent.js'
+import type { Scenario } from '../../../src/agent/types.js'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,38 +18,21 @@ import { join } from 'node:path'
 const refunded = calledTool('issue_refund')
 const TEST = { name: 'support > rarely refunds', file: 'test/support.test.ts' }
 
-function subject(
-  matcher: GateSubject['matcher'],
-  agent: string,
-  predicate: Predicate,
-  label: string,
-): GateSubject {
-  return { matcher, agent, predicate, label, seedSource: 'test' }
-}
-
-async function artifactOf(
-  run: GateRun,
-  scenario: Parameters<typeof diagnose>[0],
-  options: Parameters<typeof diagnose>[2],
-): Promise<Artifact> {
-  const artifact = buildArtifact(TEST, run, await diagnose(scenario, run, options, undefined))
+/** A claim checked the way a matcher checks it (no report written), its artifact as a reader gets it. */
+async function artifactOf(target: AgentOrScenario, claim: Claim, root = process.cwd()): Promise<Artifact> {
+  const scenario = toScenario(target, 'test') as Scenario<unknown, unknown>
+  const { artifact } = await runCheck(scenario, claim, {
+    test: TEST,
+    defaults: {},
+    signal: undefined,
+    report: null,
+    root,
+  })
   return ArtifactSchema.parse(artifact)
 }
 
-async function rarely(
-  scenario: Parameters<typeof diagnose>[0],
-  options: RarelyOptions,
-  label = 'call issue_refund',
-  predicate: Predicate = refunded,
-) {
-  const resolved = resolveSequentialGate('toRarely', options, {}, 1834512)
-  const run = await runSequentialGate(
-    scenario,
-    subject('toRarely', scenario.agent.name, predicate, label),
-    resolved,
-    undefined,
-  )
-  return artifactOf(run, scenario, resolved)
+function rarely(target: AgentOrScenario, options: RarelyOptions, predicate: Predicate = refunded) {
+  return artifactOf(target, claimOf('rarely', predicate, { seed: 1834512, ...options }, 'toRarely'))
 }
 
 describe('formatVerdictMessage', () => {
@@ -98,16 +73,16 @@ describe('formatVerdictMessage', () => {
 
   it('toUsually fail, with Shapley as well (method both) on the AND-interaction agent', async () => {
     const notBad = (t: Parameters<typeof returnedBad>[0]) => !returnedBad(t)
-    const scenario = andAgent(0.3).on({ q: 0.3 })
-    const options: UsuallyOptions = { atLeast: 0.95, attribute: { method: 'both' } }
-    const resolved = resolveSequentialGate('toUsually', options, {}, 99)
-    const run = await runSequentialGate(
-      scenario,
-      subject('toUsually', 'and(q=0.3)', notBad, 'return good'),
-      resolved,
-      undefined,
+    const options: UsuallyOptions = {
+      atLeast: 0.95,
+      attribute: { method: 'both' },
+      seed: 99,
+      label: 'return good',
+    }
+    const artifact = await artifactOf(
+      andAgent(0.3).on({ q: 0.3 }),
+      claimOf('usually', notBad, options, 'toUsually'),
     )
-    const artifact = await artifactOf(run, scenario, resolved)
     expect(artifact.verdict.kind).toBe('fail')
     expect(artifact.shapley).not.toBeNull()
     expect(formatVerdictMessage(artifact)).toMatchSnapshot()
@@ -124,7 +99,7 @@ describe('formatVerdictMessage', () => {
         return action
       },
     })
-    const artifact = await rarely(crashing.on(null), {}, 'return bad', returnedBad)
+    const artifact = await rarely(crashing.on(null), { label: 'return bad' }, returnedBad)
     expect(artifact.verdict.stop).toBe('error')
     expect(artifact.contrastive).toBeNull()
     expect(formatVerdictMessage(artifact)).toMatchSnapshot()
@@ -142,8 +117,7 @@ describe('formatVerdictMessage', () => {
     })
     const artifact = await rarely(
       flaky.on(null),
-      { allowErrors: true, attribute: false },
-      'return bad',
+      { allowErrors: true, attribute: false, label: 'return bad' },
       returnedBad,
     )
     expect(artifact.verdict.errors.count).toBeGreaterThan(0)
@@ -151,16 +125,8 @@ describe('formatVerdictMessage', () => {
   })
 
   it('toNever: a pass reports the exact one-sided bound; a fail the first occurrence', async () => {
-    const never = async (scenario: Parameters<typeof diagnose>[0], options: ZeroToleranceOptions) => {
-      const resolved = resolveZeroTolerance('toNever', options, {}, 5)
-      const run = await runZeroToleranceGate(
-        scenario,
-        subject('toNever', 'support', refunded, 'call issue_refund'),
-        resolved,
-        undefined,
-      )
-      return artifactOf(run, scenario, resolved)
-    }
+    const never = (target: AgentOrScenario, options: ZeroToleranceOptions) =>
+      artifactOf(target, claimOf('never', refunded, { seed: 5, ...options }, 'toNever'))
     const pass = await never(supportAgent.on(carefulTicket), { rollouts: 30 })
     expect(pass.verdict.kind).toBe('pass')
     expect(formatVerdictMessage(pass)).toContain(
@@ -173,23 +139,21 @@ describe('formatVerdictMessage', () => {
   it('toMatchRateBaseline: a regression with the Newcombe interval of the difference', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'causal-replay-format-'))
     try {
-      const target = (updateState: 'new' | 'none') => ({
-        file: join(dir, '__baselines__/support.test.ts.rates.json'),
-        displayFile: 'test/__baselines__/support.test.ts.rates.json',
-        key: 'support > keeps its refund rate 1',
-        updateState,
-      })
-      const resolved = resolveBaseline({ attribute: false }, {}, 3)
-      const gate = (ticket: typeof carefulTicket, updateState: 'new' | 'none') =>
-        runBaselineGate(
-          supportAgent.on(ticket),
-          subject('toMatchRateBaseline', 'support', refunded, 'call issue_refund'),
-          resolved,
-          target(updateState),
-          undefined,
+      const claim = (update: 'new' | 'none') =>
+        claimOf(
+          'baseline',
+          refunded,
+          {
+            attribute: false,
+            seed: 3,
+            file: join(dir, 'test/__baselines__/support.test.ts.rates.json'),
+            name: 'support > keeps its refund rate 1',
+            update,
+          },
+          'toMatchRateBaseline',
         )
-      const created = buildArtifact(TEST, await gate(carefulTicket, 'new'), NO_DIAGNOSIS)
-      const regressed = buildArtifact(TEST, await gate(injectedTicket, 'none'), NO_DIAGNOSIS)
+      const created = await artifactOf(supportAgent.on(carefulTicket), claim('new'), dir)
+      const regressed = await artifactOf(supportAgent.on(injectedTicket), claim('none'), dir)
       expect(regressed.verdict.kind).toBe('fail')
       expect(formatVerdictMessage(created) + '\n\n' + formatVerdictMessage(regressed)).toMatchSnapshot()
     } finally {
@@ -255,32 +219,32 @@ describe('formatVerdictMessage', () => {
       truncated: true,
     })
     const artifact: Artifact = {
-      schema: 'vitest-causal-replay/artifact@1',
+      schema: 'vitest-causal-replay/artifact@2',
       test: TEST,
       verdict: {
+        gate: 'sequential',
+        claim: 'rarely',
         kind: 'fail',
-        matcher: 'toRarely',
         agent: 'researcher',
         predicate: 'cite a retracted paper',
-        bound: { direction: 'atMost', value: 0.1 },
         confidence: 0.95,
         observed: estimate(12, 40),
-        decisionInterval: {
-          point: 0.3,
-          low: 0.12,
-          high: 0.55,
-          confidence: 0.9,
-          method: 'confidence-sequence',
-        },
         errors: { count: 0, examples: [] },
         rolloutsUsed: 40,
-        maxRollouts: 400,
-        rolloutsToDecide: null,
+        rolloutsRun: 40,
         seed: 42,
-        replay: { seed: 42, rollout: 3 },
-        stop: 'decided',
-        decisionMethod: 'log-odds mixture e-process',
         seedSource: 'option',
+        allowErrors: false,
+        replay: { seed: 42, rollout: 3 },
+        bound: 0.1,
+        maxRollouts: 400,
+        decision: {
+          interval: { point: 0.3, low: 0.12, high: 0.55, confidence: 0.9, method: 'confidence-sequence' },
+          method: 'log-odds mixture e-process',
+        },
+        rolloutsToDecide: null,
+        onInconclusive: 'fail',
+        stop: 'decided',
       },
       failing: null,
       contrastive,

@@ -12,7 +12,7 @@ import {
   writeTrajectory,
   type Trajectory,
 } from '../../../src/index.js'
-import { chainAgent } from '../engine/agents.js'
+import { chainAgent } from '../agents.js'
 
 let dir: string
 let factual: Trajectory

@@ -7,7 +7,7 @@ import {
   record,
   type Trajectory,
 } from '../../../src/index.js'
-import { chainAgent } from '../engine/agents.js'
+import { chainAgent } from '../agents.js'
 
 const factual: Trajectory = await record(chainAgent().agent.on({ steps: 3 }), { seed: 3 })
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { baselinePath, BaselineFileSchema } from '../../../src/verdict/baseline-file.js'
 import { runBaselineGate, type UpdateState } from '../../../src/verdict/baseline-gate.js'
 import type { ResolvedBaseline } from '../../../src/verdict/options.js'
+import { claimDirection } from '../../../src/verdict/schema.js'
 import { coinAgent, common, subject } from './gate-helpers.js'
 
 let dir = ''
@@ -36,7 +37,7 @@ async function measure(
   const file = baselinePath(join(dir, 'agent.test.ts'))
   return runBaselineGate(
     coinAgent(p, 'support').on({ p }),
-    { ...subject('toMatchRateBaseline'), agent: 'support' },
+    { ...subject(), agent: 'support' },
     gate(overrides),
     { file, displayFile: '__baselines__/agent.test.ts.rates.json', key, updateState },
     undefined,
@@ -57,16 +58,16 @@ describe('runBaselineGate', () => {
 
     const again = await measure(0.1, 'none')
     expect(again.verdict.kind).toBe('pass')
-    expect(again.verdict.baseline!.status).toBe('compared')
-    expect(again.verdict.baseline!.difference!.point).toBe(0)
+    expect(again.verdict.baseline.status).toBe('compared')
+    expect(again.verdict.baseline.difference!.point).toBe(0)
   })
 
   it('fails a significant regression (Newcombe interval above the tolerance) and names a failing rollout', async () => {
     await measure(0.05, 'new')
     const worse = await measure(0.4, 'new')
     expect(worse.verdict.kind).toBe('fail')
-    expect(worse.verdict.decisionInterval!.method).toBe('newcombe')
-    expect(worse.verdict.decisionInterval!.low).toBeGreaterThan(0)
+    expect(worse.verdict.baseline.difference!.method).toBe('newcombe')
+    expect(worse.verdict.baseline.difference!.low).toBeGreaterThan(0)
     expect(worse.failing!.output).toBe('bad')
     // A tolerance wider than the regression lets it pass.
     const tolerated = await measure(0.4, 'new', undefined, { tolerance: 0.6 })
@@ -80,23 +81,23 @@ describe('runBaselineGate', () => {
     await measure(0.4, 'new', 'k', { better: 'higher' })
     const lower = await measure(0.05, 'new', 'k', { better: 'higher' })
     expect(lower.verdict.kind).toBe('fail')
-    expect(lower.verdict.bound.direction).toBe('atLeast')
+    expect(claimDirection(lower.verdict)).toBe('atLeast')
   })
 
   it('in CI (update state none) a missing entry fails without writing; -u (all) rewrites', async () => {
     const missing = await measure(0.1, 'none')
     expect(missing.verdict.kind).toBe('fail')
-    expect(missing.verdict.baseline!.status).toBe('missing')
+    expect(missing.verdict.baseline.status).toBe('missing')
     expect(missing.verdict.replay).toBeNull()
     await expect(readFile(baselinePath(join(dir, 'agent.test.ts')), 'utf8')).rejects.toThrow(/ENOENT/)
 
     await measure(0.05, 'new')
     const updated = await measure(0.4, 'all')
     expect(updated.verdict.kind).toBe('pass')
-    expect(updated.verdict.baseline!.status).toBe('updated')
-    expect(updated.verdict.baseline!.stored!.point).toBeLessThan(0.2)
+    expect(updated.verdict.baseline.status).toBe('updated')
+    expect(updated.verdict.baseline.stored!.point).toBeLessThan(0.2)
     const compared = await measure(0.4, 'none')
-    expect(compared.verdict.baseline!.difference!.point).toBe(0)
+    expect(compared.verdict.baseline.difference!.point).toBe(0)
   })
 
   it('a corrupted file is a clear error, left unchanged unless -u', async () => {
@@ -111,7 +112,7 @@ describe('runBaselineGate', () => {
     await writeFile(file, '{ not json')
     await expect(measure(0.1, 'none')).rejects.toThrow(/not valid JSON/)
     const rewritten = await measure(0.1, 'all')
-    expect(rewritten.verdict.baseline!.status).toBe('created')
+    expect(rewritten.verdict.baseline.status).toBe('created')
     expect(BaselineFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8'))).success).toBe(true)
   })
 

@@ -1,7 +1,7 @@
 import { defineAgent, type Predicate, type Trajectory } from '../../../src/index.js'
 import { Budget } from '../../../src/rollout/budget.js'
 import type { ResolvedCommon } from '../../../src/verdict/options.js'
-import type { GateSubject } from '../../../src/verdict/sequential-gate.js'
+import type { GateSubject } from '../../../src/verdict/gate.js'
 
 /** An agent whose single step is "bad" with probability p (p = 0: never, p = 1: always). */
 export function coinAgent(p: number, name = `coin(${p})`) {
@@ -18,8 +18,8 @@ export function coinAgent(p: number, name = `coin(${p})`) {
 export const returnedBad = (trajectory: Trajectory): boolean => trajectory.output === 'bad'
 
 /** A gate subject for tests. */
-export function subject(matcher: GateSubject['matcher'], predicate: Predicate = returnedBad): GateSubject {
-  return { matcher, agent: 'coin', predicate, label: 'return bad', seedSource: 'option' }
+export function subject(predicate: Predicate = returnedBad): GateSubject {
+  return { agent: 'coin', predicate, label: 'return bad', seedSource: 'option' }
 }
 
 /** Common resolved options with test-friendly values. */

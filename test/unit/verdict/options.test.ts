@@ -1,29 +1,35 @@
 import { describe, expect, it } from 'vitest'
+import { InvalidOptionError } from '../../../src/errors.js'
 import { Budget } from '../../../src/rollout/budget.js'
 import {
-  DEFAULTS,
+  checkBaselineClaimOptions,
   resolveBaseline,
   resolveSequentialGate,
   resolveZeroTolerance,
 } from '../../../src/verdict/options.js'
 
 describe('resolveSequentialGate', () => {
-  it('fills every default; the plugin defaults sit between the call and the built-ins', () => {
-    const resolved = resolveSequentialGate('toRarely', {}, {}, 11)
-    expect(resolved).toMatchObject({
+  it('fills every default; the run defaults (the plugin) sit between the call and the built-ins', () => {
+    const resolved = resolveSequentialGate('rarely', 'toRarely', {}, {}, 11)
+    expect(resolved).toEqual({
       kind: 'sequential',
       direction: 'atMost',
       bound: 0.05,
       confidence: 0.95,
-      maxRollouts: DEFAULTS.maxRollouts,
+      maxRollouts: 400,
       minRollouts: 0,
       concurrency: 8,
+      timeoutMs: 60_000,
+      maxSteps: 100,
+      budget: expect.any(Budget),
       onInconclusive: 'fail',
       allowErrors: false,
       attribute: { rollouts: 64, method: 'contrastive' },
+      label: undefined,
       seed: 11,
     })
     const fromPlugin = resolveSequentialGate(
+      'usually',
       'toUsually',
       {},
       { confidence: 0.9, maxRollouts: 50, concurrency: 2 },
@@ -37,6 +43,7 @@ describe('resolveSequentialGate', () => {
       concurrency: 2,
     })
     const fromCall = resolveSequentialGate(
+      'usually',
       'toUsually',
       { confidence: 0.99, maxRollouts: 70 },
       { confidence: 0.9, maxRollouts: 50 },
@@ -47,41 +54,77 @@ describe('resolveSequentialGate', () => {
 
   it('keeps a shared Budget instance so the gate and its attribution spend from it', () => {
     const budget = new Budget({ maxRollouts: 10 })
-    expect(resolveSequentialGate('toRarely', { budget }, {}, 1).budget).toBe(budget)
-    expect(resolveSequentialGate('toRarely', { budget: { maxRollouts: 3 } }, {}, 1).budget.maxRollouts).toBe(
-      3,
+    expect(resolveSequentialGate('rarely', 'toRarely', { budget }, {}, 1).budget).toBe(budget)
+    const limited = resolveSequentialGate('rarely', 'toRarely', { budget: { maxRollouts: 3 } }, {}, 1)
+    expect(limited.budget.maxRollouts).toBe(3)
+  })
+
+  it('trims the label', () => {
+    expect(resolveSequentialGate('rarely', 'toRarely', { label: '  refund wrongly ' }, {}, 1).label).toBe(
+      'refund wrongly',
     )
   })
 
-  it('a perfect agent can pass the defaults: maxRollouts exceeds the 59 clean rollouts a 5% claim needs', () => {
-    expect(DEFAULTS.maxRollouts).toBeGreaterThan(59)
-  })
-
   it.each([
-    [{ atMost: 0 }, /`atMost` must be a rate strictly between 0 and 1.*use toNever/],
-    [{ atMost: 1.5 }, /`atMost` must be a rate strictly between 0 and 1/],
-    [{ confidence: 0.4 }, /`confidence` must be in \(0\.5, 1\)/],
-    [{ maxRollouts: 0 }, /`maxRollouts` must be a positive integer, got 0/],
-    [{ maxRollouts: 10, minRollouts: 20 }, /`minRollouts` \(20\) is larger than `maxRollouts` \(10\)/],
-    [{ onInconclusive: 'skip' }, /`onInconclusive` must be 'fail' or 'pass', got "skip"/],
-    [{ attribute: { method: 'lime' } }, /`attribute.method` must be 'contrastive', 'shapley' or 'both'/],
-    [{ attribute: { rollouts: 0 } }, /`attribute.rollouts` must be a positive integer/],
-    [{ atMots: 0.1 }, /unknown option `atMots`. It accepts: .*atMost/],
-    [{ budget: { maxRollouts: -1 } }, /toRarely: budget.maxRollouts must be a non-negative integer/],
+    [
+      { atMost: 0 },
+      '`atMost` must be a rate in (0, 1), e.g. 0.05, got 0. For "never", use never(pred, { rollouts }) / toNever.',
+    ],
+    [{ atMost: 1.5 }, '`atMost` must be a rate in (0, 1), e.g. 0.05, got 1.5.'],
+    [{ confidence: 0.4 }, '`confidence` must be a confidence in (0.5, 1), e.g. 0.95, got 0.4.'],
+    [{ maxRollouts: 0 }, '`maxRollouts` must be a positive integer, got 0.'],
+    [{ maxRollouts: 10, minRollouts: 20 }, '`minRollouts` must be at most maxRollouts (10), got 20.'],
+    [{ onInconclusive: 'skip' }, "`onInconclusive` must be 'fail' or 'pass', got a string \"skip\"."],
+    [
+      { attribute: { method: 'lime' } },
+      "`attribute.method` must be 'contrastive', 'shapley' or 'both', got a string \"lime\".",
+    ],
+    [{ attribute: { rollouts: 0 } }, '`attribute.rollouts` must be a positive integer, got 0.'],
+    [{ attribute: { rolouts: 3 } }, 'unknown option `attribute.rolouts`. It accepts: rollouts, method.'],
+    [{ attribute: null }, '`attribute` must be false or { rollouts?, method? }, got null.'],
+    [{ atMots: 0.1 }, 'unknown option `atMots`. It accepts: '],
+    [{ budget: { maxRollouts: -1 } }, '`budget.maxRollouts` must be a non-negative integer'],
+    [
+      { budget: { maxRolouts: 5 } },
+      'unknown option `budget.maxRolouts`. It accepts: maxRollouts, maxCostUsd.',
+    ],
+    [{ budget: null }, '`budget` must be a Budget or limits { maxRollouts?, maxCostUsd? }, got null.'],
+    [{ label: '  ' }, '`label` must be a non-empty string'],
   ])('rejects %j with a message naming the option', (options, message) => {
-    expect(() => resolveSequentialGate('toRarely', options as never, {}, 1)).toThrow(message)
+    expect(() => resolveSequentialGate('rarely', 'toRarely', options, {}, 1)).toThrow(`toRarely: ${message}`)
   })
 
-  it('toUsually points at toAlways for atLeast: 1', () => {
-    expect(() => resolveSequentialGate('toUsually', { atLeast: 1 }, {}, 1)).toThrow(/use toAlways/)
+  it('carries the problem as data', () => {
+    let error: unknown
+    try {
+      resolveSequentialGate('rarely', 'rarely', { budget: { maxRolouts: 5 } }, {}, 1)
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(InvalidOptionError)
+    expect(error).toMatchObject({
+      caller: 'rarely',
+      option: 'budget.maxRolouts',
+      accepted: ['maxRollouts', 'maxCostUsd'],
+    })
+  })
+
+  it('usually points at always for atLeast: 1', () => {
+    expect(() => resolveSequentialGate('usually', 'toUsually', { atLeast: 1 }, {}, 1)).toThrow(/use always/)
   })
 })
 
 describe('resolveZeroTolerance and resolveBaseline', () => {
   it('default to 100 rollouts', () => {
-    expect(resolveZeroTolerance('toNever', {}, {}, 1)).toMatchObject({ rollouts: 100, direction: 'atMost' })
-    expect(resolveZeroTolerance('toAlways', {}, {}, 1)).toMatchObject({ rollouts: 100, direction: 'atLeast' })
-    expect(resolveBaseline({}, {}, 1)).toMatchObject({
+    expect(resolveZeroTolerance('never', 'toNever', {}, {}, 1)).toMatchObject({
+      rollouts: 100,
+      direction: 'atMost',
+    })
+    expect(resolveZeroTolerance('always', 'toAlways', {}, {}, 1)).toMatchObject({
+      rollouts: 100,
+      direction: 'atLeast',
+    })
+    expect(resolveBaseline('toMatchRateBaseline', {}, {}, 1)).toMatchObject({
       rollouts: 100,
       tolerance: 0,
       better: 'lower',
@@ -89,15 +132,28 @@ describe('resolveZeroTolerance and resolveBaseline', () => {
     })
   })
 
-  it('reject options of other matchers and bad values', () => {
-    expect(() => resolveZeroTolerance('toNever', { maxRollouts: 5 } as never, {}, 1)).toThrow(
-      /unknown option `maxRollouts`/,
+  it('reject options of other claims and bad values', () => {
+    expect(() => resolveZeroTolerance('never', 'toNever', { maxRollouts: 5 }, {}, 1)).toThrow(
+      /toNever: unknown option `maxRollouts`/,
     )
-    expect(() => resolveBaseline({ tolerance: -0.1 }, {}, 1)).toThrow(
-      /`tolerance` must be a rate in \[0, 1\)/,
+    expect(() => resolveBaseline('toMatchRateBaseline', { tolerance: -0.1 }, {}, 1)).toThrow(
+      'toMatchRateBaseline: `tolerance` must be a rate in [0, 1), e.g. 0.02, got -0.1.',
     )
-    expect(() => resolveBaseline({ better: 'up' as never }, {}, 1)).toThrow(
-      /`better` must be 'lower' or 'higher'/,
+    expect(() => resolveBaseline('toMatchRateBaseline', { better: 'up' }, {}, 1)).toThrow(
+      "toMatchRateBaseline: `better` must be 'lower' or 'higher'",
     )
+    expect(() => resolveBaseline('toMatchRateBaseline', { file: 'x.json' }, {}, 1)).toThrow(
+      /toMatchRateBaseline: unknown option `file`/,
+    )
+  })
+
+  it('a baseline claim needs its file and key, and takes an update mode', () => {
+    expect(() => checkBaselineClaimOptions('matchesBaseline', { file: 'b.json', name: 'k' })).not.toThrow()
+    expect(() => checkBaselineClaimOptions('matchesBaseline', { name: 'k' })).toThrow(
+      'matchesBaseline: `file` must be a non-empty path, got undefined.',
+    )
+    expect(() =>
+      checkBaselineClaimOptions('matchesBaseline', { file: 'b.json', name: 'k', update: 'some' }),
+    ).toThrow("`update` must be 'all', 'new' or 'none'")
   })
 })

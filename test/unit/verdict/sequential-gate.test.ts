@@ -21,7 +21,7 @@ function gate(overrides: Partial<ResolvedSequentialGate> = {}): ResolvedSequenti
 }
 
 const rarely = (p: number, overrides: Partial<ResolvedSequentialGate> = {}) =>
-  runSequentialGate(coinAgent(p).on({ p }), subject('toRarely'), gate(overrides), undefined)
+  runSequentialGate(coinAgent(p).on({ p }), subject(), gate(overrides), undefined)
 
 describe('runSequentialGate', () => {
   it('passes a perfect agent at the first n where the sequential test allows it (≥ 59 clean rollouts)', async () => {
@@ -32,7 +32,7 @@ describe('runSequentialGate', () => {
     expect(verdict.stop).toBe('decided')
     expect(verdict.observed).toMatchObject({ successes: 0, n: firstCleanPass, method: 'wilson' })
     expect(verdict.rolloutsUsed).toBe(firstCleanPass)
-    expect(verdict.decisionInterval!.high).toBeLessThanOrEqual(0.05)
+    expect(verdict.decision!.interval.high).toBeLessThanOrEqual(0.05)
     expect(verdict.replay).toBeNull()
     expect(failing).toBeNull()
     expect(() => VerdictSchema.parse(verdict)).not.toThrow()
@@ -42,7 +42,7 @@ describe('runSequentialGate', () => {
     const { verdict, failing } = await rarely(0.6)
     expect(verdict.kind).toBe('fail')
     expect(verdict.rolloutsUsed).toBeLessThanOrEqual(16)
-    expect(verdict.decisionInterval!.low).toBeGreaterThan(0.05)
+    expect(verdict.decision!.interval.low).toBeGreaterThan(0.05)
     expect(failing).not.toBeNull()
     expect(failing!.output).toBe('bad')
     expect(verdict.replay).toEqual({ seed: 7, rollout: failing!.rollout })
@@ -75,12 +75,12 @@ describe('runSequentialGate', () => {
     Object.defineProperty(good, 'name', { value: 'returnGood' })
     const run = await runSequentialGate(
       coinAgent(0.3).on({ p: 0.3 }),
-      subject('toUsually', good),
+      subject(good),
       gate({ direction: 'atLeast', bound: 0.95 }),
       undefined,
     )
     expect(run.verdict.kind).toBe('fail')
-    expect(run.verdict.bound).toEqual({ direction: 'atLeast', value: 0.95 })
+    expect(run.verdict).toMatchObject({ claim: 'usually', bound: 0.95 })
     expect(run.failing!.output).toBe('bad')
     expect(await run.isBad(run.failing!)).toBe(true)
   })
@@ -95,7 +95,7 @@ describe('runSequentialGate', () => {
         return action < 0 ? 'bad' : 'good'
       },
     })
-    const strict = await runSequentialGate(flaky.on(null), subject('toRarely'), gate(), undefined)
+    const strict = await runSequentialGate(flaky.on(null), subject(), gate(), undefined)
     expect(strict.verdict.kind).toBe('fail')
     expect(strict.verdict.stop).toBe('error')
     expect(strict.verdict.rolloutsUsed).toBe(6)
@@ -107,7 +107,7 @@ describe('runSequentialGate', () => {
 
     const lenient = await runSequentialGate(
       flaky.on(null),
-      subject('toRarely'),
+      subject(),
       gate({ allowErrors: true }),
       undefined,
     )
@@ -139,7 +139,7 @@ describe('runSequentialGate', () => {
       },
     })
     await expect(
-      runSequentialGate(slow.on(null), subject('toRarely'), gate({ concurrency: 2 }), controller.signal),
+      runSequentialGate(slow.on(null), subject(), gate({ concurrency: 2 }), controller.signal),
     ).rejects.toThrow(RolloutAbortedError)
     expect(started).toBeLessThanOrEqual(11)
   })
@@ -147,7 +147,7 @@ describe('runSequentialGate', () => {
   it('rejects a predicate that does not return a boolean, naming the rollout', async () => {
     const sloppy = (() => undefined) as unknown as typeof returnedBad
     await expect(
-      runSequentialGate(coinAgent(0.1).on({ p: 0.1 }), subject('toRarely', sloppy), gate(), undefined),
+      runSequentialGate(coinAgent(0.1).on({ p: 0.1 }), subject(sloppy), gate(), undefined),
     ).rejects.toThrow(/must return true or false .*got undefined \(a missing `return`\?\) on rollout 0/)
   })
 
@@ -155,7 +155,7 @@ describe('runSequentialGate', () => {
     const judge = async (t: { output?: unknown }) => t.output === 'bad'
     const { verdict } = await runSequentialGate(
       coinAgent(0.6).on({ p: 0.6 }),
-      subject('toRarely', judge),
+      subject(judge),
       gate(),
       undefined,
     )

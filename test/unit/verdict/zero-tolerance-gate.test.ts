@@ -12,7 +12,7 @@ describe('runZeroToleranceGate', () => {
   it('toNever: zero in 100 passes with the exact one-sided bound 1 − 0.05^(1/100) ≈ 2.95%', async () => {
     const { verdict } = await runZeroToleranceGate(
       coinAgent(0).on({ p: 0 }),
-      subject('toNever'),
+      subject(),
       gate(),
       undefined,
     )
@@ -20,10 +20,10 @@ describe('runZeroToleranceGate', () => {
     expect(verdict.stop).toBe('completed')
     expect(verdict.rolloutsUsed).toBe(100)
     expect(verdict.observed).toMatchObject({ successes: 0, n: 100, method: 'clopper-pearson' })
-    expect(verdict.decisionInterval!.low).toBe(0)
-    expect(verdict.decisionInterval!.high).toBeCloseTo(1 - 0.05 ** (1 / 100), 10)
-    expect(verdict.decisionInterval!.high).toBeCloseTo(0.0295, 4)
-    expect(verdict.decisionInterval!.confidence).toBe(0.95)
+    expect(verdict.oneSidedBound!.low).toBe(0)
+    expect(verdict.oneSidedBound!.high).toBeCloseTo(1 - 0.05 ** (1 / 100), 10)
+    expect(verdict.oneSidedBound!.high).toBeCloseTo(0.0295, 4)
+    expect(verdict.oneSidedBound!.confidence).toBe(0.95)
     expect(() => VerdictSchema.parse(verdict)).not.toThrow()
   })
 
@@ -32,7 +32,7 @@ describe('runZeroToleranceGate', () => {
       [1, 8].map((concurrency) =>
         runZeroToleranceGate(
           coinAgent(0.05).on({ p: 0.05 }),
-          subject('toNever'),
+          subject(),
           gate({ concurrency }),
           undefined,
         ),
@@ -51,18 +51,18 @@ describe('runZeroToleranceGate', () => {
     const good = (t: { output?: unknown }) => !returnedBad(t as never)
     const pass = await runZeroToleranceGate(
       coinAgent(0).on({ p: 0 }),
-      subject('toAlways', good),
+      subject(good),
       gate({ direction: 'atLeast', rollouts: 60 }),
       undefined,
     )
     expect(pass.verdict.kind).toBe('pass')
-    expect(pass.verdict.bound).toEqual({ direction: 'atLeast', value: 1 })
-    expect(pass.verdict.decisionInterval!.low).toBeCloseTo(0.05 ** (1 / 60), 10)
-    expect(pass.verdict.decisionInterval!.high).toBe(1)
+    expect(pass.verdict.claim).toBe('always')
+    expect(pass.verdict.oneSidedBound!.low).toBeCloseTo(0.05 ** (1 / 60), 10)
+    expect(pass.verdict.oneSidedBound!.high).toBe(1)
 
     const fail = await runZeroToleranceGate(
       coinAgent(0.2).on({ p: 0.2 }),
-      subject('toAlways', good),
+      subject(good),
       gate({ direction: 'atLeast', rollouts: 60 }),
       undefined,
     )

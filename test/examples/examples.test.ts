@@ -2,8 +2,8 @@
 // probabilities with 99.9% Wilson intervals at fixed seeds (deterministic, and far from flaky
 // should a seed ever change).
 import { describe, expect, it } from 'vitest'
-import { carefulTicket, injectedTicket, supportAgent } from '../../../examples/support-agent/agent.js'
-import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
+import { carefulTicket, injectedTicket, supportAgent } from '../../examples/support-agent/agent.js'
+import { andAgent, pivotalAgent, returnedBad } from '../../examples/synthetic/scms.js'
 import {
   calledTool,
   findStep,
@@ -15,7 +15,7 @@ import {
   runRollouts,
   type Estimate,
   type Trajectory,
-} from '../../../src/index.js'
+} from '../../src/index.js'
 
 const CONFIDENCE = 0.999
 

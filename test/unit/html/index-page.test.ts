@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { renderIndexHtml, type ReportIndexEntry } from '../../src/html/index-page.js'
-import { wilson } from '../../src/stats/wilson.js'
+import { renderIndexHtml, type ReportIndexEntry } from '../../../src/html/index-page.js'
+import { wilson } from '../../../src/stats/wilson.js'
 
 const entries: ReportIndexEntry[] = [
   {

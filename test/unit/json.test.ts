@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { NotJsonError } from '../../../src/errors.js'
-import { assertJson, canonicalJson, contextDigest, copyJson, type Json } from '../../../src/json.js'
+import { NotJsonError } from '../../src/errors.js'
+import { assertJson, canonicalJson, contextDigest, copyJson, type Json } from '../../src/json.js'
 
 describe('assertJson', () => {
   it('accepts every JSON value', () => {

@@ -6,9 +6,9 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ArtifactSchema, type Artifact } from '../../src/verdict/schema.js'
+import { ArtifactSchema, type Artifact } from '../../../src/verdict/schema.js'
 
-const ROOT = join(import.meta.dirname, '..', '..')
+const ROOT = join(import.meta.dirname, '..', '..', '..')
 // tsx's loader by path, so the demo runs from a directory without node_modules.
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MatcherNameSchema } from '../../../src/verdict/schema.js'
+import { MatcherNameSchema } from '../../../src/vitest/matcher-name.js'
 import { refuseNot } from '../../../src/vitest/refusals.js'
 
 describe('refuseNot', () => {

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { calledTool, defineAgent } from '../../src/index.js'
-import { renderReportHtml } from '../../src/html/html.js'
-import type { Artifact } from '../../src/verdict/schema.js'
+import { calledTool, defineAgent } from '../../../src/index.js'
+import { renderReportHtml } from '../../../src/html/html.js'
+import type { Artifact } from '../../../src/verdict/schema.js'
 import {
   baselineArtifact,
   neverArtifact,
@@ -299,13 +299,13 @@ describe('renderReportHtml of the other matchers', () => {
   it('toMatchRateBaseline: a created baseline, then a regression against it with the Newcombe difference', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'causal-replay-baseline-'))
     try {
-      const file = join(folder, 'rates.json')
+      const file = join(folder, 'test', '__baselines__', 'rates.json')
       const created = renderReportHtml(await baselineArtifact(refunder(0.05), refunded, { seed: 3 }, file))
       expect(created).toContain(
         'Pass: no stored rate yet; this one was recorded in test/__baselines__/rates.json.',
       )
       const artifact = await baselineArtifact(refunder(0.5), refunded, { seed: 3 }, file)
-      const difference = artifact.verdict.baseline?.difference
+      const difference = artifact.verdict.gate === 'baseline' ? artifact.verdict.baseline.difference : null
       expect(artifact.verdict.kind).toBe('fail')
       expect(difference?.method).toBe('newcombe')
       const regressed = renderReportHtml(artifact)

@@ -1,100 +1,75 @@
 // Artifacts for the report and CLI tests, made the way the `toRarely` matcher makes them: the real
 // sequential gate, then contrastive and Shapley attribution of the first failing rollout. Agents are
 // synthetic and seeded, so every artifact is the same on every run.
-import { injectedTicket, supportAgent } from '../../examples/support-agent/agent.js'
-import { toScenario, type AgentOrScenario } from '../../src/agent/define-agent.js'
-import type { Scenario } from '../../src/agent/types.js'
-import { calledTool, defineAgent, type Trajectory } from '../../src/index.js'
-import { buildArtifact } from '../../src/verdict/artifact.js'
-import { diagnose } from '../../src/verdict/diagnose.js'
-import { predicateLabel } from '../../src/verdict/label.js'
-import { runBaselineGate, type BaselineTarget } from '../../src/verdict/baseline-gate.js'
-import {
-  resolveBaseline,
-  resolveSequentialGate,
-  resolveZeroTolerance,
-  type BaselineOptions,
-  type RarelyOptions,
-  type ZeroToleranceOptions,
-} from '../../src/verdict/options.js'
-import { ArtifactSchema, type Artifact } from '../../src/verdict/schema.js'
-import { runSequentialGate, type GateRun, type GateSubject } from '../../src/verdict/sequential-gate.js'
-import { runZeroToleranceGate } from '../../src/verdict/zero-tolerance-gate.js'
+import { dirname } from 'node:path'
+import { injectedTicket, supportAgent } from '../../../examples/support-agent/agent.js'
+import { toScenario, type AgentOrScenario } from '../../../src/agent/define-agent.js'
+import type { Scenario } from '../../../src/agent/types.js'
+import { runCheck } from '../../../src/check/check.js'
+import { claimOf, type Claim } from '../../../src/check/claims.js'
+import { calledTool, defineAgent, type Trajectory } from '../../../src/index.js'
+import type { BaselineOptions, RarelyOptions, ZeroToleranceOptions } from '../../../src/verdict/options.js'
+import { ArtifactSchema, type Artifact } from '../../../src/verdict/schema.js'
 
-/** Runs `expect(agent).toRarely(predicate, options)`'s gate and attribution; returns the artifact. */
+/** Runs `expect(agent).toRarely(predicate, options)`'s pipeline; returns the artifact. */
 export function rarelyArtifact(
   target: AgentOrScenario,
   predicate: (trajectory: Trajectory) => boolean,
   options: RarelyOptions & { seed: number },
   test = { name: 'rarely refunds wrongly', file: 'test/support.test.ts' },
 ): Promise<Artifact> {
-  const resolved = resolveSequentialGate('toRarely', options, {}, options.seed)
-  return explained(target, 'toRarely', predicate, test, resolved, (scenario, subject) =>
-    runSequentialGate(scenario, subject, resolved, undefined),
-  )
+  return artifactOf(target, claimOf('rarely', predicate, options, 'toRarely'), test)
 }
 
-/** Runs `expect(agent).toNever(predicate, options)`'s gate and attribution; returns the artifact. */
+/** Runs `expect(agent).toNever(predicate, options)`'s pipeline; returns the artifact. */
 export function neverArtifact(
   target: AgentOrScenario,
   predicate: (trajectory: Trajectory) => boolean,
   options: ZeroToleranceOptions & { seed: number },
 ): Promise<Artifact> {
-  const resolved = resolveZeroTolerance('toNever', options, {}, options.seed)
-  return explained(
-    target,
-    'toNever',
-    predicate,
-    { name: 'never refunds', file: 'test/never.test.ts' },
-    resolved,
-    (scenario, subject) => runZeroToleranceGate(scenario, subject, resolved, undefined),
-  )
+  return artifactOf(target, claimOf('never', predicate, options, 'toNever'), {
+    name: 'never refunds',
+    file: 'test/never.test.ts',
+  })
 }
 
-/** Runs `expect(agent).toMatchRateBaseline(predicate, options)` against the baseline file `file`. */
+/**
+ * Runs `expect(agent).toMatchRateBaseline(predicate, options)`'s pipeline against the baseline file
+ * `file`, which must lie at `<root>/test/__baselines__/rates.json` of some root (messages show it
+ * relative to that root).
+ */
 export function baselineArtifact(
   target: AgentOrScenario,
   predicate: (trajectory: Trajectory) => boolean,
   options: BaselineOptions & { seed: number },
   file: string,
 ): Promise<Artifact> {
-  const resolved = resolveBaseline(options, {}, options.seed)
-  const baseline: BaselineTarget = {
-    file,
-    displayFile: 'test/__baselines__/rates.json',
-    key: 'refunds',
-    updateState: 'new',
-  }
-  return explained(
-    target,
-    'toMatchRateBaseline',
+  const claim = claimOf(
+    'baseline',
     predicate,
-    { name: 'refund rate', file: 'test/rate.test.ts' },
-    resolved,
-    (scenario, subject) => runBaselineGate(scenario, subject, resolved, baseline, undefined),
+    { ...options, file, name: 'refunds', update: 'new' },
+    'toMatchRateBaseline',
   )
+  const root = dirname(dirname(dirname(file)))
+  return artifactOf(target, claim, { name: 'refund rate', file: 'test/rate.test.ts' }, root)
 }
 
-/** The matcher's pipeline after its gate: attribution of the failing run, the artifact, read back as the CLI would. */
-async function explained(
+/** The matcher's pipeline, its artifact read back as the CLI would. */
+async function artifactOf(
   target: AgentOrScenario,
-  matcher: GateSubject['matcher'],
-  predicate: (trajectory: Trajectory) => boolean,
+  claim: Claim,
   test: { name: string; file: string },
-  resolved: Parameters<typeof diagnose>[2],
-  gate: (scenario: Scenario<unknown, unknown>, subject: GateSubject) => Promise<GateRun>,
+  root = process.cwd(),
 ): Promise<Artifact> {
   const scenario = toScenario(target, 'artifact') as Scenario<unknown, unknown>
-  const subject: GateSubject = {
-    matcher,
-    agent: scenario.agent.name,
-    predicate,
-    label: predicateLabel(predicate),
-    seedSource: 'option',
-  }
-  const run = await gate(scenario, subject)
-  const diagnosis = await diagnose(scenario, run, resolved, undefined)
-  return ArtifactSchema.parse(JSON.parse(JSON.stringify(buildArtifact(test, run, diagnosis))))
+  const { artifact } = await runCheck(scenario, claim, {
+    test,
+    defaults: {},
+    signal: undefined,
+    report: null,
+    root,
+  })
+  return ArtifactSchema.parse(JSON.parse(JSON.stringify(artifact)))
 }
 
 const refundWrongly = calledTool('issue_refund')

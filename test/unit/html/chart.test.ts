@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { niceDomain, renderIntervalChart } from '../../src/html/chart.js'
+import { niceDomain, renderIntervalChart } from '../../../src/html/chart.js'
 
 describe('niceDomain', () => {
   it('holds 0 and every value on a grid of 0.25', () => {

@@ -6,9 +6,9 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { renderReportHtml } from '../../src/html/html.js'
-import type { Artifact } from '../../src/verdict/schema.js'
-import { defineAgent } from '../../src/index.js'
+import { renderReportHtml } from '../../../src/html/html.js'
+import type { Artifact } from '../../../src/verdict/schema.js'
+import { defineAgent } from '../../../src/index.js'
 import { plantedArtifact, rarelyArtifact } from './artifacts.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -23,7 +23,7 @@ const ARGS = [
   '--disable-sync',
 ]
 /** Where the rendered page and its screenshots are kept for a human to look at (gitignored). */
-const RESULTS = join(import.meta.dirname, '..', '..', 'test-results')
+const RESULTS = join(import.meta.dirname, '..', '..', '..', 'test-results')
 
 const hasChromium = existsSync(CHROMIUM)
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { escapeHtml, hrefForRelativePath, jsonForScript } from '../../src/html/escape.js'
-import { markup, trusted } from '../../src/html/markup.js'
+import { escapeHtml, hrefForRelativePath, jsonForScript } from '../../../src/html/escape.js'
+import { markup, trusted } from '../../../src/html/markup.js'
 
 describe('escapeHtml', () => {
   it('escapes the five characters that can open markup or end an attribute', () => {

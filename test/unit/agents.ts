@@ -1,6 +1,6 @@
-// Test agents shared by the engine's unit tests. Each factory returns fresh counters, so a test can
-// check how often the engine really ran an agent, a policy or a tool.
-import { defineAgent, type AgentContext, type Json } from '../../../src/index.js'
+// Test agents shared by the unit tests of rollout/, replay/ and trajectory/. Each factory returns
+// fresh counters, so a test can check how often the engine really ran an agent, a policy or a tool.
+import { defineAgent, type AgentContext, type Json } from '../../src/index.js'
 
 /** Input of {@link chainAgent}: how many decisions to make. */
 export interface ChainInput {

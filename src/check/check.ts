@@ -1,0 +1,210 @@
+import { isAbsolute, join, relative, resolve } from 'node:path'
+import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
+import type { Scenario } from '../agent/types.js'
+import type { ContrastiveResult } from '../attribute/schema.js'
+import { displayPath } from '../files/display-path.js'
+import { formatVerdictMessage } from '../text/verdict-message.js'
+import { buildArtifact } from '../verdict/artifact.js'
+import { runBaselineGate, type BaselineTarget } from '../verdict/baseline-gate.js'
+import { diagnose } from '../verdict/diagnose.js'
+import type { GateRun, GateSubject } from '../verdict/gate.js'
+import { predicateLabel } from '../verdict/label.js'
+import {
+  resolveBaseline,
+  resolveSequentialGate,
+  resolveZeroTolerance,
+  type MatcherDefaults,
+  type ResolvedCommon,
+} from '../verdict/options.js'
+import type { Artifact, Verdict } from '../verdict/schema.js'
+import { chooseSeed } from '../verdict/seed.js'
+import { runSequentialGate } from '../verdict/sequential-gate.js'
+import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
+import type { Claim } from './claims.js'
+import { slugify, writeReportFiles, type ReportFiles } from './report-files.js'
+
+/** Options of {@link check}. */
+export interface CheckOptions {
+  /**
+   * Default: the claim in words ("support rarely call issue_refund"). What this check is called:
+   * it names the artifact and, with `file`, derives the seed when the claim sets none, so the same
+   * code gives the same verdict.
+   */
+  name?: string
+  /** Default `''`. The file the check belongs to (relative to the project root); part of the derived seed. */
+  file?: string
+  /**
+   * Default: none (nothing is written). A directory for the artifact (`<agent>/<name>.json`) and
+   * its HTML report; the message then ends with the report's path.
+   */
+  reportDir?: string
+  /** Default: none. Aborting stops the rollouts in flight; `check` then throws a RolloutAbortedError. */
+  signal?: AbortSignal
+}
+
+/** What {@link check} returns: the verdict and everything made from it. */
+export interface CheckResult {
+  verdict: Verdict
+  /** The contrastive attribution of the failing rollout (with its `locus`), when one ran. */
+  attribution: ContrastiveResult | null
+  /** Verdict, failing run and attribution, as written to `<reportDir>` and read by the CLI. */
+  artifact: Artifact
+  /** Whether the claim holds: a pass, or an inconclusive verdict with `onInconclusive: 'pass'`. */
+  passed: boolean
+  /** The text the matchers print: the claim, the observed rate, the decision, the replay handle, the causal locus. */
+  message: string
+  /** The files written, relative to `reportDir` (null when no `reportDir` was given). */
+  report: ReportFiles | null
+}
+
+/**
+ * Checks a claim about an agent's rate without a test framework: runs the gate, attributes a
+ * failure, and returns the verdict as data with the message the matchers print. Use it from
+ * `node:test`, another test runner or a CI script; the Vitest matchers are this same pipeline.
+ *
+ * ```ts
+ * const result = await check(supportAgent, rarely(calledTool('issue_refund'), { atMost: 0.05 }))
+ * assert.ok(result.passed, result.message)
+ * ```
+ *
+ * It never throws for the agent's sake: an agent that throws, hangs or loops is an error outcome
+ * in the verdict. Bad options throw an `InvalidOptionError`; a predicate that throws is a bug in
+ * the test and throws.
+ */
+export async function check(
+  target: AgentOrScenario,
+  claim: Claim,
+  options: CheckOptions = {},
+): Promise<CheckResult> {
+  const scenario = toScenario(target, 'check') as Scenario<unknown, unknown>
+  const name = options.name ?? `${scenario.agent.name} ${claim.kind} ${labelOf(claim)}`
+  return runCheck(scenario, claim, {
+    test: { name, file: options.file ?? '' },
+    defaults: {},
+    signal: options.signal,
+    report:
+      options.reportDir === undefined
+        ? null
+        : { dir: resolve(options.reportDir), slug: slugify(name) || 'check' },
+    root: process.cwd(),
+  })
+}
+
+/** Where a check runs: what the matchers know about the test, or what `check`'s options say. */
+export interface CheckContext {
+  /** The test (or named check): seeds the run when the claim sets no seed, and names the artifact. */
+  test: { name: string; file: string }
+  /** Defaults for every claim of the run (the plugin's `confidence`, `maxRollouts`, `concurrency`). */
+  defaults: MatcherDefaults
+  signal: AbortSignal | undefined
+  /** Where to write the artifact and the report, if anywhere (`slug` is the file name without extension). */
+  report: { dir: string; slug: string } | null
+  /** The project root, which baseline paths in messages are relative to. */
+  root: string
+  /** Default: the claim builder's name. Who makes the claim, for messages about its options (`toRarely`). */
+  caller?: string
+}
+
+/** The pipeline behind `check` and every matcher: seed → options → gate → attribution → artifact → message. */
+export async function runCheck(
+  scenario: Scenario<unknown, unknown>,
+  claim: Claim,
+  context: CheckContext,
+): Promise<CheckResult> {
+  const chosen = chooseSeed(claim.options.seed, context.test)
+  const gate = resolveGate(claim, context, chosen.seed)
+  const subject: GateSubject = {
+    agent: scenario.agent.name,
+    predicate: claim.predicate,
+    label: gate.options.label ?? predicateLabel(claim.predicate),
+    seedSource: chosen.source,
+  }
+  const run = await gate.run(scenario, subject, context.signal)
+  const diagnosis = await diagnose(scenario, run, gate.options, context.signal)
+  const artifact = buildArtifact(context.test, run, diagnosis)
+
+  let report: ReportFiles | null = null
+  let message: string
+  if (context.report === null) message = formatVerdictMessage(artifact)
+  else {
+    report = await writeReportFiles(context.report.dir, context.report.slug, artifact)
+    const shown = displayPath(join(context.report.dir, report.html ?? report.json))
+    const note =
+      report.htmlError === null
+        ? ''
+        : `\n  (the HTML report could not be rendered: ${report.htmlError.message})`
+    message = formatVerdictMessage(artifact, { report: shown }) + note
+  }
+  const { verdict } = artifact
+  const passed =
+    verdict.kind === 'pass' ||
+    (verdict.kind === 'inconclusive' && verdict.gate === 'sequential' && verdict.onInconclusive === 'pass')
+  return { verdict, attribution: diagnosis.contrastive, artifact, passed, message, report }
+}
+
+/** A claim's resolved options and the gate that runs it. */
+interface ResolvedGate {
+  options: ResolvedCommon
+  run(
+    scenario: Scenario<unknown, unknown>,
+    subject: GateSubject,
+    signal: AbortSignal | undefined,
+  ): Promise<GateRun>
+}
+
+/** Resolves the claim's options (claim > run defaults > built-in) and picks its gate. */
+function resolveGate(claim: Claim, context: CheckContext, seed: number): ResolvedGate {
+  const caller = context.caller ?? CALLERS[claim.kind]
+  switch (claim.kind) {
+    case 'rarely':
+    case 'usually': {
+      const options = resolveSequentialGate(claim.kind, caller, claim.options, context.defaults, seed)
+      return {
+        options,
+        run: (scenario, subject, signal) => runSequentialGate(scenario, subject, options, signal),
+      }
+    }
+    case 'never':
+    case 'always': {
+      const options = resolveZeroTolerance(claim.kind, caller, claim.options, context.defaults, seed)
+      return {
+        options,
+        run: (scenario, subject, signal) => runZeroToleranceGate(scenario, subject, options, signal),
+      }
+    }
+    case 'baseline': {
+      const { file, name, update, ...rest } = claim.options
+      const options = resolveBaseline(caller, { ...rest, name }, context.defaults, seed)
+      const absolute = isAbsolute(file) ? file : resolve(context.root, file)
+      const target: BaselineTarget = {
+        file: absolute,
+        displayFile: relativeTo(context.root, absolute),
+        key: name,
+        updateState: update ?? (process.env['CI'] ? 'none' : 'new'),
+      }
+      return {
+        options,
+        run: (scenario, subject, signal) => runBaselineGate(scenario, subject, options, target, signal),
+      }
+    }
+  }
+}
+
+const CALLERS: Record<Claim['kind'], string> = {
+  rarely: 'rarely',
+  usually: 'usually',
+  never: 'never',
+  always: 'always',
+  baseline: 'matchesBaseline',
+}
+
+/** How a claim names its predicate before its options are resolved: for `check`'s default name. */
+function labelOf(claim: Claim): string {
+  return claim.options.label?.trim() || predicateLabel(claim.predicate)
+}
+
+/** `file` relative to `root` with forward slashes, or as given when outside it. */
+function relativeTo(root: string, file: string): string {
+  const path = relative(root, file)
+  return (path.startsWith('..') || isAbsolute(path) ? file : path).replaceAll('\\', '/')
+}

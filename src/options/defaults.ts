@@ -1,0 +1,49 @@
+/**
+ * Every built-in default, in one table, so the schemas, the docs, the plugin and the matchers
+ * agree. Option doc comments state these values; a change here is a change of documented behaviour.
+ */
+export const DEFAULTS = {
+  // runRollouts, record, replay, and every rollout the matchers and attribution run
+  rollouts: 100,
+  replayRollouts: 32,
+  recordRollout: 0,
+  firstRollout: 0,
+  concurrency: 8,
+  timeoutMs: 60_000,
+  maxSteps: 100,
+  tools: 'live',
+  onDivergence: 'count',
+
+  // Rate matchers
+  confidence: 0.95,
+  maxRollouts: 400,
+  minRollouts: 0,
+  onInconclusive: 'fail',
+  allowErrors: false,
+  zeroToleranceRollouts: 100,
+  baselineRollouts: 100,
+  better: 'lower',
+  tolerance: 0,
+  atMost: 0.05,
+  atLeast: 0.95,
+  attributeRollouts: 64,
+  attributeMethod: 'contrastive',
+
+  // contrastive
+  contrastiveRollouts: 32,
+  crn: true,
+  sequential: true,
+  search: 'auto',
+  minEffect: 0.25,
+  batchSize: 4,
+
+  // shapley (samplesPerEval of 'exact' depends on the step count: see `exactSamplesPerEval`)
+  shapleyMethod: 'auto',
+  shapleyPermutations: 64,
+  permutationSamplesPerEval: 1,
+  antithetic: true,
+
+  // The plugin and the reporter
+  reporter: true,
+  silent: false,
+} as const

@@ -1,0 +1,119 @@
+import type { BaselineComparison, Verdict } from './schema.js'
+
+/**
+ * Why a verdict is what it is, decided once: which bound decided (and on which side), what was
+ * left undecided, what an occurrence refuted, where a baseline stands. The terminal message and
+ * the HTML page word this; neither recomputes it.
+ */
+export type Explanation =
+  /** An error outcome stopped the gate and failed it (`allowErrors` is false). */
+  | { reason: 'error-outcome'; rollout: number | null }
+  /** No rollout completed, so nothing could be decided. */
+  | { reason: 'no-completed-rollout' }
+  /** The sequential test decided: `end` of its confidence sequence cleared the claim's bound. */
+  | {
+      reason: 'decided'
+      end: 'upper' | 'lower'
+      value: number
+      /** How `value` relates to `bound`: ≤ or ≥ for a pass, < or > for a fail. */
+      relation: '≤' | '<' | '≥' | '>'
+      bound: number
+      /** The one-sided level of each end of the sequence (the claim's confidence). */
+      level: number
+      method: string
+    }
+  /** The sequential test had not decided when the rollouts or the budget ran out. */
+  | {
+      reason: 'undecided'
+      low: number
+      high: number
+      bound: number
+      level: number
+      method: string
+      why: 'budget' | 'max-rollouts'
+      rolloutsToDecide: number | null
+      /** The observed rate, for the hint of how far it is from deciding. */
+      observed: number
+      completed: number
+    }
+  /** `never` saw the predicate, or `always` saw it fail: one occurrence refutes the claim. */
+  | { reason: 'occurrence'; rollout: number | null; claim: 'never' | 'always' }
+  /** No occurrence: what zero in n proves, as an exact one-sided bound on the rate. */
+  | {
+      reason: 'none-in-n'
+      claim: 'never' | 'always'
+      n: number
+      /** The bound on the rate: at most `value` (`never`), at least `value` (`always`). */
+      value: number
+      level: number
+      method: Verdict['observed']['method']
+      budgetSpent: boolean
+    }
+  /** A `never` / `always` run that neither saw an occurrence nor proved a bound. */
+  | { reason: 'nothing-concluded' }
+  /** Where a baseline claim stands against its stored rate. */
+  | { reason: 'baseline'; comparison: BaselineComparison; regressed: boolean }
+
+/** The explanation of `verdict` (see {@link Explanation}). */
+export function explainVerdict(verdict: Verdict): Explanation {
+  if (verdict.stop === 'error') {
+    return { reason: 'error-outcome', rollout: verdict.replay?.rollout ?? null }
+  }
+  switch (verdict.gate) {
+    case 'sequential': {
+      const decision = verdict.decision
+      if (decision === null) return { reason: 'no-completed-rollout' }
+      const { interval, method } = decision
+      // Each end of the two-sided sequence at 1 − 2α bounds the rate one-sidedly at 1 − α.
+      const level = (1 + interval.confidence) / 2
+      if (verdict.kind === 'inconclusive') {
+        return {
+          reason: 'undecided',
+          low: interval.low,
+          high: interval.high,
+          bound: verdict.bound,
+          level,
+          method,
+          why: verdict.stop === 'budget' ? 'budget' : 'max-rollouts',
+          rolloutsToDecide: verdict.rolloutsToDecide,
+          observed: verdict.observed.point,
+          completed: verdict.observed.n,
+        }
+      }
+      // The decisive end is the one that cleared the bound: the upper one for a pass of "at most".
+      const pass = verdict.kind === 'pass'
+      const upper = (verdict.claim === 'rarely') === pass
+      return {
+        reason: 'decided',
+        end: upper ? 'upper' : 'lower',
+        value: upper ? interval.high : interval.low,
+        relation: upper ? (pass ? '≤' : '<') : pass ? '≥' : '>',
+        bound: verdict.bound,
+        level,
+        method,
+      }
+    }
+    case 'zero-tolerance': {
+      if (verdict.stop === 'occurrence') {
+        return {
+          reason: 'occurrence',
+          rollout: verdict.replay?.rollout ?? null,
+          claim: verdict.claim,
+        }
+      }
+      const bound = verdict.oneSidedBound
+      if (bound === null) return { reason: 'nothing-concluded' }
+      return {
+        reason: 'none-in-n',
+        claim: verdict.claim,
+        n: verdict.observed.n,
+        value: verdict.claim === 'never' ? bound.high : bound.low,
+        level: bound.confidence,
+        method: bound.method,
+        budgetSpent: verdict.stop === 'budget',
+      }
+    }
+    case 'baseline':
+      return { reason: 'baseline', comparison: verdict.baseline, regressed: verdict.kind === 'fail' }
+  }
+}

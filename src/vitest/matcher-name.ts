@@ -1,0 +1,20 @@
+import { z } from 'zod'
+
+/** The rate matchers; each makes one kind of claim. */
+export const MatcherNameSchema = z.enum([
+  'toRarely',
+  'toUsually',
+  'toNever',
+  'toAlways',
+  'toMatchRateBaseline',
+])
+export type MatcherName = z.infer<typeof MatcherNameSchema>
+
+/** The claim each matcher makes. */
+export const CLAIM_OF = {
+  toRarely: 'rarely',
+  toUsually: 'usually',
+  toNever: 'never',
+  toAlways: 'always',
+  toMatchRateBaseline: 'baseline',
+} as const satisfies Record<MatcherName, string>

@@ -1,0 +1,145 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { carefulTicket, injectedTicket, supportAgent } from '../../../examples/support-agent/agent.js'
+import {
+  always,
+  ArtifactSchema,
+  calledTool,
+  check,
+  defineAgent,
+  InvalidOptionError,
+  matchesBaseline,
+  never,
+  rarely,
+  usually,
+} from '../../../src/index.js'
+import { formatVerdictMessage } from '../../../src/text/verdict-message.js'
+
+const refunded = calledTool('issue_refund')
+
+let directory: string
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'causal-replay-check-'))
+})
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true })
+})
+
+describe('check', () => {
+  it('refutes a false claim, attributes it to the decision, and returns the message the matcher prints', async () => {
+    const result = await check(supportAgent.on(injectedTicket), rarely(refunded, { atMost: 0.05, seed: 1 }))
+    expect(result.passed).toBe(false)
+    expect(result.verdict).toMatchObject({ gate: 'sequential', claim: 'rarely', kind: 'fail' })
+    expect(result.attribution?.locus).toBe(1)
+    expect(result.artifact.contrastive).toBe(result.attribution)
+    expect(result.artifact.verdict).toBe(result.verdict)
+    expect(() => ArtifactSchema.parse(result.artifact)).not.toThrow()
+    expect(result.message).toBe(formatVerdictMessage(result.artifact))
+    expect(result.message).toMatch(/\n {2}▶ 1 +decide .*← causal locus\n/)
+    expect(result.report).toBeNull()
+  })
+
+  it('passes a true claim with no attribution, and is the same at any concurrency', async () => {
+    const claim = (concurrency: number) =>
+      usually((t) => !refunded(t), { atLeast: 0.8, seed: 4, concurrency })
+    const one = await check(supportAgent.on(carefulTicket), claim(1))
+    const eight = await check(supportAgent.on(carefulTicket), claim(8))
+    expect(one.passed).toBe(true)
+    expect(one.attribution).toBeNull()
+    expect(eight.message).toBe(one.message)
+    expect({ ...eight.verdict, rolloutsRun: 0 }).toEqual({ ...one.verdict, rolloutsRun: 0 })
+  })
+
+  it('applies onInconclusive to `passed`, not to the verdict', async () => {
+    const options = { atMost: 0.05, seed: 3, maxRollouts: 20, attribute: false } as const
+    const strict = await check(supportAgent.on(carefulTicket), rarely(refunded, options))
+    const lenient = await check(
+      supportAgent.on(carefulTicket),
+      rarely(refunded, { ...options, onInconclusive: 'pass' }),
+    )
+    expect(strict.verdict.kind).toBe('inconclusive')
+    expect(strict.passed).toBe(false)
+    expect(lenient.verdict.kind).toBe('inconclusive')
+    expect(lenient.passed).toBe(true)
+  })
+
+  it('derives its seed from its name: the same check gives the same verdict, another name other rollouts', async () => {
+    const first = await check(supportAgent.on(injectedTicket), never(refunded, { attribute: false }))
+    const again = await check(supportAgent.on(injectedTicket), never(refunded, { attribute: false }))
+    const other = await check(supportAgent.on(injectedTicket), never(refunded, { attribute: false }), {
+      name: 'another name',
+    })
+    expect(first.verdict.seedSource).toBe('test')
+    expect(again.verdict).toEqual(first.verdict)
+    expect(other.verdict.seed).not.toBe(first.verdict.seed)
+  })
+
+  it('writes the artifact and the HTML report when given a reportDir, and names the page in the message', async () => {
+    const reportDir = join(directory, 'reports')
+    const result = await check(supportAgent.on(injectedTicket), rarely(refunded, { seed: 1 }), {
+      name: 'support rarely refunds',
+      reportDir,
+    })
+    expect(result.report).toEqual({
+      json: 'support/support-rarely-refunds.json',
+      html: 'support/support-rarely-refunds.html',
+      htmlError: null,
+    })
+    const written = ArtifactSchema.parse(
+      JSON.parse(await readFile(join(reportDir, 'support/support-rarely-refunds.json'), 'utf8')),
+    )
+    expect(written).toEqual(JSON.parse(JSON.stringify(result.artifact)))
+    expect(written.test).toEqual({ name: 'support rarely refunds', file: '' })
+    expect(result.message.split('\n').at(-1)).toBe(
+      `  report: ${join(reportDir, 'support/support-rarely-refunds.html')}`,
+    )
+  })
+
+  it('never throws for the agent: a crashing agent is a failed verdict with its error', async () => {
+    const crashing = defineAgent({
+      name: 'crashing',
+      input: null,
+      async run(_input, ctx) {
+        await ctx.step('decide', () => 'go')
+        throw new Error('upstream 503')
+      },
+    })
+    const result = await check(
+      crashing,
+      always(() => true, { rollouts: 10 }),
+    )
+    expect(result.passed).toBe(false)
+    expect(result.verdict).toMatchObject({ gate: 'zero-tolerance', kind: 'fail', stop: 'error' })
+    expect(result.message).toContain('rollout 0: threw, Error: upstream 503')
+  })
+
+  it('checks a baseline claim against an explicit file, recording it first', async () => {
+    const file = join(directory, 'baselines', 'support.rates.json')
+    const claim = (update: 'new' | 'none') =>
+      matchesBaseline(refunded, {
+        file,
+        name: 'refund rate',
+        update,
+        seed: 2,
+        rollouts: 50,
+        attribute: false,
+      })
+    const created = await check(supportAgent.on(carefulTicket), claim('new'))
+    expect(created.verdict).toMatchObject({ gate: 'baseline', kind: 'pass' })
+    expect(created.verdict.gate === 'baseline' && created.verdict.baseline.status).toBe('created')
+    const regressed = await check(supportAgent.on(injectedTicket), claim('none'))
+    expect(regressed.passed).toBe(false)
+    expect(regressed.verdict.gate === 'baseline' && regressed.verdict.baseline.status).toBe('compared')
+    expect(regressed.message).toContain('→ regression')
+  })
+
+  it('refuses a predicate that is not a function, and bad options, with an InvalidOptionError', async () => {
+    expect(() => rarely('issue_refund' as never)).toThrow(InvalidOptionError)
+    // A claim checks its options where it is written.
+    expect(() => rarely(refunded, { atMots: 0.1 } as never)).toThrow(/^rarely: unknown option `atMots`/)
+    expect(() => never(refunded, { rollouts: 0 })).toThrow('never: `rollouts` must be a positive integer, got 0.')
+    await expect(check({} as never, rarely(refunded))).rejects.toThrow(InvalidOptionError)
+  })
+})
