@@ -44,7 +44,17 @@ const upwardImport =
   'imports only go down the layers (docs/ARCHITECTURE.md).'
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.causal-replay/**', 'test-results/**', '**/*.js', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.causal-replay/**',
+      'test-results/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/fixtures/**'],
+    // examples/node-test runs under Node's own test runner (test/examples/node-test.test.ts runs it).
+    exclude: ['**/node_modules/**', 'test/fixtures/**', 'examples/node-test/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -100,25 +100,16 @@ export class InvalidOptionError extends CausalReplayError implements InvalidOpti
   declare readonly accepted?: readonly string[]
   declare readonly hint?: string
 
-  constructor(problem: InvalidOption)
-  /**
-   * @deprecated Pass the problem as data (`{ caller, option, expected, received }`). A bare
-   * message leaves `caller`, `option`, `expected` and `received` empty.
-   */
-  constructor(message: string)
-  constructor(problem: InvalidOption | string) {
-    super(typeof problem === 'string' ? problem : formatInvalidOption(problem))
-    const data = typeof problem === 'string' ? UNDESCRIBED : problem
-    this.caller = data.caller
-    this.option = data.option
-    this.expected = data.expected
-    this.received = data.received
-    if (data.accepted !== undefined) this.accepted = data.accepted
-    if (data.hint !== undefined) this.hint = data.hint
+  constructor(problem: InvalidOption) {
+    super(formatInvalidOption(problem))
+    this.caller = problem.caller
+    this.option = problem.option
+    this.expected = problem.expected
+    this.received = problem.received
+    if (problem.accepted !== undefined) this.accepted = problem.accepted
+    if (problem.hint !== undefined) this.hint = problem.hint
   }
 }
-
-const UNDESCRIBED: InvalidOption = { caller: '', option: '', expected: '', received: '' }
 
 /** The wording of every invalid option, in one place. */
 function formatInvalidOption(problem: InvalidOption): string {

@@ -73,7 +73,8 @@ export {
 } from './attribute/index.js'
 // Results carry these; the statistics toolkit itself is the `vitest-causal-replay/stats` subpath.
 export type { Estimate, Interval, IntervalMethod } from './stats/index.js'
-export { check, type CheckOptions, type CheckResult } from './check/check.js'
+export { check, type CheckResult } from './check/check.js'
+export type { CheckOptions } from './check/check-options.js'
 export {
   always,
   matchesBaseline,

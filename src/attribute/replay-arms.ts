@@ -1,5 +1,6 @@
 import type { Scenario } from '../agent/types.js'
 import { InvalidOptionError, RolloutAbortedError } from '../errors.js'
+import { describeReceived } from '../options/received.js'
 import type { Plan } from '../rollout/plan.js'
 import type { Budget } from '../rollout/budget.js'
 import { executeRollout } from '../rollout/execute.js'
@@ -176,9 +177,13 @@ export class ReplayArms {
 async function score(settings: ReplayArmsSettings, trajectory: Trajectory): Promise<boolean> {
   const verdict = await settings.isBad(trajectory)
   if (typeof verdict !== 'boolean') {
-    throw new InvalidOptionError(
-      `${settings.caller}: \`isBad\` must return a boolean (or a promise of one), got ${typeof verdict}.`,
-    )
+    throw new InvalidOptionError({
+      caller: settings.caller,
+      option: 'isBad',
+      expected: 'a function (trajectory) => boolean (or a promise of one)',
+      received: `one that returned ${describeReceived(verdict)} on rollout ${trajectory.rollout}`,
+      ...(verdict === undefined ? { hint: 'A missing `return`?' } : {}),
+    })
   }
   return verdict
 }

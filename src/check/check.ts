@@ -20,27 +20,9 @@ import type { Artifact, Verdict } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
 import { runSequentialGate } from '../verdict/sequential-gate.js'
 import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
+import { checkClaim, parseCheckOptions, type CheckOptions } from './check-options.js'
 import type { Claim } from './claims.js'
 import { slugify, writeReportFiles, type ReportFiles } from './report-files.js'
-
-/** Options of {@link check}. */
-export interface CheckOptions {
-  /**
-   * Default: the claim in words ("support rarely call issue_refund"). What this check is called:
-   * it names the artifact and, with `file`, derives the seed when the claim sets none, so the same
-   * code gives the same verdict.
-   */
-  name?: string
-  /** Default `''`. The file the check belongs to (relative to the project root); part of the derived seed. */
-  file?: string
-  /**
-   * Default: none (nothing is written). A directory for the artifact (`<agent>/<name>.json`) and
-   * its HTML report; the message then ends with the report's path.
-   */
-  reportDir?: string
-  /** Default: none. Aborting stops the rollouts in flight; `check` then throws a RolloutAbortedError. */
-  signal?: AbortSignal
-}
 
 /** What {@link check} returns: the verdict and everything made from it. */
 export interface CheckResult {
@@ -77,15 +59,17 @@ export async function check(
   options: CheckOptions = {},
 ): Promise<CheckResult> {
   const scenario = toScenario(target, 'check') as Scenario<unknown, unknown>
-  const name = options.name ?? `${scenario.agent.name} ${claim.kind} ${labelOf(claim)}`
+  checkClaim(claim)
+  const parsed = parseCheckOptions(options)
+  const name = parsed.name ?? `${scenario.agent.name} ${claim.kind} ${labelOf(claim)}`
   return runCheck(scenario, claim, {
-    test: { name, file: options.file ?? '' },
+    test: { name, file: parsed.file ?? '' },
     defaults: {},
-    signal: options.signal,
+    signal: parsed.signal,
     report:
-      options.reportDir === undefined
+      parsed.reportDir === undefined
         ? null
-        : { dir: resolve(options.reportDir), slug: slugify(name) || 'check' },
+        : { dir: resolve(parsed.reportDir), slug: slugify(name) || 'check' },
     root: process.cwd(),
   })
 }

@@ -1,7 +1,7 @@
 import type { Predicate } from '../trajectory/queries.js'
 import type { UpdateState } from '../verdict/baseline-gate.js'
-import { describeValue } from '../agent/define-agent.js'
 import { InvalidOptionError } from '../errors.js'
+import { describeReceived } from '../options/received.js'
 import {
   checkClaimOptions,
   type BaselineOptions,
@@ -90,9 +90,12 @@ export function claimOf<K extends Claim['kind']>(
 
 function checkPredicate(caller: string, predicate: unknown): Predicate {
   if (typeof predicate !== 'function') {
-    throw new InvalidOptionError(
-      `${caller}: the first argument must be a predicate, (trajectory) => boolean, such as calledTool('issue_refund'); got ${describeValue(predicate)}.`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'predicate',
+      expected: "a function (trajectory) => boolean, such as calledTool('issue_refund')",
+      received: describeReceived(predicate),
+    })
   }
   return predicate as Predicate
 }

@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '../errors.js'
+import { describeReceived } from '../options/received.js'
 import type { Estimate, Interval } from '../stats/estimate.js'
 import { meanScoreInterval, type MeanScoreOptions } from '../stats/mean-score.js'
 import { wilson } from '../stats/wilson.js'
@@ -60,10 +61,13 @@ export class RolloutSet {
     const count = (values: readonly unknown[]) => {
       values.forEach((value, i) => {
         if (typeof value !== 'boolean') {
-          const got = value === undefined ? 'undefined (a missing `return`?)' : String(JSON.stringify(value))
-          throw new InvalidOptionError(
-            `rate: the predicate must return true or false (or a promise of one), got ${got} on rollout ${(completed[i] as Trajectory).rollout}.`,
-          )
+          throw new InvalidOptionError({
+            caller: 'rate',
+            option: 'predicate',
+            expected: 'a function (trajectory) => boolean (or a promise of one)',
+            received: `one that returned ${describeReceived(value)} on rollout ${(completed[i] as Trajectory).rollout}`,
+            ...(value === undefined ? { hint: 'A missing `return`?' } : {}),
+          })
         }
       })
       return wilson(values.filter(Boolean).length, values.length, confidence)

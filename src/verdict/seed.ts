@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '../errors.js'
+import { describeReceived } from '../options/received.js'
 import { deriveSeed } from '../random/streams.js'
 
 /** The environment variable that overrides every derived seed of a run: `CAUSAL_REPLAY_SEED=1834512`. */
@@ -29,7 +30,12 @@ export function chooseSeed(
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
     const seed = Number(fromEnv)
     if (!Number.isSafeInteger(seed)) {
-      throw new InvalidOptionError(`${SEED_ENV} must be an integer, got ${JSON.stringify(fromEnv)}.`)
+      throw new InvalidOptionError({
+        caller: 'vitest-causal-replay',
+        option: SEED_ENV,
+        expected: 'a safe integer, e.g. 1834512',
+        received: describeReceived(fromEnv),
+      })
     }
     return { seed, source: 'env' }
   }

@@ -1,11 +1,10 @@
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { MatcherState } from 'vitest'
-import { describeValue, toScenario } from '../agent/define-agent.js'
+import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import { claimOf, type Claim } from '../check/claims.js'
 import { slugify } from '../check/report-files.js'
-import { InvalidOptionError } from '../errors.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import type { UpdateState } from '../verdict/baseline-gate.js'
@@ -57,10 +56,8 @@ export async function runMatcher<M extends MatcherName>(
 ): Promise<MatcherOutcome> {
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
+  // Options that are not an object are reported by the claim's schema, as `options`.
   const call = options ?? {}
-  if (typeof call !== 'object' || call === null || Array.isArray(call)) {
-    throw new InvalidOptionError(`${matcher}: the options must be an object, got ${describeValue(call)}.`)
-  }
   const task = state.task
   const test = currentTest(state, task)
   const settings = providedSettings(test.root)

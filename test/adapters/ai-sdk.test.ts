@@ -531,7 +531,9 @@ describe('AI SDK adapter: cost', () => {
       seed: 1,
     })
     expect(set.errors[0]?.error).toMatchObject({ name: 'InvalidOptionError' })
-    expect(set.errors[0]?.error.message).toMatch(/no entry for model "support-model-1".*"gpt-x"/)
+    expect(set.errors[0]?.error.message).toMatch(
+      /with an entry for model "support-model-1", got entries for "gpt-x" only\./,
+    )
   })
 })
 
@@ -539,12 +541,20 @@ describe('AI SDK adapter: options', () => {
   const ctx = { step: async () => null, tool: async () => undefined } as never
 
   test('wrapModel rejects what is not a LanguageModelV3, naming what it got', () => {
-    expect(() => wrapModel(ctx, 'openai/gpt-4.1' as never)).toThrow(/Model id strings are not supported/)
+    expect(() => wrapModel(ctx, 'openai/gpt-4.1' as never)).toThrow(
+      /^wrapModel: `model` must be an AI SDK model object \(LanguageModelV3, .*\), got a string "openai\/gpt-4\.1"\. Model id strings are not supported: resolve the model first\.$/,
+    )
     expect(() => wrapModel(ctx, { specificationVersion: 'v2' } as never)).toThrow(
-      /specification "v2".*needs "v3"/,
+      'wrapModel: `model.specificationVersion` must be \'v3\' (ai 6.x), got a string "v2". Upgrade the provider package.',
     )
     expect(() => wrapModel(ctx, createSupportModel(), { name: '' })).toThrow(
-      /`name` must be a non-empty string/,
+      'wrapModel: `name` must be a non-empty string, got a string "".',
+    )
+    expect(() => wrapModel(ctx, createSupportModel(), { prics: {} } as never)).toThrow(
+      'wrapModel: unknown option `prics`. It accepts: name, prices.',
+    )
+    expect(() => wrapModel(ctx, createSupportModel(), null as never)).toThrow(
+      'wrapModel: `options` must be an object, got null.',
     )
     expect(() =>
       wrapModel(ctx, createSupportModel(), {
@@ -554,6 +564,8 @@ describe('AI SDK adapter: options', () => {
   })
 
   test('swapModel rejects a model of another specification', () => {
-    expect(() => swapModel(1, { specificationVersion: 'v2' } as never)).toThrow(/needs "v3"/)
+    expect(() => swapModel(1, { specificationVersion: 'v2' } as never)).toThrow(
+      /^swapModel: `model.specificationVersion` must be 'v3'/,
+    )
   })
 })

@@ -465,16 +465,30 @@ describe('Agents SDK adapter: seed and cost options', () => {
 
   test('options are checked when the model is wrapped, naming the option', () => {
     const model = new SupportModel()
-    expect(() => wrapModel(ctx, 'gpt-4.1' as never)).toThrow(/got the model name "gpt-4.1".*getModel/)
+    expect(() => wrapModel(ctx, 'gpt-4.1' as never)).toThrow(
+      'wrapModel: `model` must be an Agents SDK Model (an object with getResponse and getStreamedResponse), got a string "gpt-4.1". Resolve a model name first, e.g. await new OpenAIProvider().getModel(name).',
+    )
     expect(() => wrapModel(ctx, model, { prices: { m: { inputPerMTok: 1, outputPerMTok: 1 } } })).toThrow(
-      /`prices` needs `modelId`/,
+      "wrapModel: `modelId` must be the model's id (the key of its entry in `prices`) when `prices` is given, got undefined. The Agents SDK does not tell which model a `Model` calls.",
     )
     expect(() =>
       wrapModel(ctx, model, { modelId: 'x', prices: { m: { inputPerMTok: 1, outputPerMTok: 1 } } }),
-    ).toThrow(/no entry for model "x"/)
+    ).toThrow(/`prices` must be a table with an entry for model "x"/)
     expect(() => wrapModel(ctx, model, { seed: 'always' as never })).toThrow(
-      /`seed` must be "auto", "providerData" or "none"/,
+      "wrapModel: `seed` must be 'auto', 'providerData' or 'none', got a string \"always\".",
     )
-    expect(() => swapModel(1, {} as never)).toThrow(/expected an Agents SDK Model/)
+    expect(() => wrapModel(ctx, model, { modelId: '' })).toThrow(
+      'wrapModel: `modelId` must be a non-empty string, got a string "".',
+    )
+    expect(() => wrapModel(ctx, model, { prics: {} } as never)).toThrow(
+      'wrapModel: unknown option `prics`. It accepts: name, modelId, seed, prices.',
+    )
+    expect(() => swapModel(1, {} as never)).toThrow(
+      'swapModel: `model` must be an Agents SDK Model (an object with getResponse and getStreamedResponse), got an empty object.',
+    )
+    expect(() => swapModel(1, model, { name: '' })).toThrow(
+      'swapModel: `name` must be a non-empty string, got a string "".',
+    )
+    expect(() => swapModel(1, model, { seed: 'x' as never })).toThrow(/^swapModel: `seed` must be 'auto'/)
   })
 })

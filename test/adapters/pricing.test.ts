@@ -36,7 +36,9 @@ describe('token pricing', () => {
     expect(() =>
       checkPriceTable({ m: { inputPerMTok: 1, outputPerMTok: 1, cachedInputPerMTok: -1 } }, 'm', 'wrapModel'),
     ).toThrow(/prices\["m"\]\.cachedInputPerMTok/)
-    expect(() => checkPriceTable([] as never, 'm', 'wrapModel')).toThrow(/`prices` must be an object/)
+    expect(() => checkPriceTable([] as never, 'm', 'wrapModel')).toThrow(
+      'wrapModel: `prices` must be an object of token prices by model id, got an array.',
+    )
     expect(() => checkPriceTable({ a: { inputPerMTok: 1, outputPerMTok: 1 } }, 'b', 'wrapModel')).toThrow(
       InvalidOptionError,
     )
@@ -44,11 +46,11 @@ describe('token pricing', () => {
 
   test('a model missing from the table is named, with the models the table has', () => {
     expect(() => priceOf({ a: { inputPerMTok: 1, outputPerMTok: 1 } }, 'b', 'wrapModel')).toThrow(
-      'wrapModel: `prices` has no entry for model "b" (it prices "a"); add one so its calls count against budget.maxCostUsd.',
+      'wrapModel: `prices` must be a table with an entry for model "b", got entries for "a" only. Add one so its calls count against budget.maxCostUsd.',
     )
     // Inherited keys are not entries.
     expect(() => priceOf({}, 'toString', 'wrapModel')).toThrow(
-      /no entry for model "toString" \(it prices no model\)/,
+      /with an entry for model "toString", got an empty table\./,
     )
   })
 })

@@ -1,6 +1,7 @@
 import type { StepView } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
+import { describeReceived } from '../../options/received.js'
 import { decodeJson, encodeJson } from '../shared/json-codec.js'
 import type { CallOptions } from './types.js'
 
@@ -47,23 +48,33 @@ export function passedOnOptions(options: CallOptions): Partial<CallOptions> {
 
 /** The call a step's (possibly edited) context describes; a context of another shape names the step. */
 export function readCallContext(view: StepView): { call: ModelCall; options: CallOptions } {
-  const where = `AI SDK model step ${view.index} "${view.name}"`
-  if (view.context === undefined)
-    throw new InvalidOptionError(`${where} has no context to call the model with.`)
-  const decoded = decodeJson(view.context) as Record<string, unknown> | null
+  const step = `AI SDK model step ${view.index} "${view.name}"`
+  const decoded = view.context === undefined ? undefined : decodeJson(view.context)
   if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-    throw new InvalidOptionError(
-      `${where}: its context must be an object { call, prompt, … }; an editContext edit returned something else.`,
-    )
+    throw new InvalidOptionError({
+      caller: step,
+      option: 'context',
+      expected: 'an object { call, prompt, … }',
+      received: describeReceived(decoded),
+      hint: 'Check what the editContext edit returns.',
+    })
   }
-  const { call, ...options } = decoded
+  const { call, ...options } = decoded as Record<string, unknown>
   if (call !== 'generate' && call !== 'stream') {
-    throw new InvalidOptionError(
-      `${where}: context.call must be "generate" or "stream", got ${JSON.stringify(call)}.`,
-    )
+    throw new InvalidOptionError({
+      caller: step,
+      option: 'context.call',
+      expected: "'generate' or 'stream'",
+      received: describeReceived(call),
+    })
   }
   if (!Array.isArray(options.prompt)) {
-    throw new InvalidOptionError(`${where}: context.prompt must be the message array of the call.`)
+    throw new InvalidOptionError({
+      caller: step,
+      option: 'context.prompt',
+      expected: 'the message array of the call',
+      received: describeReceived(options.prompt),
+    })
   }
   return { call, options: options as CallOptions }
 }

@@ -1,7 +1,11 @@
+import { z } from 'zod'
 import type { AgentContext, StepOptions } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
-import { checkPriceTable, priceOf, tokenCost, type PriceTable } from '../shared/pricing.js'
+import { expecting } from '../../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import { describeReceived } from '../../options/received.js'
+import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toGenerateResult, toStreamResult } from './model-action.js'
 import { modelPolicy } from './model-policy.js'
@@ -21,6 +25,12 @@ export interface WrapModelOptions {
    */
   prices?: PriceTable
 }
+
+const WrapModelOptionsSchema = z.strictObject({
+  name: expecting(z.string().min(1), 'a non-empty string').optional(),
+  prices: PriceTableField.optional(),
+})
+const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema> = true
 
 /**
  * Wraps an AI SDK model (LanguageModelV3) so that every `doGenerate` and `doStream` call is one
@@ -44,13 +54,9 @@ export function wrapModel(
   options: WrapModelOptions = {},
 ): LanguageModelV3 {
   checkModel(model, 'wrapModel')
-  const name = options.name ?? DEFAULT_MODEL_STEP
-  if (typeof name !== 'string' || name === '') {
-    throw new InvalidOptionError(
-      `wrapModel: \`name\` must be a non-empty string, got ${JSON.stringify(name)}.`,
-    )
-  }
-  const prices = options.prices
+  const parsed = parseOptions('wrapModel', WrapModelOptionsSchema, options)
+  const name = parsed.name ?? DEFAULT_MODEL_STEP
+  const prices = parsed.prices
   if (prices !== undefined) checkPriceTable(prices, model.modelId, 'wrapModel')
 
   const stepOptions = (call: ModelCall, callOptions: CallOptions): StepOptions<Json> => ({
@@ -89,14 +95,24 @@ export function wrapModel(
 /** Rejects what is not a LanguageModelV3 with a message that says what it is instead. */
 export function checkModel(model: LanguageModelV3, caller: string): void {
   if (typeof model !== 'object' || model === null) {
-    throw new InvalidOptionError(
-      `${caller}: expected an AI SDK model object (LanguageModelV3, e.g. openai('gpt-4.1') or MockLanguageModelV3), got ${model === null ? 'null' : typeof model}. Model id strings are not supported: resolve the model first.`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'model',
+      expected: "an AI SDK model object (LanguageModelV3, e.g. openai('gpt-4.1') or MockLanguageModelV3)",
+      received: describeReceived(model),
+      ...(typeof model === 'string'
+        ? { hint: 'Model id strings are not supported: resolve the model first.' }
+        : {}),
+    })
   }
   const version = (model as { specificationVersion?: unknown }).specificationVersion
   if (version !== 'v3') {
-    throw new InvalidOptionError(
-      `${caller}: the model implements specification ${JSON.stringify(version)}, but this adapter needs "v3" (ai 6.x). Upgrade the provider package.`,
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'model.specificationVersion',
+      expected: "'v3' (ai 6.x)",
+      received: describeReceived(version),
+      hint: 'Upgrade the provider package.',
+    })
   }
 }

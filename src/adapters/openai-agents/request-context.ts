@@ -2,6 +2,7 @@ import type { ModelRequest } from '@openai/agents'
 import type { StepView } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
+import { describeReceived } from '../../options/received.js'
 import { decodeJson, encodeJson } from '../shared/json-codec.js'
 
 /** Which model method a step answers. */
@@ -56,25 +57,33 @@ export function readRequestContext(view: StepView): {
   call: ModelCall
   request: Partial<ModelRequest> & Pick<ModelRequest, 'input'>
 } {
-  const where = `Agents SDK model step ${view.index} "${view.name}"`
-  if (view.context === undefined)
-    throw new InvalidOptionError(`${where} has no context to call the model with.`)
-  const decoded = decodeJson(view.context) as Record<string, unknown> | null
+  const step = `Agents SDK model step ${view.index} "${view.name}"`
+  const decoded = view.context === undefined ? undefined : decodeJson(view.context)
   if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-    throw new InvalidOptionError(
-      `${where}: its context must be an object { call, input, … }; an editContext edit returned something else.`,
-    )
+    throw new InvalidOptionError({
+      caller: step,
+      option: 'context',
+      expected: 'an object { call, input, … }',
+      received: describeReceived(decoded),
+      hint: 'Check what the editContext edit returns.',
+    })
   }
-  const { call, ...request } = decoded
+  const { call, ...request } = decoded as Record<string, unknown>
   if (call !== 'response' && call !== 'stream') {
-    throw new InvalidOptionError(
-      `${where}: context.call must be "response" or "stream", got ${JSON.stringify(call)}.`,
-    )
+    throw new InvalidOptionError({
+      caller: step,
+      option: 'context.call',
+      expected: "'response' or 'stream'",
+      received: describeReceived(call),
+    })
   }
   if (typeof request.input !== 'string' && !Array.isArray(request.input)) {
-    throw new InvalidOptionError(
-      `${where}: context.input must be the model input (a string or an item array).`,
-    )
+    throw new InvalidOptionError({
+      caller: step,
+      option: 'context.input',
+      expected: 'the model input (a string or an item array)',
+      received: describeReceived(request.input),
+    })
   }
   return { call, request: request as Partial<ModelRequest> & Pick<ModelRequest, 'input'> }
 }

@@ -1,8 +1,12 @@
 import type { Model, ModelRequest } from '@openai/agents'
+import { z } from 'zod'
 import type { AgentContext, StepOptions } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
-import { checkPriceTable, priceOf, tokenCost, type PriceTable } from '../shared/pricing.js'
+import { expecting, oneOf } from '../../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import { describeReceived } from '../../options/received.js'
+import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
 import { actionMeta, answeringModel, tokenCounts, toModelResponse, toStreamEvents } from './model-action.js'
 import { modelPolicy, type ModelPolicySettings, type SeedOption } from './model-policy.js'
 import { requestContext, type ModelCall } from './request-context.js'
@@ -29,6 +33,23 @@ export interface WrapModelOptions {
   seed?: SeedOption
 }
 
+const NonEmptyStringField = expecting(z.string().min(1), 'a non-empty string')
+
+// Apart and not strict: `swapModel` checks its own options (`name`, `modelId`, `seed`) with these,
+// through `checkedName` and `policySettings`.
+const PolicyOptionsSchema = z.object({
+  modelId: NonEmptyStringField.optional(),
+  seed: oneOf(['auto', 'providerData', 'none'] as const satisfies readonly SeedOption[]).optional(),
+})
+const StepNameSchema = z.object({ name: NonEmptyStringField.optional() })
+
+const WrapModelOptionsSchema = z.strictObject({
+  ...StepNameSchema.shape,
+  ...PolicyOptionsSchema.shape,
+  prices: PriceTableField.optional(),
+})
+const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema> = true
+
 /**
  * Wraps an Agents SDK `Model` so that every `getResponse` and `getStreamedResponse` call is one
  * step of the rollout: pass the result as `new Agent({ model })` and `run()` as usual.
@@ -46,14 +67,19 @@ export interface WrapModelOptions {
  */
 export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOptions = {}): Model {
   checkModel(model, 'wrapModel')
-  const name = checkedName(options.name, 'wrapModel')
-  const settings = policySettings(options, 'wrapModel')
-  const prices = options.prices
+  const parsed = parseOptions('wrapModel', WrapModelOptionsSchema, options)
+  const name = parsed.name ?? DEFAULT_MODEL_STEP
+  const settings: ModelPolicySettings = { modelId: parsed.modelId, seed: parsed.seed ?? 'auto' }
+  const prices = parsed.prices
   if (prices !== undefined) {
     if (settings.modelId === undefined) {
-      throw new InvalidOptionError(
-        'wrapModel: `prices` needs `modelId`: the Agents SDK does not tell which model a `Model` calls, so give its id (the key of its entry in `prices`).',
-      )
+      throw new InvalidOptionError({
+        caller: 'wrapModel',
+        option: 'modelId',
+        expected: "the model's id (the key of its entry in `prices`) when `prices` is given",
+        received: 'undefined',
+        hint: 'The Agents SDK does not tell which model a `Model` calls.',
+      })
     }
     checkPriceTable(prices, settings.modelId, 'wrapModel')
   }
@@ -96,9 +122,14 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
 function costOf(prices: PriceTable, action: Json): number {
   const modelId = answeringModel(action)
   if (modelId === undefined) {
-    throw new InvalidOptionError(
-      'A model step has no modelId to price: give the swapped-in model a `modelId` (swapModel options).',
-    )
+    // The wrapped model has its id (checked by wrapModel): an unnamed answer is a swapped-in model's.
+    throw new InvalidOptionError({
+      caller: 'swapModel',
+      option: 'modelId',
+      expected: "the model's id (the key of its entry in `prices`) when the wrapped model has `prices`",
+      received: 'undefined',
+      hint: 'Its calls cannot be priced without it.',
+    })
   }
   return tokenCost(priceOf(prices, modelId, 'wrapModel'), tokenCounts(action))
 }
@@ -108,45 +139,27 @@ export function policySettings(
   options: { modelId?: string; seed?: SeedOption },
   caller: string,
 ): ModelPolicySettings {
-  const seed = options.seed ?? 'auto'
-  if (seed !== 'auto' && seed !== 'providerData' && seed !== 'none') {
-    throw new InvalidOptionError(
-      `${caller}: \`seed\` must be "auto", "providerData" or "none", got ${JSON.stringify(seed)}.`,
-    )
-  }
-  if (options.modelId !== undefined && (typeof options.modelId !== 'string' || options.modelId === '')) {
-    throw new InvalidOptionError(
-      `${caller}: \`modelId\` must be a non-empty string, got ${JSON.stringify(options.modelId)}.`,
-    )
-  }
-  return { modelId: options.modelId, seed }
+  const parsed = parseOptions(caller, PolicyOptionsSchema, options)
+  return { modelId: parsed.modelId, seed: parsed.seed ?? 'auto' }
 }
 
 /** The step name, checked. */
 export function checkedName(name: string | undefined, caller: string): string {
-  const checked = name ?? DEFAULT_MODEL_STEP
-  if (typeof checked !== 'string' || checked === '') {
-    throw new InvalidOptionError(
-      `${caller}: \`name\` must be a non-empty string, got ${JSON.stringify(checked)}.`,
-    )
-  }
-  return checked
+  return parseOptions(caller, StepNameSchema, { name }).name ?? DEFAULT_MODEL_STEP
 }
 
 /** Rejects what is not a `Model` with a message that says what to pass instead. */
 export function checkModel(model: Model, caller: string): void {
   const candidate = model as Partial<Model> | null | undefined
   if (typeof candidate?.getResponse !== 'function' || typeof candidate.getStreamedResponse !== 'function') {
-    const got =
-      typeof model === 'string' ? `the model name ${JSON.stringify(model)}` : describeNonModel(model)
-    throw new InvalidOptionError(
-      `${caller}: expected an Agents SDK Model (an object with getResponse and getStreamedResponse), got ${got}. ` +
-        'Resolve a model name first, e.g. await new OpenAIProvider().getModel(name).',
-    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'model',
+      expected: 'an Agents SDK Model (an object with getResponse and getStreamedResponse)',
+      received: describeReceived(model),
+      ...(typeof model === 'string'
+        ? { hint: 'Resolve a model name first, e.g. await new OpenAIProvider().getModel(name).' }
+        : {}),
+    })
   }
-}
-
-function describeNonModel(value: unknown): string {
-  if (value === null) return 'null'
-  return typeof value === 'object' ? 'an object without getResponse/getStreamedResponse' : typeof value
 }

@@ -1,4 +1,7 @@
+import { z } from 'zod'
 import { InvalidOptionError } from '../../errors.js'
+import { expecting } from '../../options/fields.js'
+import { describeReceived } from '../../options/received.js'
 
 /** What a model's tokens cost, in USD per million tokens. */
 export interface TokenPrice {
@@ -13,6 +16,14 @@ export interface TokenPrice {
 /** Token prices by model id, e.g. `{ 'gpt-4.1-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 } }`. */
 export type PriceTable = Readonly<Record<string, TokenPrice>>
 
+const PRICE_TABLE = 'an object of token prices by model id'
+
+/**
+ * The `prices` option of a `wrapModel` schema: only its shape, because {@link checkPriceTable}
+ * checks the entries once the wrapped model's id is known (which it must price).
+ */
+export const PriceTableField = expecting(z.custom<PriceTable>(isObject), PRICE_TABLE)
+
 /** The tokens of one model call; counts a provider did not report are undefined (and cost nothing). */
 export interface TokenCounts {
   readonly inputTokens: number | undefined
@@ -25,17 +36,25 @@ export interface TokenCounts {
  * first paid call: every price must be a finite non-negative number, and `modelId` must be priced.
  */
 export function checkPriceTable(prices: PriceTable, modelId: string, caller: string): void {
-  if (typeof prices !== 'object' || prices === null || Array.isArray(prices)) {
-    throw new InvalidOptionError(`${caller}: \`prices\` must be an object of token prices by model id.`)
+  if (!isObject(prices)) {
+    throw new InvalidOptionError({
+      caller,
+      option: 'prices',
+      expected: PRICE_TABLE,
+      received: describeReceived(prices),
+    })
   }
   for (const [id, price] of Object.entries(prices)) {
     for (const field of ['inputPerMTok', 'outputPerMTok', 'cachedInputPerMTok'] as const) {
       const value = (price as Partial<TokenPrice> | undefined)?.[field]
       if (value === undefined && field === 'cachedInputPerMTok') continue
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-        throw new InvalidOptionError(
-          `${caller}: \`prices["${id}"].${field}\` must be a non-negative number of USD per million tokens, got ${String(value)}.`,
-        )
+        throw new InvalidOptionError({
+          caller,
+          option: `prices[${JSON.stringify(id)}].${field}`,
+          expected: 'a non-negative number of USD per million tokens',
+          received: describeReceived(value),
+        })
       }
     }
   }
@@ -46,10 +65,14 @@ export function checkPriceTable(prices: PriceTable, modelId: string, caller: str
 export function priceOf(prices: PriceTable, modelId: string, caller: string): TokenPrice {
   const price = Object.hasOwn(prices, modelId) ? prices[modelId] : undefined
   if (price === undefined) {
-    const known = Object.keys(prices)
-    throw new InvalidOptionError(
-      `${caller}: \`prices\` has no entry for model "${modelId}" (it prices ${known.length === 0 ? 'no model' : known.map((id) => `"${id}"`).join(', ')}); add one so its calls count against budget.maxCostUsd.`,
-    )
+    const known = Object.keys(prices).map((id) => JSON.stringify(id))
+    throw new InvalidOptionError({
+      caller,
+      option: 'prices',
+      expected: `a table with an entry for model ${JSON.stringify(modelId)}`,
+      received: known.length === 0 ? 'an empty table' : `entries for ${known.join(', ')} only`,
+      hint: 'Add one so its calls count against budget.maxCostUsd.',
+    })
   }
   return price
 }
@@ -61,4 +84,8 @@ export function tokenCost(price: TokenPrice, tokens: TokenCounts): number {
   const cachedPrice = price.cachedInputPerMTok ?? price.inputPerMTok
   const output = tokens.outputTokens ?? 0
   return ((input - cached) * price.inputPerMTok + cached * cachedPrice + output * price.outputPerMTok) / 1e6
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

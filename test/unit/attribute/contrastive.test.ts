@@ -336,7 +336,7 @@ describe('option errors name the option', () => {
       'contrastive: `factual` must be a run that finished, got a run that ended in an error (threw: boom).',
     )
     await expect(contrastive(pivotal, factual, { isBad: (() => 1) as never })).rejects.toThrow(
-      /must return a boolean/,
+      /^contrastive: `isBad` must be a function \(trajectory\) => boolean \(or a promise of one\), got one that returned 1 on rollout \d+\.$/,
     )
     const judgeDown = async () => {
       throw new Error('the judge is down')

@@ -139,7 +139,18 @@ describe('check', () => {
     expect(() => rarely('issue_refund' as never)).toThrow(InvalidOptionError)
     // A claim checks its options where it is written.
     expect(() => rarely(refunded, { atMots: 0.1 } as never)).toThrow(/^rarely: unknown option `atMots`/)
-    expect(() => never(refunded, { rollouts: 0 })).toThrow('never: `rollouts` must be a positive integer, got 0.')
+    expect(() => never(refunded, { rollouts: 0 })).toThrow(
+      'never: `rollouts` must be a positive integer, got 0.',
+    )
     await expect(check({} as never, rarely(refunded))).rejects.toThrow(InvalidOptionError)
+    await expect(check(supportAgent, refunded as never)).rejects.toThrow(
+      /^check: `claim` must be a claim: rarely\(pred\), usually\(pred\), never\(pred\), always\(pred\) or matchesBaseline\(pred, \{ file, name \}\), got a function/,
+    )
+    await expect(check(supportAgent, rarely(refunded), { reportdir: 'x' } as never)).rejects.toThrow(
+      'check: unknown option `reportdir`. It accepts: name, file, reportDir, signal.',
+    )
+    await expect(check(supportAgent, rarely(refunded), { name: '' })).rejects.toThrow(
+      'check: `name` must be a non-empty string, got a string "".',
+    )
   })
 })

@@ -200,13 +200,6 @@ describe('InvalidOptionError', () => {
     expect(error.hint).toBe("Use method: 'permutation'.")
     expect(error.accepted).toBeUndefined()
   })
-
-  it('still takes a bare message (deprecated), leaving the data empty', () => {
-    const error = new InvalidOptionError('toRarely: something is off.')
-    expect(error.message).toBe('toRarely: something is off.')
-    expect([error.caller, error.option, error.expected, error.received]).toEqual(['', '', '', ''])
-    expect(error.name).toBe('InvalidOptionError')
-  })
 })
 
 describe('DescribesSchema', () => {

@@ -131,12 +131,12 @@ describe('RolloutSet.rate with a predicate that does not return a boolean', () =
       return true
     }) as unknown as (t: Trajectory) => boolean
     expect(() => set.rate(sloppy)).toThrow(
-      'rate: the predicate must return true or false (or a promise of one), got undefined (a missing `return`?) on rollout 3.',
+      'rate: `predicate` must be a function (trajectory) => boolean (or a promise of one), got one that returned undefined on rollout 3. A missing `return`?',
     )
     await expect(
       set.rate(async (t) => (t.rollout === 5 ? ('yes' as unknown as boolean) : false)),
     ).rejects.toThrow(
-      'rate: the predicate must return true or false (or a promise of one), got "yes" on rollout 5.',
+      'rate: `predicate` must be a function (trajectory) => boolean (or a promise of one), got one that returned a string "yes" on rollout 5.',
     )
   })
 })

@@ -27,7 +27,7 @@ describe('chooseSeed', () => {
 
   it('rejects a seed variable that is not an integer', () => {
     expect(() => chooseSeed(undefined, test, { CAUSAL_REPLAY_SEED: 'abc' })).toThrow(
-      /CAUSAL_REPLAY_SEED must be an integer, got "abc"/,
+      'vitest-causal-replay: `CAUSAL_REPLAY_SEED` must be a safe integer, e.g. 1834512, got a string "abc".',
     )
   })
 })

@@ -105,12 +105,7 @@ describe('runSequentialGate', () => {
       error: { kind: 'threw', name: 'TypeError' },
     })
 
-    const lenient = await runSequentialGate(
-      flaky.on(null),
-      subject(),
-      gate({ allowErrors: true }),
-      undefined,
-    )
+    const lenient = await runSequentialGate(flaky.on(null), subject(), gate({ allowErrors: true }), undefined)
     expect(lenient.verdict.kind).toBe('pass')
     expect(lenient.verdict.errors.count).toBe(1)
     expect(lenient.verdict.observed.n).toBe(lenient.verdict.rolloutsUsed - 1)

@@ -10,12 +10,7 @@ function gate(overrides: Partial<ResolvedZeroTolerance> = {}): ResolvedZeroToler
 
 describe('runZeroToleranceGate', () => {
   it('toNever: zero in 100 passes with the exact one-sided bound 1 − 0.05^(1/100) ≈ 2.95%', async () => {
-    const { verdict } = await runZeroToleranceGate(
-      coinAgent(0).on({ p: 0 }),
-      subject(),
-      gate(),
-      undefined,
-    )
+    const { verdict } = await runZeroToleranceGate(coinAgent(0).on({ p: 0 }), subject(), gate(), undefined)
     expect(verdict.kind).toBe('pass')
     expect(verdict.stop).toBe('completed')
     expect(verdict.rolloutsUsed).toBe(100)
@@ -30,12 +25,7 @@ describe('runZeroToleranceGate', () => {
   it('toNever: the first occurrence (by index) stops the run and fails it, at any concurrency', async () => {
     const runs = await Promise.all(
       [1, 8].map((concurrency) =>
-        runZeroToleranceGate(
-          coinAgent(0.05).on({ p: 0.05 }),
-          subject(),
-          gate({ concurrency }),
-          undefined,
-        ),
+        runZeroToleranceGate(coinAgent(0.05).on({ p: 0.05 }), subject(), gate({ concurrency }), undefined),
       ),
     )
     const [first, second] = runs

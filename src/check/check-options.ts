@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { describeValue } from '../agent/define-agent.js'
+import { InvalidOptionError } from '../errors.js'
+import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import type { Claim } from './claims.js'
+
+/** Options of `check`. */
+export interface CheckOptions {
+  /**
+   * Default: the claim in words ("support rarely call issue_refund"). What this check is called:
+   * it names the artifact and, with `file`, derives the seed when the claim sets none, so the same
+   * code gives the same verdict.
+   */
+  name?: string
+  /** Default `''`. The file the check belongs to (relative to the project root); part of the derived seed. */
+  file?: string
+  /**
+   * Default: none (nothing is written). A directory for the artifact (`<agent>/<name>.json`) and
+   * its HTML report; the message then ends with the report's path.
+   */
+  reportDir?: string
+  /** Default: none. Aborting stops the rollouts in flight; `check` then throws a RolloutAbortedError. */
+  signal?: AbortSignal
+}
+
+/** The options of `check`, parsed once. */
+export const CheckOptionsSchema = z.strictObject({
+  name: expecting(z.string().trim().min(1), 'a non-empty string').optional(),
+  file: expecting(z.string(), 'a path relative to the project root').optional(),
+  reportDir: NonEmptyPathField.optional(),
+  signal: AbortSignalField.optional(),
+})
+const _sameOptions: DescribesSchema<CheckOptions, typeof CheckOptionsSchema> = true
+
+/** `check`'s options, checked; an unknown or unusable one is an error that names it. */
+export function parseCheckOptions(options: unknown): z.output<typeof CheckOptionsSchema> {
+  return parseOptions('check', CheckOptionsSchema, options)
+}
+
+const CLAIM_KINDS: ReadonlySet<unknown> = new Set(['rarely', 'usually', 'never', 'always', 'baseline'])
+
+/** Throws unless `claim` was made by a claim builder (a bare predicate is the likely mistake). */
+export function checkClaim(claim: unknown): asserts claim is Claim {
+  const { kind, predicate } = (claim ?? {}) as { kind?: unknown; predicate?: unknown }
+  if (CLAIM_KINDS.has(kind) && typeof predicate === 'function') return
+  throw new InvalidOptionError({
+    caller: 'check',
+    option: 'claim',
+    expected:
+      'a claim: rarely(pred), usually(pred), never(pred), always(pred) or matchesBaseline(pred, { file, name })',
+    received: describeValue(claim),
+  })
+}
