@@ -75,15 +75,7 @@ export {
 export type { Estimate, Interval, IntervalMethod } from './stats/index.js'
 export { check, type CheckResult } from './check/check.js'
 export type { CheckOptions } from './check/check-options.js'
-export {
-  always,
-  matchesBaseline,
-  never,
-  rarely,
-  usually,
-  type BaselineClaimOptions,
-  type Claim,
-} from './check/claims.js'
+export { always, matchesBaseline, never, rarely, usually, type Claim } from './check/claims.js'
 export {
   ArtifactSchema,
   VerdictSchema,
@@ -97,6 +89,7 @@ export {
 } from './verdict/schema.js'
 export type {
   AttributeOptions,
+  BaselineClaimOptions,
   BaselineOptions,
   CommonMatcherOptions,
   RarelyOptions,
@@ -104,4 +97,4 @@ export type {
   UsuallyOptions,
   ZeroToleranceOptions,
 } from './verdict/options.js'
-export type { UpdateState } from './verdict/baseline-gate.js'
+export type { UpdateState } from './verdict/baseline-file.js'

@@ -1,28 +1,13 @@
 import type { Predicate } from '../trajectory/queries.js'
-import type { UpdateState } from '../verdict/baseline-gate.js'
 import { InvalidOptionError } from '../errors.js'
 import { describeReceived } from '../options/received.js'
 import {
   checkClaimOptions,
-  type BaselineOptions,
+  type BaselineClaimOptions,
   type RarelyOptions,
   type UsuallyOptions,
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
-
-/** Options of the baseline claim: the matcher's, plus where the baseline lives and how it may change. */
-export interface BaselineClaimOptions extends Omit<BaselineOptions, 'name'> {
-  /** The baseline file (created with its folder if missing; entries are kept sorted). */
-  file: string
-  /** The entry's key in the file. */
-  name: string
-  /**
-   * Default: `'none'` when the `CI` environment variable is set, else `'new'` (as Vitest's snapshot
-   * update state). `'new'` records a missing entry, `'none'` fails on one and writes nothing,
-   * `'all'` rewrites the entry from the new measurement.
-   */
-  update?: UpdateState
-}
 
 /** A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always} or {@link matchesBaseline}. */
 export type Claim =

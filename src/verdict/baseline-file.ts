@@ -4,6 +4,12 @@ import { z } from 'zod'
 import { InvalidFileError } from '../errors.js'
 import { parseJsonFile, writeJsonFile } from '../files/json-file.js'
 
+/**
+ * Vitest's snapshot update state: `all` (`vitest -u`) rewrites baselines, `new` (the local
+ * default) writes missing ones, `none` (CI) writes nothing and fails on a missing one.
+ */
+export type UpdateState = 'all' | 'new' | 'none'
+
 /** The version tag of baseline files. */
 export const BASELINE_SCHEMA = 'vitest-causal-replay/baselines@1'
 

@@ -1,17 +1,11 @@
 import type { Scenario } from '../agent/types.js'
 import { newcombe } from '../stats/newcombe.js'
 import { wilson } from '../stats/wilson.js'
-import { readBaselines, writeBaseline, type BaselineEntry } from './baseline-file.js'
+import { readBaselines, writeBaseline, type BaselineEntry, type UpdateState } from './baseline-file.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedBaseline } from './options.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields } from './sampling.js'
 import type { BaselineComparison, BaselineVerdict } from './schema.js'
-
-/**
- * Vitest's snapshot update state: `all` (`vitest -u`) rewrites baselines, `new` (the local
- * default) writes missing ones, `none` (CI) writes nothing and fails on a missing one.
- */
-export type UpdateState = 'all' | 'new' | 'none'
 
 /** Where the baseline lives and how the run may change it. */
 export interface BaselineTarget {

@@ -15,6 +15,7 @@ import {
 } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import { BudgetField, type Budget, type BudgetLimits } from '../rollout/budget.js'
+import type { UpdateState } from './baseline-file.js'
 
 /** What attribution runs on a failing rollout; `false` turns it off. */
 export interface AttributeOptions {
@@ -119,6 +120,20 @@ export interface BaselineOptions extends CommonMatcherOptions {
   rollouts?: number
   /** Default `'lower'`. Which direction is better: `'lower'` for a bad-outcome predicate, `'higher'` for a success predicate. */
   better?: 'lower' | 'higher'
+}
+
+/** Options of the baseline claim: the matcher's, plus where the baseline lives and how it may change. */
+export interface BaselineClaimOptions extends Omit<BaselineOptions, 'name'> {
+  /** The baseline file (created with its folder if missing; entries are kept sorted). */
+  file: string
+  /** The entry's key in the file. */
+  name: string
+  /**
+   * Default: `'none'` when the `CI` environment variable is set, else `'new'` (as Vitest's snapshot
+   * update state). `'new'` records a missing entry, `'none'` fails on one and writes nothing,
+   * `'all'` rewrites the entry from the new measurement.
+   */
+  update?: UpdateState
 }
 
 /** Defaults a plugin (or the environment) sets for every matcher in a run. */
@@ -248,6 +263,7 @@ const _rarely: DescribesSchema<RarelyOptions, typeof RarelyOptionsSchema> = true
 const _usually: DescribesSchema<UsuallyOptions, typeof UsuallyOptionsSchema> = true
 const _zeroTolerance: DescribesSchema<ZeroToleranceOptions, typeof ZeroToleranceOptionsSchema> = true
 const _baseline: DescribesSchema<BaselineOptions, typeof BaselineOptionsSchema> = true
+const _baselineClaim: DescribesSchema<BaselineClaimOptions, typeof BaselineClaimOptionsSchema> = true
 const _defaults: DescribesSchema<MatcherDefaults, typeof MatcherDefaultsSchema> = true
 
 /** Which claim a bound of 0 or 1 should have been: a rate claim cannot be proven at the extremes. */

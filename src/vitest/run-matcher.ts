@@ -7,7 +7,7 @@ import { claimOf, type Claim } from '../check/claims.js'
 import { slugify } from '../check/report-files.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { baselinePath } from '../verdict/baseline-file.js'
-import type { UpdateState } from '../verdict/baseline-gate.js'
+import type { UpdateState } from '../verdict/baseline-file.js'
 import {
   resolveBaseline,
   type BaselineOptions,
