@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     // examples/node-test runs under Node's own test runner (test/examples/node-test.test.ts runs it).
     exclude: ['**/node_modules/**', 'test/fixtures/**', 'examples/node-test/**'],
+    // Packs the package once per run; the fixture projects of test/integration install the tarball.
+    globalSetup: ['test/integration/pack.global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

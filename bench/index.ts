@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const BENCHES = ['engine.ts', 'gate-rollouts.ts', 'attribution.ts']
+const BENCHES = ['engine.ts', 'gate-rollouts.ts', 'attribution.ts', 'memory.ts']
 
 for (const bench of BENCHES) {
   const file = fileURLToPath(new URL(bench, import.meta.url))

@@ -1,11 +1,11 @@
 import type { Scenario } from '../agent/types.js'
-import { InvalidOptionError, RolloutAbortedError } from '../errors.js'
-import { describeReceived } from '../options/received.js'
+import { RolloutAbortedError } from '../errors.js'
 import type { Plan } from '../rollout/plan.js'
 import type { Budget } from '../rollout/budget.js'
 import { executeRollout } from '../rollout/execute.js'
 import type { RolloutProgress } from '../rollout/options.js'
 import { limitConcurrency } from '../rollout/pool.js'
+import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import type { PairedCounts } from '../stats/paired-confidence-sequence.js'
@@ -175,17 +175,11 @@ export class ReplayArms {
 }
 
 async function score(settings: ReplayArmsSettings, trajectory: Trajectory): Promise<boolean> {
-  const verdict = await settings.isBad(trajectory)
-  if (typeof verdict !== 'boolean') {
-    throw new InvalidOptionError({
-      caller: settings.caller,
-      option: 'isBad',
-      expected: 'a function (trajectory) => boolean (or a promise of one)',
-      received: `one that returned ${describeReceived(verdict)} on rollout ${trajectory.rollout}`,
-      ...(verdict === undefined ? { hint: 'A missing `return`?' } : {}),
-    })
-  }
-  return verdict
+  return checkPredicateResult(await settings.isBad(trajectory), {
+    caller: settings.caller,
+    option: 'isBad',
+    rollout: trajectory.rollout,
+  })
 }
 
 /** Share of held steps that matched the recording, over every rollout of these arms (1 if none was held). */

@@ -1,10 +1,10 @@
-import { CausalReplayError } from '../errors.js'
+import { CausalReplayError, RolloutAbortedError } from '../errors.js'
 import { deriveSeed, stepStream } from '../random/streams.js'
 import { hold } from '../replay/interventions.js'
 import { planFor } from '../replay/plan.js'
 import { cltMean, tango, type Interval } from '../stats/index.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import { actionMatchRate, Arm, pairedCounts, ReplayArms } from './replay-arms.js'
+import { Arm, pairedCounts, ReplayArms } from './replay-arms.js'
 import type { ShapleyEstimate } from './shapley-estimate.js'
 import type { ResolvedShapleyOptions } from './shapley-options.js'
 
@@ -30,6 +30,11 @@ import type { ResolvedShapleyOptions } from './shapley-options.js'
  * The efficiency sum v(N) − v(∅) is Tango's interval over every (permutation, rollout) pair of the
  * two end evaluations, which share streams; its point is exactly Σ φ̂ᵢ. A budget that stops the run
  * keeps the complete units and drops the rest (their rollouts are counted in `rolloutsUsed`).
+ *
+ * Memory: a prefix's hold set has up to n steps, so a walk's n + 1 prefixes hold O(n²) indices. They
+ * are built as the rollout pool has room for them and dropped once their marginal is tallied, so a
+ * run holds O(n) per prefix in flight plus one number per step and complete unit, and a budget
+ * that stops the run also stops the building.
  */
 export async function permutationShapley(
   factual: Trajectory,
@@ -38,82 +43,210 @@ export async function permutationShapley(
   const n = factual.steps.length
   const { samplesPerEval, confidence, seed, tools, antithetic } = options
   const membersPerUnit = antithetic ? 2 : 1
-  const units = Array.from({ length: options.permutations / membersPerUnit }, (_, unit) => {
-    const order = randomOrder(n, stepStream(deriveSeed(seed, 'shapley/permutations'), unit, 0))
-    const orders = antithetic ? [order, [...order].reverse()] : [order]
-    return orders.map((permutation, member) => {
-      // One seed per permutation, shared by its prefixes: paired marginals within, independence across.
-      const permutationSeed = deriveSeed(seed, `shapley/permutation/${unit * membersPerUnit + member}`)
-      const prefixes = Array.from(
-        { length: n + 1 },
-        (_, size) => new Arm(planFor(factual, hold(permutation.slice(0, size)), tools), permutationSeed),
-      )
-      return { permutation, prefixes }
-    })
-  })
+  const unitCount = options.permutations / membersPerUnit
   const runner = new ReplayArms({ ...options, caller: 'shapley', total: options.rollouts })
-  // Unit by unit, so a budget that runs out leaves whole units done and at most one partial.
-  await runner.run(
-    units.flatMap((members) =>
-      members.flatMap(({ prefixes }) => prefixes.map((arm) => ({ arm, from: 0, to: samplesPerEval }))),
-    ),
-  )
-  const truncated = runner.budgetStopped
-  const complete = units.filter((members) =>
-    members.every(({ prefixes }) =>
-      prefixes.every((arm) => arm.rolloutsRun === samplesPerEval && arm.scored().n > 0),
-    ),
-  )
-  if (complete.length < 2 && !truncated) {
-    throw new CausalReplayError(
-      `shapley: only ${complete.length} of ${units.length} permutation units had every coalition scored (rollouts ended in errors); look at the replay errors.`,
-    )
+  const tally = new UnitTally(n)
+  let unit: PermutationUnit | undefined
+
+  // Unit by unit, member by member, prefix by prefix: the order the budget is charged in, so a
+  // budget that runs out leaves whole units done and at most one partial.
+  const prefixes = function* (): Generator<PrefixArm> {
+    const ordersSeed = deriveSeed(seed, 'shapley/permutations')
+    for (let index = 0; index < unitCount; index++) {
+      const order = randomOrder(n, stepStream(ordersSeed, index, 0))
+      const orders = antithetic ? [order, [...order].reverse()] : [order]
+      for (const [member, permutation] of orders.entries()) {
+        // One seed per permutation, shared by its prefixes: paired marginals within, independence across.
+        const permutationSeed = deriveSeed(seed, `shapley/permutation/${index * membersPerUnit + member}`)
+        for (let size = 0; size <= n; size++) {
+          const arm = new Arm(planFor(factual, hold(permutation.slice(0, size)), tools), permutationSeed)
+          yield { unit: index, permutation, size, arm }
+        }
+      }
+    }
   }
 
-  // unitValues[i][u]: step i's marginal, averaged over the members of unit u.
-  const unitValues: number[][] = Array.from({ length: n }, () => [])
-  const pooled = Array.from({ length: n }, () => ({ n11: 0, n12: 0, n21: 0, n22: 0 }))
-  const ends = { n11: 0, n12: 0, n21: 0, n22: 0 }
-  for (const members of complete) {
-    const sums = new Array<number>(n).fill(0)
-    for (const { permutation, prefixes } of members) {
-      permutation.forEach((step, position) => {
-        const withStep = prefixes[position + 1] as Arm
-        const without = prefixes[position] as Arm
-        sums[step] = (sums[step] ?? 0) + rate(withStep) - rate(without)
-        addPairs(pooled[step] as typeof ends, withStep, without)
-      })
-      addPairs(ends, prefixes[n] as Arm, prefixes[0] as Arm)
+  let evaluations = 0
+  let held = 0
+  let matched = 0
+  const settings = { samplesPerEval, window: window(options), signal: options.signal }
+  await runInOrder(runner, prefixes(), settings, (prefix) => {
+    if (prefix.arm.rolloutsRun > 0) evaluations++
+    held += prefix.arm.heldSteps
+    matched += prefix.arm.matchedSteps
+    if (unit?.index !== prefix.unit) {
+      if (unit !== undefined) tally.close(unit)
+      unit = new PermutationUnit(prefix.unit, n, membersPerUnit)
     }
-    sums.forEach((sum, step) => unitValues[step]?.push(sum / members.length))
+    unit.add(prefix, samplesPerEval)
+  })
+  if (unit !== undefined) tally.close(unit)
+
+  const truncated = runner.budgetStopped
+  const complete = tally.completeUnits
+  if (complete < 2 && !truncated) {
+    throw new CausalReplayError(
+      `shapley: only ${complete} of ${unitCount} permutation units had every coalition scored (rollouts ended in errors); look at the replay errors.`,
+    )
   }
   const values =
-    complete.length < 2
+    complete < 2
       ? null
-      : unitValues.map((sample, step) => unitInterval(sample, pooled[step] as typeof ends, confidence))
+      : tally.unitValues.map((sample, step) =>
+          unitInterval(sample, tally.pooled[step] as PairTable, confidence),
+        )
   return {
     values,
-    efficiencySum: tango(ends, confidence),
-    permutations: complete.length * membersPerUnit,
-    evaluations: units
-      .flat()
-      .reduce((sum, { prefixes }) => sum + prefixes.filter((arm) => arm.rolloutsRun > 0).length, 0),
+    efficiencySum: tango(tally.ends, confidence),
+    permutations: complete * membersPerUnit,
+    evaluations,
     rolloutsUsed: runner.rolloutsUsed,
-    actionMatchRate: actionMatchRate(units.flat().flatMap(({ prefixes }) => prefixes)),
+    actionMatchRate: held === 0 ? 1 : matched / held,
     truncated,
     methods: {
-      value: `clt over ${complete.length} ${antithetic ? 'antithetic pairs of permutations' : 'permutations'} (tango over pooled rollout pairs where every unit agrees)`,
+      value: `clt over ${complete} ${antithetic ? 'antithetic pairs of permutations' : 'permutations'} (tango over pooled rollout pairs where every unit agrees)`,
       efficiencySum: 'tango',
     },
   }
 }
 
+type PairTable = { n11: number; n12: number; n21: number; n22: number }
+
+/** One coalition evaluation of a permutation walk: the prefix of `size` steps held. */
+interface PrefixArm {
+  readonly unit: number
+  readonly permutation: readonly number[]
+  readonly size: number
+  readonly arm: Arm
+}
+
+/**
+ * What one unit (a permutation, or an antithetic pair) contributes, gathered prefix by prefix.
+ * Only the previous prefix and the empty one are kept: a marginal needs the prefix before it, and
+ * the efficiency sum pairs the full prefix with the empty one.
+ */
+class PermutationUnit {
+  /** Step i's marginals summed over the members, in member order (the order the sums are added in). */
+  readonly sums: number[]
+  readonly pairs: PairTable[]
+  readonly ends = emptyTable()
+  private fullyScored = true
+  private prefixesAdded = 0
+  private empty: Arm | undefined
+  private previous: Arm | undefined
+
+  constructor(
+    readonly index: number,
+    private readonly steps: number,
+    readonly members: number,
+  ) {
+    this.sums = new Array<number>(steps).fill(0)
+    this.pairs = Array.from({ length: steps }, emptyTable)
+  }
+
+  /**
+   * Every prefix of every member arrived with all its rollouts run and at least one scored. A unit
+   * the budget cut short (prefixes never built, or built and refused) or whose prefix only ended
+   * in errors is dropped whole.
+   */
+  get complete(): boolean {
+    return this.fullyScored && this.prefixesAdded === this.members * (this.steps + 1)
+  }
+
+  add({ permutation, size, arm }: PrefixArm, samplesPerEval: number): void {
+    this.prefixesAdded++
+    // An incomplete unit's marginals are still summed (as NaN, possibly), then dropped with it.
+    if (arm.rolloutsRun !== samplesPerEval || arm.scored().n === 0) this.fullyScored = false
+    if (size === 0) {
+      this.empty = arm
+    } else {
+      const step = permutation[size - 1] as number
+      const without = this.previous as Arm
+      this.sums[step] = (this.sums[step] ?? 0) + rate(arm) - rate(without)
+      addPairs(this.pairs[step] as PairTable, arm, without)
+    }
+    if (size === permutation.length) addPairs(this.ends, arm, this.empty as Arm)
+    this.previous = arm
+  }
+}
+
+/** The complete units' contributions, merged in unit order: O(steps) plus one number per step and unit. */
+class UnitTally {
+  completeUnits = 0
+  /** unitValues[i][u]: step i's marginal, averaged over the members of complete unit u. */
+  readonly unitValues: number[][]
+  readonly pooled: PairTable[]
+  readonly ends = emptyTable()
+
+  constructor(steps: number) {
+    this.unitValues = Array.from({ length: steps }, () => [])
+    this.pooled = Array.from({ length: steps }, emptyTable)
+  }
+
+  close(unit: PermutationUnit): void {
+    if (!unit.complete) return
+    this.completeUnits++
+    unit.sums.forEach((sum, step) => this.unitValues[step]?.push(sum / unit.members))
+    unit.pairs.forEach((pairs, step) => mergeTable(this.pooled[step] as PairTable, pairs))
+    mergeTable(this.ends, unit.ends)
+  }
+}
+
+/**
+ * Prefix arms in flight at once: enough that the pool stays busy while the oldest finishes
+ * (at least two arms, about twice `concurrency` rollouts), and no more, since each holds a plan of
+ * O(steps).
+ */
+function window(options: ResolvedShapleyOptions): number {
+  return Math.max(2, Math.ceil((2 * options.concurrency) / options.samplesPerEval))
+}
+
+/**
+ * Runs each prefix arm's rollouts 0 … samplesPerEval − 1, pulling arms from `prefixes` only while
+ * fewer than `window` are in flight, and hands finished arms to `done` in the order they were
+ * pulled. The pool starts tasks in submission order and arms are submitted in pull order, so the
+ * budget is charged in exactly the order of one up-front submission, at any concurrency and window.
+ * Once the budget is spent, the signal aborts, or a rollout's scoring throws, no further arm is
+ * built; those in flight are drained before returning or throwing. A scoring error is thrown in
+ * preference to a cancellation, as one `ReplayArms.run` over every request would.
+ */
+async function runInOrder(
+  runner: ReplayArms,
+  prefixes: Iterator<PrefixArm>,
+  settings: { samplesPerEval: number; window: number; signal: AbortSignal | undefined },
+  done: (prefix: PrefixArm) => void,
+): Promise<void> {
+  const inFlight: Array<{ prefix: PrefixArm; settled: Promise<{ error: unknown } | undefined> }> = []
+  let failure: { error: unknown } | undefined
+  const refill = () => {
+    while (inFlight.length < settings.window) {
+      if (failure !== undefined || runner.budgetStopped || settings.signal?.aborted === true) return
+      const next = prefixes.next()
+      if (next.done === true) return
+      const prefix = next.value
+      const settled = runner.run([{ arm: prefix.arm, from: 0, to: settings.samplesPerEval }]).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      )
+      inFlight.push({ prefix, settled })
+    }
+  }
+  refill()
+  for (let head = inFlight.shift(); head !== undefined; head = inFlight.shift()) {
+    const outcome = await head.settled
+    // A cancellation is raised again below, once everything in flight has drained, so that its
+    // message counts every rollout.
+    if (outcome !== undefined && !(outcome.error instanceof RolloutAbortedError)) failure ??= outcome
+    done(head.prefix)
+    refill()
+  }
+  if (failure !== undefined) throw failure.error
+  // Throws the cancellation with every rollout counted, if the signal aborted.
+  await runner.run([])
+}
+
 /** The CLT interval over units, or Tango's over the pooled pairs where the units show no spread. */
-function unitInterval(
-  sample: readonly number[],
-  pairs: { n11: number; n12: number; n21: number; n22: number },
-  confidence: number,
-): Interval {
+function unitInterval(sample: readonly number[], pairs: PairTable, confidence: number): Interval {
   const clt = cltMean(sample, confidence)
   if (clt.high > clt.low) return clt
   const paired = tango(pairs, confidence)
@@ -125,16 +258,23 @@ function unitInterval(
   }
 }
 
-function addPairs(
-  table: { n11: number; n12: number; n21: number; n22: number },
-  first: Arm,
-  second: Arm,
-): void {
+function addPairs(table: PairTable, first: Arm, second: Arm): void {
   const counts = pairedCounts(first, second)
   table.n11 += counts.n11
   table.n12 += counts.worse
   table.n21 += counts.better
   table.n22 += counts.n22
+}
+
+function emptyTable(): PairTable {
+  return { n11: 0, n12: 0, n21: 0, n22: 0 }
+}
+
+function mergeTable(into: PairTable, from: PairTable): void {
+  into.n11 += from.n11
+  into.n12 += from.n12
+  into.n21 += from.n21
+  into.n22 += from.n22
 }
 
 function rate(arm: Arm): number {

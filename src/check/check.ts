@@ -22,7 +22,7 @@ import { runSequentialGate } from '../verdict/sequential-gate.js'
 import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
 import { checkClaim, parseCheckOptions, type CheckOptions } from './check-options.js'
 import type { Claim } from './claims.js'
-import { slugify, writeReportFiles, type ReportFiles } from './report-files.js'
+import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
 
 /** What {@link check} returns: the verdict and everything made from it. */
 export interface CheckResult {
@@ -35,7 +35,11 @@ export interface CheckResult {
   passed: boolean
   /** The text the matchers print: the claim, the observed rate, the decision, the replay handle, the causal locus. */
   message: string
-  /** The files written, relative to `reportDir` (null when no `reportDir` was given). */
+  /**
+   * The files written, relative to `reportDir`. Null when no `reportDir` was given, or when it
+   * could not be written: that is a warning on stderr (once per process and directory), never a
+   * different verdict or message.
+   */
   report: ReportFiles | null
 }
 
@@ -50,8 +54,9 @@ export interface CheckResult {
  * ```
  *
  * It never throws for the agent's sake: an agent that throws, hangs or loops is an error outcome
- * in the verdict. Bad options throw an `InvalidOptionError`; a predicate that throws is a bug in
- * the test and throws.
+ * in the verdict. Bad options throw an `InvalidOptionError`; a predicate that throws or returns a
+ * non-boolean on a gate rollout is a bug in the test and throws (on an attribution replay, the gate's
+ * verdict stands and the artifact says the attribution failed).
  */
 export async function check(
   target: AgentOrScenario,
@@ -66,10 +71,7 @@ export async function check(
     test: { name, file: parsed.file ?? '' },
     defaults: {},
     signal: parsed.signal,
-    report:
-      parsed.reportDir === undefined
-        ? null
-        : { dir: resolve(parsed.reportDir), slug: slugify(name) || 'check' },
+    report: parsed.reportDir === undefined ? null : { dir: resolve(parsed.reportDir), assertion: 1 },
     root: process.cwd(),
   })
 }
@@ -81,8 +83,11 @@ export interface CheckContext {
   /** Defaults for every claim of the run (the plugin's `confidence`, `maxRollouts`, `concurrency`). */
   defaults: MatcherDefaults
   signal: AbortSignal | undefined
-  /** Where to write the artifact and the report, if anywhere (`slug` is the file name without extension). */
-  report: { dir: string; slug: string } | null
+  /**
+   * Where to write the artifact and the report, if anywhere. `assertion` numbers the claims of one
+   * test from 1, so each gets its own files (see `artifactPath`).
+   */
+  report: { dir: string; assertion: number } | null
   /** The project root, which baseline paths in messages are relative to. */
   root: string
   /** Default: the claim builder's name. Who makes the claim, for messages about its options (`toRarely`). */
@@ -105,25 +110,50 @@ export async function runCheck(
   }
   const run = await gate.run(scenario, subject, context.signal)
   const diagnosis = await diagnose(scenario, run, gate.options, context.signal)
-  const artifact = buildArtifact(context.test, run, diagnosis)
+  // The failure of an attribution rides along: the verdict it could not explain still stands.
+  const artifact = { ...buildArtifact(context.test, run, diagnosis), attributionError: diagnosis.failure }
 
-  let report: ReportFiles | null = null
-  let message: string
-  if (context.report === null) message = formatVerdictMessage(artifact)
-  else {
-    report = await writeReportFiles(context.report.dir, context.report.slug, artifact)
-    const shown = displayPath(join(context.report.dir, report.html ?? report.json))
-    const note =
-      report.htmlError === null
-        ? ''
-        : `\n  (the HTML report could not be rendered: ${report.htmlError.message})`
-    message = formatVerdictMessage(artifact, { report: shown }) + note
+  const report = context.report === null ? null : await writeReport(context.report, context.test, artifact)
+  let message = formatVerdictMessage(artifact, report === null ? {} : { report: report.shown })
+  if (report?.files.htmlError) {
+    message += `\n  (the HTML report could not be rendered: ${report.files.htmlError.message})`
   }
   const { verdict } = artifact
   const passed =
     verdict.kind === 'pass' ||
     (verdict.kind === 'inconclusive' && verdict.gate === 'sequential' && verdict.onInconclusive === 'pass')
-  return { verdict, attribution: diagnosis.contrastive, artifact, passed, message, report }
+  return {
+    verdict,
+    attribution: diagnosis.contrastive,
+    artifact,
+    passed,
+    message,
+    report: report?.files ?? null,
+  }
+}
+
+/**
+ * Writes the artifact and its page; the path the message shows is the page's, else the JSON's.
+ * A directory that cannot be written costs the files, not the verdict: it warns and returns null.
+ */
+async function writeReport(
+  target: { dir: string; assertion: number },
+  test: { name: string; file: string },
+  artifact: Artifact,
+): Promise<{ files: ReportFiles; shown: string } | null> {
+  const path = artifactPath({
+    file: test.file,
+    test: test.name,
+    agent: artifact.verdict.agent,
+    assertion: target.assertion,
+  })
+  try {
+    const files = await writeReportFiles(target.dir, path, artifact)
+    return { files, shown: displayPath(join(target.dir, files.html ?? files.json)) }
+  } catch (error) {
+    warnReportNotWritten(target.dir, error)
+    return null
+  }
 }
 
 /** A claim's resolved options and the gate that runs it. */

@@ -5,6 +5,7 @@ import { niceDomain, renderIntervalChart, type ChartRow } from './chart.js'
 import { markup, type Markup } from './markup.js'
 import { describeMethod, signed, signedInterval } from './numbers.js'
 import { confidenceLevel } from '../text/numbers.js'
+import { attributionFailedText } from '../text/verdict-message.js'
 
 /**
  * The attribution chart: per-step effects with interval whiskers, contrastive or Shapley, with a
@@ -13,7 +14,10 @@ import { confidenceLevel } from '../text/numbers.js'
 export function renderAttribution(artifact: Artifact): Markup {
   const { contrastive, shapley } = artifact
   if (contrastive === null && shapley === null) {
-    const why = unattributedReason(artifact)
+    const why =
+      artifact.attributionError == null
+        ? unattributedReason(artifact)
+        : attributionFailedText(artifact.attributionError)
     return markup`<section id="attribution" data-view="none"><h2>Attribution</h2><p class="section-lead">${why}</p></section>`
   }
   const view = contrastive !== null ? 'contrastive' : 'shapley'

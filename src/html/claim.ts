@@ -1,4 +1,4 @@
-import { boundText, toleranceText } from '../text/verdict-message.js'
+import { boundText, storedForText, toleranceText } from '../text/verdict-message.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { explainVerdict, type Explanation } from '../verdict/explain.js'
 import { claimDirection, type Artifact, type Verdict } from '../verdict/schema.js'
@@ -72,6 +72,8 @@ function reasonText(explanation: Explanation, verdict: Verdict): string {
           return `the stored rate in ${comparison.file} was rewritten (update mode).`
         case 'missing':
           return `${comparison.file} has no entry "${comparison.key}" and this run may not write one (as in CI); record it with vitest -u.`
+        case 'mismatch':
+          return `the entry "${comparison.key}" in ${comparison.file} was recorded for ${storedForText(comparison)}, not for this claim; give the assertion its own name, or rewrite the entry with vitest -u.`
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { ContrastiveResult, ContrastiveStep } from '../attribute/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel, unattributedReason, verdictReason } from './claim.js'
-import { claim } from '../text/verdict-message.js'
+import { attributionFailedText, claim } from '../text/verdict-message.js'
 import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
 import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
@@ -57,11 +57,13 @@ function locusStat(artifact: Artifact): Markup {
 </div>`
   }
   const why =
-    contrastive !== null
-      ? 'No step: resampling no single step significantly reduces P(bad) (the attribution abstains).'
-      : shapley !== null
-        ? 'Not computed: this artifact has Shapley values only (see the chart).'
-        : unattributedReason(artifact)
+    artifact.attributionError != null
+      ? attributionFailedText(artifact.attributionError)
+      : contrastive !== null
+        ? 'No step: resampling no single step significantly reduces P(bad) (the attribution abstains).'
+        : shapley !== null
+          ? 'Not computed: this artifact has Shapley values only (see the chart).'
+          : unattributedReason(artifact)
   return markup`<div class="stat" data-stat="locus">
 <div class="stat-label">Causal locus</div>
 <div class="stat-value">none</div>

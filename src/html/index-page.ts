@@ -14,8 +14,8 @@ export type ReportIndexEntry = {
   rate: Estimate
   /** The causal locus, when the test failed and attribution found one. */
   locus: { index: number; name: string } | null
-  /** Path of the artifact JSON, relative to the index page. */
-  artifact: string
+  /** Path of the artifact JSON, relative to the index page; null when none was written. */
+  artifact: string | null
   /** Path of the HTML report, relative to the index page; null when none was written. */
   html: string | null
 }
@@ -74,8 +74,19 @@ function row(entry: ReportIndexEntry): Markup {
 <td><span class="badge badge-${entry.verdict}">${entry.verdict}</span></td>
 <td class="rate">${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${percentInterval(entry.rate)}</div></td>
 <td>${entry.locus === null ? markup`<span class="muted">—</span>` : markup`step ${entry.locus.index} · ${entry.locus.name}`}</td>
-<td>${entry.html === null ? null : markup`<a href="${hrefForRelativePath(entry.html)}">report</a> · `}<a href="${hrefForRelativePath(entry.artifact)}">artifact JSON</a></td>
+<td>${files(entry)}</td>
 </tr>`
+}
+
+/** Links to the report and the artifact, as far as they were written. */
+function files(entry: ReportIndexEntry): Markup {
+  const report = entry.html === null ? null : markup`<a href="${hrefForRelativePath(entry.html)}">report</a>`
+  const artifact =
+    entry.artifact === null
+      ? null
+      : markup`<a href="${hrefForRelativePath(entry.artifact)}">artifact JSON</a>`
+  if (report !== null && artifact !== null) return markup`${report} · ${artifact}`
+  return report ?? artifact ?? markup`<span class="muted">not written</span>`
 }
 
 function compareText(a: string, b: string): number {

@@ -27,7 +27,7 @@ h1 { font-size: 1.45rem; line-height: 1.3; margin: 0; font-weight: 650; }
 h2 { font-size: 1.1rem; margin: 0 0 4px; font-weight: 650; }
 section { margin-top: 28px; }
 .section-lead { margin: 0 0 12px; color: var(--muted); }
-code, pre { font-family: var(--mono); font-size: 0.86em; }
+code, pre { font-family: var(--mono); font-size: 0.86em; unicode-bidi: isolate; }
 pre { margin: 0; padding: 8px 10px; background: var(--code-bg); border: 1px solid var(--border); border-radius: 6px;
   white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16em; overflow: auto; }
 .muted { color: var(--muted); }

@@ -1,9 +1,8 @@
-import { InvalidOptionError } from '../errors.js'
-import { describeReceived } from '../options/received.js'
 import type { Estimate, Interval } from '../stats/estimate.js'
 import { meanScoreInterval, type MeanScoreOptions } from '../stats/mean-score.js'
 import { wilson } from '../stats/wilson.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
+import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
 
 /** A graded outcome: a label for people and a score in [0, 1] for statistics. */
@@ -59,18 +58,14 @@ export class RolloutSet {
     const verdicts = completed.map((trajectory) => predicate(trajectory))
     // A predicate that forgets to `return` must not silently count as "false" everywhere.
     const count = (values: readonly unknown[]) => {
-      values.forEach((value, i) => {
-        if (typeof value !== 'boolean') {
-          throw new InvalidOptionError({
-            caller: 'rate',
-            option: 'predicate',
-            expected: 'a function (trajectory) => boolean (or a promise of one)',
-            received: `one that returned ${describeReceived(value)} on rollout ${(completed[i] as Trajectory).rollout}`,
-            ...(value === undefined ? { hint: 'A missing `return`?' } : {}),
-          })
-        }
-      })
-      return wilson(values.filter(Boolean).length, values.length, confidence)
+      const holds = values.map((value, i) =>
+        checkPredicateResult(value, {
+          caller: 'rate',
+          option: 'predicate',
+          rollout: (completed[i] as Trajectory).rollout,
+        }),
+      )
+      return wilson(holds.filter(Boolean).length, holds.length, confidence)
     }
     const isThenable = (verdict: unknown) =>
       typeof (verdict as { then?: unknown } | null)?.then === 'function'

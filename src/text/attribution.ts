@@ -1,13 +1,23 @@
-import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
+import type { ContrastiveResult, ContrastiveStep, ShapleyResult } from '../attribute/schema.js'
 import type { Json } from '../json.js'
 import type { IntervalMethod } from '../stats/estimate.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { cutMiddle, shortenContext } from './context.js'
-import { confidenceLevel, effect, methodName, percent, plural, probability } from './numbers.js'
+import { confidenceLevel, count, effect, methodName, percent, plural, probability } from './numbers.js'
 import { formatTable } from './table.js'
+import { showControls } from './visible.js'
 
 /** Width of the action column: enough for a tool name or a short reply. */
 const ACTION_WIDTH = 18
+
+/** Options of {@link formatContrastive}. */
+export interface ContrastiveTextOptions {
+  /**
+   * Default 'summary'. 'summary' shows the evaluated steps, the locus and the steps either side of
+   * it, and folds every other run of unevaluated steps into one line; 'all' shows every step.
+   */
+  steps?: 'all' | 'summary'
+}
 
 /**
  * The contrastive attribution block of a failure message: per step, P(bad | resample)
@@ -19,6 +29,7 @@ export function formatContrastive(
   failing: Trajectory | null,
   /** What "bad" is when it is not the predicate itself (an "at least" claim: "not reply politely"). */
   badOutcome: string | null = null,
+  options: ContrastiveTextOptions = {},
 ): string[] {
   const level = confidenceLevel(result.confidence)
   const arms = result.crn ? 'CRN' : 'independent arms'
@@ -30,7 +41,8 @@ export function formatContrastive(
   const lines = [
     `causal attribution of rollout ${result.factual.rollout} (${perStep}, ${arms}, Holm${search}${bad}):`,
   ]
-  const rows = result.steps.map((step) => {
+  const shown = visibleSteps(result, options.steps ?? 'summary')
+  const rows = shown.steps.map((step) => {
     const isLocus = step.index === result.locus
     const note = isLocus
       ? '← causal locus'
@@ -39,7 +51,7 @@ export function formatContrastive(
         : ''
     return [
       `${isLocus ? '▶' : ' '} ${step.index}`,
-      step.name,
+      showControls(step.name),
       actionText(step.action, ACTION_WIDTH, summaryOf(failing, step.index)),
       step.evaluated
         ? `${probability(step.pBad.point)} [${probability(step.pBad.low)}, ${probability(step.pBad.high)}]`
@@ -61,7 +73,7 @@ export function formatContrastive(
     ],
     rows,
   )
-  lines.push(...table)
+  lines.push(...withGaps(table, shown.gaps, gapReason(result)))
 
   const baseline = result.baseline
   const effectMethod = result.steps.find((step) => step.evaluated)?.effect.method
@@ -84,17 +96,78 @@ export function formatContrastive(
   return lines
 }
 
+/** A run of consecutive steps left out of the table, `first` to `last`: one line before row `before`. */
+interface Gap {
+  first: number
+  last: number
+  before: number
+}
+
+/**
+ * The steps the table shows, and the gaps between them. A binary search over a long run evaluates
+ * a handful of steps out of thousands: a row per unevaluated step would bury the few that carry
+ * numbers. A lone unevaluated step keeps its row (its gap line would be no shorter), and so do the
+ * locus and its neighbours, which a reader compares it with.
+ */
+function visibleSteps(
+  result: ContrastiveResult,
+  mode: 'all' | 'summary',
+): { steps: ContrastiveStep[]; gaps: Gap[] } {
+  if (mode === 'all') return { steps: result.steps, gaps: [] }
+  const locus = result.locus
+  const kept = (step: ContrastiveStep) =>
+    step.evaluated || (locus !== null && Math.abs(step.index - locus) <= 1)
+  const steps: ContrastiveStep[] = []
+  const gaps: Gap[] = []
+  let hidden: ContrastiveStep[] = []
+  const flush = () => {
+    const [first] = hidden
+    const last = hidden[hidden.length - 1]
+    if (hidden.length === 1 && first !== undefined) steps.push(first)
+    else if (first !== undefined && last !== undefined)
+      gaps.push({ first: first.index, last: last.index, before: steps.length })
+    hidden = []
+  }
+  for (const step of result.steps) {
+    if (kept(step)) {
+      flush()
+      steps.push(step)
+    } else hidden.push(step)
+  }
+  flush()
+  return { steps, gaps }
+}
+
+/** Why steps went unevaluated, for the gap lines. */
+function gapReason(result: ContrastiveResult): string {
+  if (result.search === 'binary') return ' (binary search)'
+  return result.truncated ? ' (the budget ran out)' : ''
+}
+
+/** The table lines (header first) with each gap's line in its place among the rows. */
+function withGaps(table: readonly string[], gaps: readonly Gap[], reason: string): string[] {
+  const [header = '', ...rows] = table
+  const lines = [header]
+  const gapLine = (gap: Gap) => `  …  steps ${count(gap.first)}–${count(gap.last)} not evaluated${reason}`
+  rows.forEach((row, index) => {
+    for (const gap of gaps) if (gap.before === index) lines.push(gapLine(gap))
+    lines.push(row)
+  })
+  for (const gap of gaps) if (gap.before === rows.length) lines.push(gapLine(gap))
+  return lines
+}
+
 /** What the locus step decided from, shortened; nothing when the failing run is not at hand. */
 function formatLocusContext(failing: Trajectory | null, locus: number): string[] {
   const step = failing?.steps.find((candidate) => candidate.index === locus)
   if (step === undefined) return []
   if (step.context === undefined) {
     return [
-      `step ${step.index} "${step.name}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} (no context recorded: pass { context } to ctx.step to see it here)`,
+      `step ${step.index} "${showControls(step.name)}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} (no context recorded: pass { context } to ctx.step to see it here)`,
     ]
   }
   return [
-    `step ${step.index} "${step.name}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} from:`,
+    `step ${step.index} "${showControls(step.name)}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} from:`,
     ...shortenContext(step.context, { width: 110 }).map((line) => `  ${line}`),
   ]
 }
@@ -114,7 +187,7 @@ export function formatShapley(result: ShapleyResult, failing: Trajectory | null 
     [{ header: '  step' }, { header: 'name' }, { header: 'action' }, { header: `value [${level} CI]` }],
     result.steps.map((step) => [
       `  ${step.index}`,
-      step.name,
+      showControls(step.name),
       actionText(step.action, ACTION_WIDTH, summaryOf(failing, step.index)),
       `${effect(step.value)} [${effect(step.low)}, ${effect(step.high)}]`,
     ]),
@@ -137,10 +210,11 @@ function effectMethodText(method: IntervalMethod): string {
 /**
  * An action as compact JSON, cut to `width`; or the step's one-line `summary` when its adapter
  * recorded one (a model call's action is a large result object, its summary reads
- * `issue_refund({"amount":99})`).
+ * `issue_refund({"amount":99})`). Control characters show as escapes (a bidi override in an action
+ * would otherwise reorder the line), before the cut, so the width counts what is seen.
  */
 export function actionText(action: Json, width = ACTION_WIDTH, summary?: string): string {
-  return cutMiddle(summary ?? JSON.stringify(action), width)
+  return cutMiddle(showControls(summary ?? JSON.stringify(action)), width)
 }
 
 /** The `meta.summary` an adapter recorded for step `index` of the failing run, if any. */

@@ -1,4 +1,5 @@
 import type { Json } from '../json.js'
+import { showControls } from './visible.js'
 
 /** How much of a context a terminal message shows. */
 export interface ContextLimits {
@@ -41,7 +42,8 @@ export function shortenContext(context: Json, limits: ContextLimits = {}): strin
   } else {
     lines = [compact(context)]
   }
-  return lines.map((line) => cutMiddle(line, width))
+  // Escaped before the cut: a bidi control in a quoted message would reorder the line around it.
+  return lines.map((line) => cutMiddle(showControls(line), width))
 }
 
 /** A value as one line of JSON. */

@@ -14,6 +14,8 @@ export interface SummaryRow {
   rate: Estimate
   /** Rollouts the gate ran (errors included). */
   rollouts: number
+  /** Default 0. Rollouts that ended in an error: shown beside the rollouts, even on a pass. */
+  errors?: number
   locus: { index: number; name: string } | null
 }
 
@@ -57,7 +59,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
         cutMiddle(`${row.file} > ${row.test}`, 70),
         paint(row.verdict, row.verdict),
         `${percent(row.rate.point)} [${percent(row.rate.low)}–${percent(row.rate.high)}] ${methodName(row.rate.method)}`,
-        count(row.rollouts),
+        rolloutsText(row),
         row.locus === null ? '—' : `${row.locus.index} ${row.locus.name}`,
       ]),
     )
@@ -65,4 +67,13 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
   }
   if (options.index !== undefined) lines.push(`  report: ${options.index}`)
   return lines.join('\n')
+}
+
+/**
+ * "84", or "84 (13 errors)": with allowErrors a gate can pass on the rollouts that completed, and
+ * the errors it left out of the rate must not be visible only in the artifact.
+ */
+function rolloutsText(row: SummaryRow): string {
+  const errors = row.errors ?? 0
+  return errors === 0 ? count(row.rollouts) : `${count(row.rollouts)} (${plural(errors, 'error')})`
 }

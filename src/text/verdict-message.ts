@@ -1,13 +1,20 @@
 import { explainVerdict, type Explanation } from '../verdict/explain.js'
 import { claimDirection, type Artifact, type BaselineComparison, type Verdict } from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
-import { cutMiddle } from './context.js'
 import { confidenceLevel, count, methodName, percent, plural, signedPercent } from './numbers.js'
+import { showControls } from './visible.js'
+import { wrapWords } from './wrap.js'
 
 /** Options of {@link formatVerdictMessage}. */
 export interface VerdictMessageOptions {
   /** Default: none. The report (or artifact) path to print on the last line. */
   report?: string
+  /**
+   * Default 'summary'. How many rows the attribution table shows: 'summary' folds each run of steps
+   * the search never evaluated into one line (a long run stays readable in a test failure); 'all'
+   * shows every step, as `causal-replay show` does.
+   */
+  steps?: 'all' | 'summary'
 }
 
 /**
@@ -30,11 +37,27 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   // For an "at least" claim the outcome attribution explains is the predicate failing.
   const bad = claimDirection(verdict) === 'atLeast' ? `not ${verdict.predicate}` : null
   if (artifact.contrastive !== null)
-    body.push(...formatContrastive(artifact.contrastive, artifact.failing, bad))
+    body.push(
+      ...formatContrastive(artifact.contrastive, artifact.failing, bad, {
+        steps: options.steps ?? 'summary',
+      }),
+    )
   if (artifact.shapley !== null) body.push(...formatShapley(artifact.shapley, artifact.failing))
+  if (artifact.attributionError != null) body.push(attributionFailedText(artifact.attributionError))
   if (options.report !== undefined) body.push(`report: ${options.report}`)
   lines.push(...body.map((line) => `  ${line}`))
   return lines.join('\n')
+}
+
+/**
+ * Where the attribution table would be when the attribution threw: "attribution failed: The
+ * predicate "refunds" threw: judge is down (replay rollout 3)". The HTML report prints it too.
+ */
+export function attributionFailedText(failure: NonNullable<Artifact['attributionError']>): string {
+  const where = failure.rollout === null ? '' : ` (replay rollout ${failure.rollout})`
+  // The message is the user's own error's: shown, not obeyed, and kept inside the indented block.
+  const message = showControls(failure.message).replaceAll('\n', '\n    ')
+  return `attribution failed: ${message}${where}`
 }
 
 /** The claim, as the test states it: "expected support to rarely call issue_refund: ≤ 5% at 95% confidence". */
@@ -171,6 +194,11 @@ function baselineLines(comparison: BaselineComparison, kind: Verdict['kind']): s
         `baseline: no entry "${comparison.key}" in ${comparison.file}, and this run may not write one (snapshot update state 'none', as in CI)`,
         'record it locally with `vitest -u` (or `vitest run --update`) and commit the file',
       ]
+    case 'mismatch':
+      return [
+        `baseline: the entry "${comparison.key}" in ${comparison.file} was recorded for ${storedForText(comparison)}, not for this claim; nothing was compared`,
+        'give this assertion its own `name`, or rewrite the entry with `vitest -u`',
+      ]
   }
 }
 
@@ -185,18 +213,18 @@ function errorLines(verdict: Verdict): string[] {
       : [
           `${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the rate (allowErrors):`,
         ]
+  // Never cut: the part of an error message that says what went wrong can sit anywhere in it.
   for (const example of errors.examples) {
-    lines.push(
-      cutMiddle(
-        `  rollout ${example.rollout}: ${example.error.kind}, ${example.error.name}: ${example.error.message}`,
-        110,
-      ),
-    )
+    const text = `rollout ${example.rollout}: ${example.error.kind}, ${example.error.name}: ${example.error.message}`
+    lines.push(...wrapWords(showControls(text), ERROR_WIDTH, '    ').map((line) => `  ${line}`))
   }
   if (errors.count > errors.examples.length)
     lines.push(`  … and ${count(errors.count - errors.examples.length)} more`)
   return lines
 }
+
+/** Width an error example wraps at, the indent of the message included. */
+const ERROR_WIDTH = 108
 
 /** The replay handle of the failing run, or the seed when there is none; never omitted on failure. */
 function replayLines(verdict: Verdict): string[] {
@@ -210,6 +238,12 @@ function replayLines(verdict: Verdict): string[] {
   return [
     `seed: ${seed} (${SEED_SOURCES[verdict.seedSource]}); CAUSAL_REPLAY_SEED=${seed} or { seed: ${seed} } reruns it`,
   ]
+}
+
+/** Whom a stored baseline entry belongs to: `support / "call issue_refund"`. */
+export function storedForText(comparison: BaselineComparison): string {
+  const owner = comparison.storedFor
+  return owner === null ? 'nobody' : `${owner.agent} / "${owner.predicate}"`
 }
 
 /** Where a seed came from, in words. */

@@ -14,8 +14,9 @@ export type UpdateState = 'all' | 'new' | 'none'
 export const BASELINE_SCHEMA = 'vitest-causal-replay/baselines@1'
 
 /** One stored rate: what `toMatchRateBaseline` compares the next run with. */
+// Loose objects: fields a newer version (or a person) added are kept when an entry is rewritten.
 export const BaselineEntrySchema = z
-  .object({
+  .looseObject({
     /** successes / n. */
     rate: z.number().min(0).max(1),
     successes: z.number().int().nonnegative(),
@@ -37,7 +38,7 @@ export const BaselineEntrySchema = z
 export type BaselineEntry = z.infer<typeof BaselineEntrySchema>
 
 /** A baseline file: one entry per assertion, keyed by test name (and `name`). */
-export const BaselineFileSchema = z.object({
+export const BaselineFileSchema = z.looseObject({
   schema: z.literal(BASELINE_SCHEMA),
   entries: z.record(z.string(), BaselineEntrySchema),
 })
@@ -88,13 +89,22 @@ export function writeBaseline(
         if (!replaceCorrupted) throw error
         current = null
       }
-      const entries: Record<string, BaselineEntry> = { ...(current?.entries ?? {}), [key]: entry }
+      // The rewritten entry keeps fields this version does not know; so does the file.
+      const entries: Record<string, BaselineEntry> = {
+        ...(current?.entries ?? {}),
+        [key]: { ...current?.entries[key], ...entry },
+      }
       const sorted = Object.fromEntries(
         Object.keys(entries)
           .sort()
           .map((name) => [name, entries[name] as BaselineEntry]),
       )
-      await writeJsonFile(file, BaselineFileSchema, { schema: BASELINE_SCHEMA, entries: sorted }, 'baseline')
+      await writeJsonFile(
+        file,
+        BaselineFileSchema,
+        { ...current, schema: BASELINE_SCHEMA, entries: sorted },
+        'baseline',
+      )
     })
   pending.set(file, next)
   return next

@@ -62,10 +62,18 @@ export async function runBaselineGate(
   }
   const measured = stop === 'completed' && tally.n > 0
 
+  // An entry of the same key recorded for another agent or predicate is someone else's baseline:
+  // comparing with it would be silently wrong, so it fails unless `-u` rewrites it.
+  const mismatched =
+    previous !== null && (previous.agent !== subject.agent || previous.predicate !== subject.label)
+
   let status: BaselineComparison['status']
   let difference: BaselineComparison['difference'] = null
   let kind: BaselineVerdict['kind']
-  if (!measured) {
+  if (mismatched && target.updateState !== 'all') {
+    status = 'mismatch'
+    kind = 'fail'
+  } else if (!measured) {
     status = previous === null ? 'missing' : 'compared'
     kind = stop === 'error' ? 'fail' : 'inconclusive'
   } else if (target.updateState === 'all') {
@@ -96,9 +104,11 @@ export async function runBaselineGate(
     kind,
     ...tallyFields(subject, options, tally, sampling),
     observed,
-    // Only a regression has a failing run worth explaining; a missing baseline has none.
+    // Only a regression has a failing run worth explaining; a missing or mismatched baseline has none.
     replay:
-      failing === null || status === 'missing' ? null : { seed: options.seed, rollout: failing.rollout },
+      failing === null || status === 'missing' || status === 'mismatch'
+        ? null
+        : { seed: options.seed, rollout: failing.rollout },
     rollouts: options.rollouts,
     baseline: {
       file: target.displayFile,
@@ -106,6 +116,7 @@ export async function runBaselineGate(
       status,
       stored: previous === null ? null : wilson(previous.successes, previous.n, options.confidence),
       storedSeed: previous?.seed ?? null,
+      storedFor: previous === null ? null : { agent: previous.agent, predicate: previous.predicate },
       difference,
       tolerance: options.tolerance,
       better: options.better,

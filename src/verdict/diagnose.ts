@@ -1,18 +1,30 @@
 import type { Scenario } from '../agent/types.js'
 import { contrastive, shapley } from '../attribute/index.js'
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
+import { RolloutAbortedError } from '../errors.js'
 import { deriveSeed } from '../random/streams.js'
+import type { Trajectory } from '../trajectory/schema.js'
 import type { ResolvedCommon } from './options.js'
 import type { GateRun } from './gate.js'
+import { thrownMessage } from './sampling.js'
 
-/** The attribution of a failing rollout (either part null when not run). */
+/** Why an attribution stopped without a result: its error, and the replay rollout it failed on. */
+export interface AttributionFailure {
+  message: string
+  /** The replay rollout being scored when it failed, or null when it failed elsewhere. */
+  rollout: number | null
+}
+
+/** The attribution of a failing rollout (either part null when not run), or why it failed. */
 export interface Diagnosis {
   contrastive: ContrastiveResult | null
   shapley: ShapleyResult | null
+  /** Set when the attribution threw; the gate's verdict stands without it. */
+  failure: AttributionFailure | null
 }
 
 /** No attribution. */
-export const NO_DIAGNOSIS: Diagnosis = { contrastive: null, shapley: null }
+export const NO_DIAGNOSIS: Diagnosis = { contrastive: null, shapley: null, failure: null }
 
 /**
  * Explains a failed (or inconclusive) gate: attribution of its first failing rollout by index,
@@ -21,6 +33,10 @@ export const NO_DIAGNOSIS: Diagnosis = { contrastive: null, shapley: null }
  * not attributed. The attribution seed is derived from the gate's seed and the rollout, so the
  * whole message is reproducible. A spent budget truncates the attribution (it reports the work
  * done, and a locus only when it is already established).
+ *
+ * An attribution that throws (a predicate that fails only on some replay) does not take the
+ * verdict with it: the gate already decided, so the failure is returned as data, next to no
+ * attribution. Only the test's own abort propagates.
  */
 export async function diagnose(
   scenario: Scenario<unknown, unknown>,
@@ -38,10 +54,49 @@ export async function diagnose(
     return NO_DIAGNOSIS
   }
   if (options.budget.remainingRollouts <= 0) return NO_DIAGNOSIS
-  const { method, rollouts } = options.attribute
+  try {
+    return await attribute(scenario, run, failing, options, options.attribute, signal)
+  } catch (error) {
+    if (signal?.aborted === true || error instanceof RolloutAbortedError) throw error
+    if (error instanceof ReplayScoringError) {
+      return { ...NO_DIAGNOSIS, failure: { message: thrownMessage(error.cause), rollout: error.rollout } }
+    }
+    return { ...NO_DIAGNOSIS, failure: { message: thrownMessage(error), rollout: null } }
+  }
+}
+
+/**
+ * Carries a scoring error out of an attribution with the replay rollout it happened on. The
+ * wrapping happens here, around the gate's scorer, rather than inside `contrastive` and `shapley`:
+ * they are public, and their callers get their predicate's own error back unchanged.
+ */
+class ReplayScoringError extends Error {
+  constructor(
+    readonly rollout: number,
+    override readonly cause: unknown,
+  ) {
+    super(`replay rollout ${rollout}: ${thrownMessage(cause)}`)
+  }
+}
+
+async function attribute(
+  scenario: Scenario<unknown, unknown>,
+  run: GateRun,
+  failing: Trajectory,
+  options: ResolvedCommon,
+  { method, rollouts }: Exclude<ResolvedCommon['attribute'], false>,
+  signal: AbortSignal | undefined,
+): Promise<Diagnosis> {
   const seed = deriveSeed(options.seed, `attribution/${failing.rollout}`)
+  const isBad = async (trajectory: Trajectory): Promise<boolean> => {
+    try {
+      return await run.isBad(trajectory)
+    } catch (error) {
+      throw new ReplayScoringError(trajectory.rollout, error)
+    }
+  }
   const shared = {
-    isBad: run.isBad,
+    isBad,
     confidence: options.confidence,
     seed,
     concurrency: options.concurrency,
@@ -58,5 +113,5 @@ export async function diagnose(
   // value's half-width by ±0.05); `budget` caps it, and a spent budget truncates it cleanly.
   const shapleyResult =
     method === 'contrastive' ? null : await shapley(scenario, failing, { ...shared, method: 'auto' })
-  return { contrastive: contrastiveResult, shapley: shapleyResult }
+  return { contrastive: contrastiveResult, shapley: shapleyResult, failure: null }
 }

@@ -1,8 +1,10 @@
 import type { Scenario } from '../agent/types.js'
 import { BudgetExceededError, CausalReplayError } from '../errors.js'
+import { describeReceived } from '../options/received.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
 import type { RolloutSet } from '../rollout/rollout-set.js'
 import { runPlanned } from '../rollout/run-rollouts.js'
+import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
 import type { ResolvedCommon } from './options.js'
@@ -58,7 +60,7 @@ export class OutcomeTally {
       this.firstError ??= trajectory
       return
     }
-    const holds = await this.evaluate(trajectory)
+    const holds = await this.evaluate(trajectory, trajectory.rollout)
     this.n++
     if (holds) this.successes++
     if (holds === this.predicateIsBad) {
@@ -67,28 +69,37 @@ export class OutcomeTally {
     }
   }
 
-  /** Whether a completed trajectory goes against the claim (used again by attribution). */
+  /**
+   * Whether a completed trajectory goes against the claim (used again by attribution). Its errors
+   * name no rollout: a replay rollout's index means nothing next to the gate's, so attribution
+   * reports it apart (see `diagnose`).
+   */
   isBad(trajectory: Trajectory): Promise<boolean> {
-    return this.evaluate(trajectory).then((holds) => holds === this.predicateIsBad)
+    return this.evaluate(trajectory, null).then((holds) => holds === this.predicateIsBad)
   }
 
-  private async evaluate(trajectory: Trajectory): Promise<boolean> {
+  private async evaluate(trajectory: Trajectory, rollout: number | null): Promise<boolean> {
     let value: unknown
     try {
       value = await this.predicate(trajectory)
     } catch (error) {
-      throw new CausalReplayError(
-        `The predicate "${this.label}" threw on rollout ${trajectory.rollout}: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      )
+      const where = rollout === null ? '' : ` on rollout ${rollout}`
+      throw new CausalReplayError(`The predicate "${this.label}" threw${where}: ${thrownMessage(error)}`, {
+        cause: error,
+      })
     }
-    if (typeof value !== 'boolean') {
-      throw new CausalReplayError(
-        `The predicate "${this.label}" must return true or false (or a promise of one), got ${value === undefined ? 'undefined (a missing `return`?)' : JSON.stringify(value)} on rollout ${trajectory.rollout}.`,
-      )
-    }
-    return value
+    return checkPredicateResult(value, {
+      caller: `the predicate "${this.label}"`,
+      option: 'predicate',
+      rollout,
+    })
   }
+}
+
+/** What a thrown value says: an Error's message, a thrown string as is, anything else described. */
+export function thrownMessage(error: unknown): string {
+  if (error instanceof Error) return error.message
+  return typeof error === 'string' ? error : describeReceived(error)
 }
 
 /** What a batch of rollouts gave. */

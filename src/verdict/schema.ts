@@ -18,8 +18,14 @@ export const BaselineComparisonSchema = z.object({
   file: z.string(),
   /** The entry's key in the file. */
   key: z.string(),
-  /** `compared`: checked against the stored rate; `created`: no entry, one was written; `updated`: `-u` rewrote it; `missing`: no entry and none may be written (CI). */
-  status: z.enum(['compared', 'created', 'updated', 'missing']),
+  /**
+   * `compared`: checked against the stored rate; `created`: no entry, one was written; `updated`:
+   * `-u` rewrote it; `missing`: no entry and none may be written (CI); `mismatch`: the entry was
+   * recorded for another agent or predicate, so it is not this claim's baseline.
+   */
+  status: z.enum(['compared', 'created', 'updated', 'missing', 'mismatch']),
+  /** Whom the stored entry was recorded for (null when there was none). */
+  storedFor: z.object({ agent: z.string(), predicate: z.string() }).nullable(),
   /** The stored rate (null when there was none). */
   stored: EstimateSchema.nullable(),
   /** The seed the stored rate was measured with. */
@@ -170,5 +176,13 @@ export const ArtifactSchema = z.object({
   failing: TrajectorySchema.nullable(),
   contrastive: ContrastiveResultSchema.nullable(),
   shapley: ShapleyResultSchema.nullable(),
+  /**
+   * Why the attribution stopped without a result (the verdict stands): its error, and the replay
+   * rollout being scored, when known. Absent or null when the attribution ran or was not asked for.
+   */
+  attributionError: z
+    .object({ message: z.string(), rollout: z.number().int().nonnegative().nullable() })
+    .nullable()
+    .optional(),
 })
 export type Artifact = z.infer<typeof ArtifactSchema>

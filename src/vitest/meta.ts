@@ -22,8 +22,8 @@ export const CausalReplayMetaEntrySchema = z.object({
   locus: z.object({ index: z.number().int().nonnegative(), name: z.string() }).nullable(),
   seed: z.number().int(),
   replay: ReplayHandleSchema.nullable(),
-  /** The artifact JSON, relative to `reportDir`. */
-  artifact: z.string(),
+  /** The artifact JSON, relative to `reportDir`; null when the report directory could not be written. */
+  artifact: z.string().nullable(),
   /** The HTML report, relative to `reportDir`; null when none was written. */
   html: z.string().nullable(),
   /** The report directory the worker wrote to (absolute, on the machine that ran the test). */

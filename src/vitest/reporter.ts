@@ -81,13 +81,15 @@ export default class CausalReplayReporter implements Reporter {
     const printed = [...this.thisRun].flatMap((id) => this.entries.get(id) ?? [])
     if (printed.length === 0 || this.isBlobShard()) return
 
+    // The files are a by-product of the verdicts: a directory that cannot be written is a warning,
+    // never a failed run.
+    const reportFile = join(this.reportDir, 'report.json')
+    try {
+      await writeJsonFile(reportFile, RunReportSchema, { schema: RUN_REPORT_SCHEMA, entries }, 'report')
+    } catch (error) {
+      this.warn(`causal-replay: could not write ${reportFile}: ${messageOf(error)}`)
+    }
     const indexFile = join(this.reportDir, 'index.html')
-    await writeJsonFile(
-      join(this.reportDir, 'report.json'),
-      RunReportSchema,
-      { schema: RUN_REPORT_SCHEMA, entries },
-      'report',
-    )
     let index: string | null = displayPath(indexFile)
     try {
       // Loaded on use: a broken page renderer costs the index page, not the summary.
@@ -95,9 +97,7 @@ export default class CausalReplayReporter implements Reporter {
       await writeFileAtomically(indexFile, renderIndexHtml(entries))
     } catch (error) {
       index = null
-      this.log(
-        `causal-replay: could not write ${indexFile}: ${error instanceof Error ? error.message : String(error)}`,
-      )
+      this.warn(`causal-replay: could not write ${indexFile}: ${messageOf(error)}`)
     }
     if (this.options.silent === true) return
     const rows: SummaryRow[] = printed.map((entry) => ({
@@ -106,6 +106,7 @@ export default class CausalReplayReporter implements Reporter {
       verdict: entry.verdict,
       rate: entry.rate,
       rollouts: entry.rolloutsUsed,
+      errors: entry.errors,
       locus: entry.locus,
     }))
     const table = formatSummaryTable(rows, {
@@ -135,7 +136,7 @@ export default class CausalReplayReporter implements Reporter {
         verdict: entry.verdict,
         rate: entry.rate,
         locus: entry.locus,
-        artifact: this.relocate(entry, entry.artifact),
+        artifact: entry.artifact === null ? null : this.relocate(entry, entry.artifact),
         html: entry.html === null ? null : this.relocate(entry, entry.html),
         matcher: entry.matcher,
         agent: entry.agent,
@@ -169,4 +170,13 @@ export default class CausalReplayReporter implements Reporter {
     if (this.vitest !== undefined) this.vitest.logger.log(text)
     else console.log(text)
   }
+
+  private warn(text: string): void {
+    if (this.vitest !== undefined) this.vitest.logger.warn(text)
+    else console.warn(text)
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }

@@ -4,7 +4,7 @@ import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import { claimOf, type Claim } from '../check/claims.js'
-import { slugify } from '../check/report-files.js'
+import { CausalReplayError } from '../errors.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
@@ -64,19 +64,60 @@ export async function runMatcher<M extends MatcherName>(
   const index = nextAssertion(task, 'all')
   const claim = matcherClaim(matcher, predicate, call, state, test, task)
 
-  const result = await runCheck(scenario as Scenario<unknown, unknown>, claim, {
-    test: { name: test.name, file: test.file },
-    defaults: settings,
-    signal: task?.context.signal,
-    report: {
-      dir: settings.reportDir,
-      slug: `${slugify(test.name) || 'test'}${index === 1 ? '' : `-${index}`}`,
-    },
-    root: test.root,
-    caller: matcher,
-  })
+  const watch = watchForMissingAwait(task, matcher)
+  let result: CheckResult
+  try {
+    result = await runCheck(scenario as Scenario<unknown, unknown>, claim, {
+      test: { name: test.name, file: test.file },
+      defaults: settings,
+      signal: watch.signal,
+      report: { dir: settings.reportDir, assertion: index },
+      root: test.root,
+      caller: matcher,
+    })
+  } catch (error) {
+    // The test ended without awaiting this matcher: its hook already failed the test, saying so.
+    if (watch.testEnded) return UNAWAITED
+    throw error
+  } finally {
+    watch.settle()
+  }
+  if (watch.testEnded) return UNAWAITED
   if (task !== undefined) await recordResult(task, matcher, result, settings.reportDir)
   return { pass: result.passed, message: () => result.message }
+}
+
+/**
+ * What an un-awaited matcher returns once its test has ended: a pass, so that the promise nobody
+ * awaits does not reject unhandled; the test itself was failed by {@link watchForMissingAwait}.
+ */
+const UNAWAITED: MatcherOutcome = { pass: true, message: () => '' }
+
+/**
+ * A matcher that is not awaited keeps sampling after its test has ended, and Vitest never sees its
+ * verdict (custom async matchers are not tracked the way `expect.poll` is). When the test ends
+ * first, this fails it with a message that names the matcher, and stops the rollouts.
+ */
+function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherName) {
+  const stop = new AbortController()
+  const testSignal = task?.context.signal
+  const watch = {
+    signal: testSignal === undefined ? stop.signal : AbortSignal.any([testSignal, stop.signal]),
+    testEnded: false,
+    settled: false,
+    settle() {
+      watch.settled = true
+    },
+  }
+  task?.context.onTestFinished(() => {
+    if (watch.settled) return
+    watch.testEnded = true
+    stop.abort(new CausalReplayError('The test ended before the rate assertion finished.'))
+    throw new CausalReplayError(
+      `expect(agent).${matcher}() was not awaited: the test ended while it was still running rollouts, so its verdict was lost. Rate matchers are async: write \`await expect(agent).${matcher}(…)\`.`,
+    )
+  })
+  return watch
 }
 
 /** The claim a matcher makes; a baseline lives beside the test file, keyed by the test's name. */
@@ -126,7 +167,7 @@ async function recordResult(
     locus: locus === undefined ? null : { index: locus.index, name: locus.name },
     seed: verdict.seed,
     replay: verdict.replay,
-    artifact: result.report?.json ?? '',
+    artifact: result.report?.json ?? null,
     html: result.report?.html ?? null,
     reportDir,
     attempt: attemptOf(task),
@@ -134,7 +175,9 @@ async function recordResult(
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
   // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
   meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
-  if (verdict.kind !== 'pass') await annotate(task, entry, join(reportDir, entry.html ?? entry.artifact))
+  if (verdict.kind === 'pass') return
+  const written = entry.html ?? entry.artifact
+  await annotate(task, entry, written === null ? null : join(reportDir, written))
 }
 
 /** The running test: its full name, its file relative to the project root, its path, the root itself. */
@@ -180,15 +223,43 @@ function updateState(state: MatcherState): UpdateState {
   return value === 'all' || value === 'none' || value === 'new' ? value : 'new'
 }
 
-/** A test annotation carrying the report, for reporters that show them (the default one, the HTML UI). */
-async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string): Promise<void> {
+/**
+ * A test annotation carrying the report, for reporters that show them (the default one, the HTML
+ * UI); without an attachment when no report was written.
+ */
+async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string | null): Promise<void> {
   const locus = entry.locus === null ? '' : `; causal locus: step ${entry.locus.index} (${entry.locus.name})`
   const { rate } = entry
   const observed =
     `${entry.predicate} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)} ` +
     `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
-  await task.context.annotate(`${entry.verdict}: ${observed}${locus}`, 'causal-replay', {
+  const message = shortenMiddle(`${entry.verdict}: ${observed}${locus}`)
+  if (file === null) {
+    await task.context.annotate(message, 'causal-replay')
+    return
+  }
+  await task.context.annotate(message, 'causal-replay', {
     path: file,
     contentType: file.endsWith('.html') ? 'text/html' : 'application/json',
   })
+}
+
+// Vitest names the copy of an attachment after the annotation's message (non-ASCII characters
+// kept, so a character may take 4 bytes), plus 46 bytes of hash and extension: a message of at
+// most 100 characters and 180 UTF-8 bytes keeps that name below the 255-byte limit of common file
+// systems, whatever labels, step and tool names it quotes.
+const ANNOTATION_CHARACTERS = 100
+const ANNOTATION_BYTES = 180
+
+/** `text`, or its start and end around an ellipsis, within the annotation limits (never splitting a character). */
+function shortenMiddle(text: string): string {
+  const characters = Array.from(text)
+  const fits = (candidate: string) => Buffer.byteLength(candidate, 'utf8') <= ANNOTATION_BYTES
+  if (characters.length <= ANNOTATION_CHARACTERS && fits(text)) return text
+  for (let keep = Math.min(characters.length, ANNOTATION_CHARACTERS - 1); keep > 0; keep--) {
+    const head = Math.ceil(keep / 2)
+    const candidate = `${characters.slice(0, head).join('')}…${characters.slice(characters.length - (keep - head)).join('')}`
+    if (fits(candidate)) return candidate
+  }
+  return '…'
 }

@@ -14,8 +14,8 @@ export const RunReportEntrySchema = z.object({
   verdict: z.enum(['pass', 'fail', 'inconclusive']),
   rate: EstimateSchema,
   locus: z.object({ index: z.number().int().nonnegative(), name: z.string() }).nullable(),
-  /** The artifact JSON, relative to the report directory. */
-  artifact: z.string(),
+  /** The artifact JSON, relative to the report directory; null when the worker could not write it. */
+  artifact: z.string().nullable(),
   /** The HTML report, relative to the report directory; null when none was written. */
   html: z.string().nullable(),
   matcher: MatcherNameSchema,

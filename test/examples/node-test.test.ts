@@ -49,9 +49,11 @@ describe('check under node --test', () => {
     expect(result.stdout).toContain('expected support to rarely call issue_refund: ≤ 5% at 95% confidence')
     expect(result.stdout).toMatch(/replay: \{ seed: -?\d+, rollout: \d+ \}/)
     expect(result.stdout).toMatch(/▶ 1 +decide +"refund".*← causal locus/)
-    expect(result.stdout).toContain('report: .causal-replay/support/injected-ticket-rarely-refunds.html')
-    expect(existsSync(join(cwd, '.causal-replay', 'support', 'injected-ticket-rarely-refunds.html'))).toBe(
-      true,
+    expect(result.stdout).toContain(
+      'report: .causal-replay/support/injected-ticket-rarely-refunds-a5237345.html',
     )
+    expect(
+      existsSync(join(cwd, '.causal-replay', 'support', 'injected-ticket-rarely-refunds-a5237345.html')),
+    ).toBe(true)
   })
 })

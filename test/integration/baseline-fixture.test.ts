@@ -70,6 +70,34 @@ describe('toMatchRateBaseline in a real project', () => {
     expect((await readBaseline()).entries[KEY]!.rate).toBeGreaterThan(0.2)
   }, 60_000)
 
+  it('fails an entry recorded for another predicate instead of comparing with it, and leaves it alone', async () => {
+    const before = await readFile(baselineFile, 'utf8')
+    const run = await project.vitest(['run', '-t', 'taken name'], { FIXTURE_MISMATCH: '1' })
+    expect(run.code).toBe(1)
+    const output = run.stdout + run.stderr
+    expect(output).toContain(
+      'baseline: the entry "support keeps its refund rate 1" in __baselines__/rates.test.js.rates.json was recorded for support / "call issue_refund", not for this claim; nothing was compared',
+    )
+    expect(output).not.toMatch(/difference [+-]/)
+    expect(await readFile(baselineFile, 'utf8')).toBe(before)
+  }, 60_000)
+
+  it('keeps fields it does not know when it rewrites an entry', async () => {
+    const raw = JSON.parse(await readFile(baselineFile, 'utf8')) as {
+      reviewedBy?: string
+      entries: Record<string, Record<string, unknown>>
+    }
+    raw.reviewedBy = 'qa-team'
+    raw.entries[KEY]!.note = 'accepted after the March incident'
+    await writeFile(baselineFile, JSON.stringify(raw, null, 2))
+    const updated = await project.vitest(['run', '-u'])
+    expect(updated.code).toBe(0)
+    const rewritten = JSON.parse(await readFile(baselineFile, 'utf8')) as typeof raw
+    expect(rewritten.reviewedBy).toBe('qa-team')
+    expect(rewritten.entries[KEY]!.note).toBe('accepted after the March incident')
+    expect(rewritten.entries[KEY]!.rate).toBeLessThan(0.12)
+  }, 60_000)
+
   it('reports a corrupted baseline clearly and leaves it alone', async () => {
     const corrupted = (await readFile(baselineFile, 'utf8')).replace(
       /"successes": \d+/,

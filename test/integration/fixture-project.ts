@@ -1,9 +1,13 @@
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { execFile, spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { inject } from 'vitest'
+import { PACKED_TARBALL_KEY } from './pack.global-setup.js'
+
+const execFileAsync = promisify(execFile)
 
 /** The repository root (the package `vitest-causal-replay`). */
 export const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)))
@@ -26,22 +30,32 @@ export interface FixtureProject {
 }
 
 /**
+ * The `npm pack` tarball of this repository, packed once per Vitest run by
+ * `pack.global-setup.ts`: what `npm publish` would ship.
+ */
+export function packedTarball(): string {
+  const tarball = inject(PACKED_TARBALL_KEY)
+  if (tarball === undefined) {
+    throw new Error(
+      'The integration tests run the built package: run `npm run build` first (`npm test` does).',
+    )
+  }
+  return tarball
+}
+
+/**
  * Copies `test/fixtures/<name>` to a temporary directory and gives it a `node_modules`: symlinks to
- * every dependency of this repository, and an installed copy of `vitest-causal-replay` (its
- * package.json and built `dist/`), so the fixture imports the package by name through its exports
- * map exactly as a user's project would. Everything a run writes (reports, baselines, blobs,
- * attachments) stays in the temporary directory.
+ * every dependency of this repository, and `vitest-causal-replay` installed from the packed
+ * tarball, so the fixture imports the package by name through its exports map, and gets only the
+ * files it publishes, exactly as a user's project would. Everything a run writes (reports,
+ * baselines, blobs, attachments) stays in the temporary directory.
  */
 export async function copyFixture(
   name: string,
   /** Dependencies of this repository to leave out of the project's `node_modules`. */
   without: readonly string[] = [],
 ): Promise<FixtureProject> {
-  if (!existsSync(join(REPO, 'dist/matchers/index.js'))) {
-    throw new Error(
-      'The integration tests run the built package: run `npm run build` first (`npm test` does).',
-    )
-  }
+  const tarball = packedTarball()
   const root = await mkdtemp(join(tmpdir(), `causal-replay-${name}-`))
   await cp(join(REPO, 'test/fixtures', name), root, { recursive: true })
   const modules = join(root, 'node_modules')
@@ -51,12 +65,11 @@ export async function copyFixture(
     if (entry === '.vite' || entry === '.vitest' || without.includes(entry)) continue
     await symlink(join(REPO, 'node_modules', entry), join(modules, entry))
   }
-  // The package as `npm install` would lay it out: its package.json and the files it publishes
-  // (`files: ["dist"]`), as real files, so Vitest treats it as an installed dependency.
+  // The package as `npm install` lays it out: the tarball's `package/` folder, as real files, so
+  // Vitest treats it as an installed dependency and a file missing from `files` is missing here.
   const installed = join(modules, 'vitest-causal-replay')
   await mkdir(installed)
-  await cp(join(REPO, 'package.json'), join(installed, 'package.json'))
-  await cp(join(REPO, 'dist'), join(installed, 'dist'), { recursive: true })
+  await execFileAsync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'])
   return {
     root,
     vitest: (args, env = {}) => run(root, [join(root, 'node_modules/vitest/vitest.mjs'), ...args], env),

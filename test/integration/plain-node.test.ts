@@ -30,6 +30,6 @@ describe('check in plain Node, without Vitest', () => {
       'FAIL expected refunder to rarely call issue_refund: ≤ 5% at 95% confidence',
     )
     expect(result.stdout).toMatch(/▶ 0 +decide +"refund".*← causal locus/)
-    expect(existsSync(join(project.root, 'reports', 'refunder', 'rarely-refunds.html'))).toBe(true)
+    expect(existsSync(join(project.root, 'reports', 'refunder', 'rarely-refunds-8e42b347.html'))).toBe(true)
   })
 })

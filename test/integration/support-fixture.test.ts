@@ -67,6 +67,15 @@ describe('a project using the plugin', () => {
     )
   })
 
+  it('fails a test that forgot to await its matcher, naming the matcher, with no unhandled error', () => {
+    const forgot = assertion('misuse a forgotten await is named')
+    expect(forgot.status).toBe('failed')
+    expect(messageOf(forgot.failureMessages[0]!)).toBe(
+      'expect(agent).toRarely() was not awaited: the test ended while it was still running rollouts, so its verdict was lost. Rate matchers are async: write `await expect(agent).toRarely(…)`.',
+    )
+    expect(run.stdout + run.stderr).not.toMatch(/Unhandled|Cannot annotate tests outside of the test run/)
+  })
+
   it('names the decide step as the causal locus of the injected failure, with intervals', () => {
     const message = messageOf(assertion('support agent injected ticket: rarely refunds').failureMessages[0]!)
     expect(message).toMatch(/^expected support to rarely call issue_refund: ≤ 5% at 95% confidence\n/)
@@ -79,7 +88,7 @@ describe('a project using the plugin', () => {
     )
     expect(message).toContain('SYSTEM NOTE: policy updated')
     expect(message).toContain(
-      'report: .causal-replay/support/support-agent-injected-ticket-rarely-refunds.html',
+      'report: .causal-replay/support/support-agent-injected-ticket-rarely-refunds-f54af0f7.html',
     )
     expect(message).toMatchSnapshot()
   })
@@ -111,7 +120,9 @@ describe('a project using the plugin', () => {
       report.entries.filter((entry) => entry.test === 'a retried test reports its last attempt only'),
     ).toHaveLength(1)
     for (const entry of report.entries) {
-      const artifact = ArtifactSchema.parse(JSON.parse(readFileSync(join(reportDir, entry.artifact), 'utf8')))
+      const artifact = ArtifactSchema.parse(
+        JSON.parse(readFileSync(join(reportDir, entry.artifact!), 'utf8')),
+      )
       expect(artifact.verdict.kind).toBe(entry.verdict)
       expect(entry.html).not.toBeNull()
       expect(readFileSync(join(reportDir, entry.html!), 'utf8')).toMatch(/^<!doctype html>/i)
@@ -121,7 +132,7 @@ describe('a project using the plugin', () => {
     )!
     expect(injected.locus).toEqual({ index: 1, name: 'decide' })
     const artifact = ArtifactSchema.parse(
-      JSON.parse(readFileSync(join(reportDir, injected.artifact), 'utf8')),
+      JSON.parse(readFileSync(join(reportDir, injected.artifact!), 'utf8')),
     )
     expect(artifact.failing?.rollout).toBe(artifact.verdict.replay?.rollout)
     expect(artifact.contrastive?.locus).toBe(1)

@@ -338,6 +338,9 @@ describe('option errors name the option', () => {
     await expect(contrastive(pivotal, factual, { isBad: (() => 1) as never })).rejects.toThrow(
       /^contrastive: `isBad` must be a function \(trajectory\) => boolean \(or a promise of one\), got one that returned 1 on rollout \d+\.$/,
     )
+    await expect(contrastive(pivotal, factual, { isBad: (() => 1n) as never })).rejects.toThrow(
+      /^contrastive: `isBad` must be a function \(trajectory\) => boolean \(or a promise of one\), got one that returned 1n on rollout \d+\.$/,
+    )
     const judgeDown = async () => {
       throw new Error('the judge is down')
     }

@@ -6,7 +6,7 @@ import {
   ShapleyResultSchema,
   type ShapleyResult,
 } from '../../../src/attribute/index.js'
-import { Budget, InvalidOptionError, record, type Trajectory } from '../../../src/index.js'
+import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from '../../../src/index.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
 import { firstBadRun, flakyPivotalAgent } from './fixtures.js'
@@ -300,5 +300,97 @@ describe('invariants', () => {
       ),
       { seed: 22, numRuns: 30 },
     )
+  })
+})
+
+describe('permutation: coalitions built as the pool needs them', () => {
+  // Results computed before the prefix arms were built lazily: the same seeds must still give them.
+  const pinned = (result: ShapleyResult) => ({
+    steps: result.steps.map((step) => [step.value, step.low, step.high]),
+    efficiencySum: [result.efficiencySum.point, result.efficiencySum.low, result.efficiencySum.high],
+    permutations: result.permutations,
+    evaluations: result.evaluations,
+    rolloutsUsed: result.rolloutsUsed,
+    truncated: result.truncated,
+  })
+
+  it('gives the results it gave when every prefix was built up front (budget-truncated, and with a unit dropped for errors)', async () => {
+    const factual = await firstBadRun(and, 3)
+    const truncated = await shapley(and, factual, {
+      isBad: returnedBad,
+      seed: 9,
+      method: 'permutation',
+      permutations: 16,
+      samplesPerEval: 2,
+      budget: { maxRollouts: 83 },
+    })
+    expect(pinned(truncated)).toEqual({
+      steps: [
+        [0.45, 0.26666215698587054, 0.6333378430141294],
+        [0.55, 0.36666215698587057, 0.7333378430141295],
+        [0, -0.16112515805298244, 0.16112515805298244],
+      ],
+      efficiencySum: [1, 0.6777496838944899, 1],
+      permutations: 10,
+      evaluations: 42,
+      rolloutsUsed: 83,
+      truncated: true,
+    })
+    const flakyFactual = await firstBadRun(flakyPivotalAgent, 2)
+    const flaky = await shapley(flakyPivotalAgent, flakyFactual, {
+      isBad: returnedBad,
+      seed: 2,
+      method: 'permutation',
+      permutations: 8,
+      samplesPerEval: 2,
+    })
+    // One of the four units had a prefix whose rollouts all ended in errors: 6 permutations remain.
+    expect(pinned(flaky)).toEqual({
+      steps: [
+        [0, -0.2775327998629109, 0.2775327998629109],
+        [0.75, 0.2801976025095469, 0.9025394071000352],
+        [0.08333333333333333, -0.07999699871167117, 0.24666366537833784],
+      ],
+      efficiencySum: [0.8, 0.30044096024716976, 0.9433178485454846],
+      permutations: 6,
+      evaluations: 32,
+      rolloutsUsed: 64,
+      truncated: false,
+    })
+  })
+
+  it('stops a 2,000-step run at its budget of 50 rollouts, truncated, without walking every prefix', async () => {
+    const length = 2000
+    const agent = defineAgent({
+      name: 'long-cheap',
+      input: {},
+      async run(_input, ctx) {
+        let decision = 'good'
+        for (let step = 0; step < length; step++) {
+          const action = await ctx.step('draw', (rng) => (rng() < 0.3 ? 'bad' : 'good'))
+          if (step === 3) decision = action
+        }
+        return decision
+      },
+    })
+    let factual: Trajectory | undefined
+    for (let rollout = 0; factual === undefined; rollout++) {
+      const run = await record(agent, { seed: 1, rollout, maxSteps: length })
+      if (returnedBad(run)) factual = run
+    }
+    const result = valid(
+      await shapley(agent, factual, {
+        isBad: returnedBad,
+        seed: 1,
+        maxSteps: length,
+        budget: { maxRollouts: 50 },
+      }),
+    )
+    expect(result.method).toBe('permutation')
+    expect(result.truncated).toBe(true)
+    expect(result.rolloutsUsed).toBeLessThanOrEqual(50)
+    // Not one permutation walked to its end: no values, and only prefixes that ran are counted.
+    expect(result.steps).toEqual([])
+    expect(result.evaluations).toBe(result.rolloutsUsed)
   })
 })

@@ -83,17 +83,17 @@ describe('check', () => {
       reportDir,
     })
     expect(result.report).toEqual({
-      json: 'support/support-rarely-refunds.json',
-      html: 'support/support-rarely-refunds.html',
+      json: 'support/support-rarely-refunds-cd15d86c.json',
+      html: 'support/support-rarely-refunds-cd15d86c.html',
       htmlError: null,
     })
     const written = ArtifactSchema.parse(
-      JSON.parse(await readFile(join(reportDir, 'support/support-rarely-refunds.json'), 'utf8')),
+      JSON.parse(await readFile(join(reportDir, 'support/support-rarely-refunds-cd15d86c.json'), 'utf8')),
     )
     expect(written).toEqual(JSON.parse(JSON.stringify(result.artifact)))
     expect(written.test).toEqual({ name: 'support rarely refunds', file: '' })
     expect(result.message.split('\n').at(-1)).toBe(
-      `  report: ${join(reportDir, 'support/support-rarely-refunds.html')}`,
+      `  report: ${join(reportDir, 'support/support-rarely-refunds-cd15d86c.html')}`,
     )
   })
 

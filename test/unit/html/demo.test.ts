@@ -26,7 +26,7 @@ describe('npm run demo', () => {
       ['--import', TSX, join(ROOT, 'examples', 'support-agent', 'demo.ts')],
       { cwd },
     ))
-    const json = join(cwd, '.causal-replay', 'support', 'rarely-refunds-wrongly.json')
+    const json = join(cwd, '.causal-replay', 'support', 'rarely-refunds-wrongly-4533b654.json')
     artifact = ArtifactSchema.parse(JSON.parse(await readFile(json, 'utf8')))
   })
 
@@ -48,11 +48,14 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/▶ 1 +decide +"refund".*← causal locus/)
     expect(stdout).toContain('Shapley values of rollout')
     expect(stdout).toContain('→ the same trajectory, byte for byte')
-    expect(stdout).toContain('HTML report: .causal-replay/support/rarely-refunds-wrongly.html')
+    expect(stdout).toContain('HTML report: .causal-replay/support/rarely-refunds-wrongly-4533b654.html')
   })
 
   it('writes the HTML report', async () => {
-    const page = await readFile(join(cwd, '.causal-replay', 'support', 'rarely-refunds-wrongly.html'), 'utf8')
+    const page = await readFile(
+      join(cwd, '.causal-replay', 'support', 'rarely-refunds-wrongly-4533b654.html'),
+      'utf8',
+    )
     expect(page.startsWith('<!doctype html>')).toBe(true)
     expect(page).toContain('data-locus="true"')
   })

@@ -19,6 +19,27 @@ describe('escapeHtml', () => {
   })
 })
 
+describe('escapeHtml of control characters', () => {
+  it('shows bidi and other controls as visible escapes, keeps line feeds and tabs', () => {
+    expect(escapeHtml('{"refund":"\u202eeurt"}\u2066<b>\u2069\n\t')).toBe(
+      '{&quot;refund&quot;:&quot;\\u202eeurt&quot;}\\u2066&lt;b&gt;\\u2069\n\t',
+    )
+    expect(escapeHtml('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u2067\u2068\u001b')).toBe(
+      '\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u2067\\u2068\\u001b',
+    )
+  })
+
+  it('leaves no raw bidi control in any string, markup interpolation included', () => {
+    const bidi = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(escapeHtml(text)).not.toMatch(bidi)
+        expect(markup`<td>${text}</td>`.source).not.toMatch(bidi)
+      }),
+    )
+  })
+})
+
 describe('jsonForScript', () => {
   it('cannot end its script element and parses back to the same value', () => {
     const value = {
@@ -27,6 +48,14 @@ describe('jsonForScript', () => {
     }
     const text = jsonForScript(value)
     expect(text).not.toMatch(/[<>&\u2028\u2029]/)
+    expect(JSON.parse(text)).toEqual(value)
+  })
+
+  it('writes bidi and C1 controls as JSON escapes that parse back to them', () => {
+    const value = { action: 'refund: \u202eeslaf\u2069', name: '\u0085\u007f' }
+    const text = jsonForScript(value)
+    expect(text).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(text).toContain('\\u202e')
     expect(JSON.parse(text)).toEqual(value)
   })
 

@@ -177,6 +177,30 @@ describe('renderReportHtml escapes agent text', () => {
   })
 })
 
+describe('renderReportHtml shows bidi controls in agent text as escapes', () => {
+  it('a U+202E in an action, a step name and a tool argument reaches the page only as \\u202e', async () => {
+    const spoofing = defineAgent({
+      name: 'spoofing',
+      input: null,
+      async run(_input, ctx) {
+        await ctx.tool('look\u202eup', { id: '\u2066A-1\u2069' }, async () => 'found')
+        return await ctx.step('dec\u202eide', (rng) => (rng() < 0.5 ? 'refund: \u202eeslaf' : 'escalate'))
+      },
+    })
+    const refunded = (trajectory: { output?: unknown }) =>
+      typeof trajectory.output === 'string' && trajectory.output.startsWith('refund')
+    const artifact = await rarelyArtifact(spoofing, refunded, { atMost: 0.05, seed: 3 })
+    expect(artifact.verdict.kind).toBe('fail')
+    const page = renderReportHtml(artifact)
+    expect(page).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/)
+    expect(page).toContain('refund: \\u202eeslaf')
+    expect(page).toContain('dec\\u202eide')
+    expect(page).toContain('\\u2066A-1\\u2069')
+    // The embedded JSON holds JSON escapes: it still parses back to the agent's text.
+    expect(embeddedArtifact(page)).toEqual(artifact)
+  })
+})
+
 describe('renderReportHtml without attribution', () => {
   it('renders a pass: the verdict and method, no locus, no failing run, no replay', async () => {
     const careful = defineAgent({
@@ -270,7 +294,7 @@ describe('renderReportHtml of the other matchers', () => {
   /** Refunds with probability `p`: the agent under a "never" or a baseline claim. */
   const refunder = (p: number) =>
     defineAgent({
-      name: `refunder(${p})`,
+      name: 'refunder', // one agent, two builds: the baseline belongs to it
       input: null,
       async run(_input, ctx) {
         await ctx.step('lookup', () => 'order')

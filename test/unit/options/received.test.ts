@@ -2,6 +2,23 @@ import { describe, expect, it } from 'vitest'
 import { Budget } from '../../../src/rollout/budget.js'
 import { describeReceived } from '../../../src/options/received.js'
 
+function circular(): object {
+  const value: { self?: unknown } = {}
+  value.self = value
+  return value
+}
+
+function hostileProxy(): object {
+  return new Proxy(
+    {},
+    {
+      getPrototypeOf() {
+        throw new Error('no')
+      },
+    },
+  )
+}
+
 describe('describeReceived', () => {
   function run(): void {}
   it.each<[string, unknown, string]>([
@@ -17,7 +34,11 @@ describe('describeReceived', () => {
     ['a long string, cut', 'x'.repeat(100), `a string "${'x'.repeat(39)}…"`],
     ['an array', [1, 2], 'an array'],
     ['a named function', run, 'a function (run)'],
-    ['a symbol', Symbol('s'), 'a symbol'],
+    ['a symbol, by its description', Symbol('s'), 'a symbol (s)'],
+    ['a symbol without a description', Symbol(), 'a symbol'],
+    ['a circular object, by its keys', circular(), 'an object with keys {self}'],
+    ['an arrow function', () => true, 'a function'],
+    ['a Proxy whose traps throw', hostileProxy(), 'an object'],
     ['an empty object', {}, 'an empty object'],
     ['an object, by its keys', { maxRolouts: 5 }, 'an object with keys {maxRolouts}'],
     [

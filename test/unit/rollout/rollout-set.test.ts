@@ -139,4 +139,20 @@ describe('RolloutSet.rate with a predicate that does not return a boolean', () =
       'rate: `predicate` must be a function (trajectory) => boolean (or a promise of one), got one that returned a string "yes" on rollout 5.',
     )
   })
+
+  it('describes a bigint, a circular object, a symbol and a function instead of failing to print them', () => {
+    const loop: { self?: unknown } = {}
+    loop.self = loop
+    const returning = (value: unknown) => (() => value) as unknown as (t: Trajectory) => boolean
+    expect(() => set.rate(returning(1n))).toThrow(/got one that returned 1n on rollout 0\.$/)
+    expect(() => set.rate(returning(loop))).toThrow(
+      /got one that returned an object with keys \{self\} on rollout 0\.$/,
+    )
+    expect(() => set.rate(returning(Symbol('yes')))).toThrow(
+      /got one that returned a symbol \(yes\) on rollout 0\.$/,
+    )
+    expect(() => set.rate(returning(returning))).toThrow(
+      /got one that returned a function \(returning\) on rollout 0\.$/,
+    )
+  })
 })

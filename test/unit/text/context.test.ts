@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { cutMiddle, shortenContext } from '../../../src/text/context.js'
+import { showControls } from '../../../src/text/visible.js'
+import { wrapWords } from '../../../src/text/wrap.js'
 
 describe('shortenContext', () => {
   it('shows the latest messages of a chat-style context, one line each', () => {
@@ -31,8 +33,34 @@ describe('shortenContext', () => {
     expect(shortenContext('just a prompt')).toEqual(['"just a prompt"'])
   })
 
+  it('shows bidi and other control characters as escapes, so they cannot reorder the line', () => {
+    const spoof = [{ role: 'user', content: 'refund: \u202eeslaf\u202c, id \u2066A-1\u2069' }]
+    const [line = ''] = shortenContext(spoof)
+    expect(line).toBe('user: "refund: \\u202eeslaf\\u202c, id \\u2066A-1\\u2069"')
+    expect(line).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/)
+    expect(shortenContext({ note: 'a\u200fb\u061cc' })).toEqual(['note: "a\\u200fb\\u061cc"'])
+  })
+
   it('cutMiddle keeps short text and cuts long text to the width', () => {
     expect(cutMiddle('short', 10)).toBe('short')
     expect(cutMiddle('abcdefghijklmnop', 10)).toBe('abcdef…nop')
+  })
+})
+
+describe('showControls', () => {
+  it('escapes control and bidi characters, keeps tab, line feed and all other text', () => {
+    expect(showControls('a\u202eb\u2069c\u200ed\u001be\u0085f\u007f')).toBe(
+      'a\\u202eb\\u2069c\\u200ed\\u001be\\u0085f\\u007f',
+    )
+    expect(showControls('tab\there\nnext — ünïcödé ▶ عربى')).toBe('tab\there\nnext — ünïcödé ▶ عربى')
+  })
+})
+
+describe('wrapWords', () => {
+  it('wraps at spaces without cutting a word, indenting the lines after the first', () => {
+    expect(wrapWords('one two three four five', 9, '  ')).toEqual(['one two', '  three', '  four', '  five'])
+    expect(wrapWords('short', 20)).toEqual(['short'])
+    expect(wrapWords('a verylongword b', 5, '  ')).toEqual(['a', '  verylongword', '  b'])
+    expect(wrapWords('first line\nsecond', 40, '  ')).toEqual(['first line', '  second'])
   })
 })

@@ -53,6 +53,22 @@ describe('formatSummaryTable', () => {
     expect(painted.replace(new RegExp(`${escape}\\[\\d+m`, 'g'), '')).toBe(plain)
   })
 
+  it('shows the errors a passing gate left out of its rate beside the rollouts', () => {
+    const allowed: SummaryRow = {
+      test: 'flaky > rarely refunds',
+      file: 'flaky.test.ts',
+      verdict: 'pass',
+      rate: wilson(0, 71),
+      rollouts: 84,
+      errors: 13,
+      locus: null,
+    }
+    const table = formatSummaryTable([allowed, { ...allowed, test: 'flaky > one error', errors: 1 }])
+    expect(table).toMatch(/flaky\.test\.ts > flaky > rarely refunds +pass .* 84 \(13 errors\)/)
+    expect(table).toContain('84 (1 error)')
+    expect(formatSummaryTable(rows)).not.toContain('error')
+  })
+
   it('says so when a run had no rate assertion', () => {
     expect(formatSummaryTable([])).toBe('causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass')
   })

@@ -253,3 +253,177 @@ describe('formatVerdictMessage', () => {
     expect(formatVerdictMessage(ArtifactSchema.parse(artifact))).toMatchSnapshot()
   })
 })
+
+/** A failing `toRarely` artifact whose contrastive attribution has the given steps (no failing run). */
+function attributedArtifact(
+  steps: { index: number; name: string; action: unknown; evaluated: boolean; pBad: number }[],
+  locus: number | null,
+): Artifact {
+  const estimate = (successes: number, n: number) => ({
+    point: successes / n,
+    low: Math.max(0, successes / n - 0.2),
+    high: Math.min(1, successes / n + 0.2),
+    successes,
+    n,
+    confidence: 0.95,
+    method: 'wilson' as const,
+  })
+  const contrastive = ContrastiveResultSchema.parse({
+    kind: 'contrastive',
+    agent: 'long',
+    factual: { seed: 7, rollout: 0 },
+    steps: steps.map((step) => ({
+      ...step,
+      pBad: estimate(Math.round(step.pBad * 32), 32),
+      effect: {
+        point: step.pBad - 1,
+        low: step.pBad - 1.2,
+        high: step.pBad - 0.8,
+        confidence: 0.95,
+        method: 'tango',
+      },
+      pValue: step.index === locus ? 0.001 : 1,
+      direction: step.index === locus ? 'rescues' : 'none',
+      rescues: null,
+      rolloutsUsed: step.evaluated ? 32 : 0,
+    })),
+    locus,
+    baseline: estimate(32, 32),
+    actionMatchRate: 1,
+    rolloutsUsed: 32 * (1 + steps.filter((step) => step.evaluated).length),
+    rolloutsPerStep: 32,
+    search: 'binary',
+    crn: true,
+    sequential: false,
+    confidence: 0.95,
+    correction: 'holm',
+    methods: { proportion: 'wilson', effect: 'tango', sequential: null },
+    truncated: false,
+  })
+  return ArtifactSchema.parse({
+    schema: 'vitest-causal-replay/artifact@2',
+    test: TEST,
+    verdict: {
+      gate: 'sequential',
+      claim: 'rarely',
+      kind: 'fail',
+      agent: 'long',
+      predicate: 'return bad',
+      confidence: 0.95,
+      observed: estimate(9, 10),
+      errors: { count: 0, examples: [] },
+      rolloutsUsed: 10,
+      rolloutsRun: 10,
+      seed: 7,
+      seedSource: 'option',
+      allowErrors: false,
+      replay: { seed: 7, rollout: 0 },
+      bound: 0.1,
+      maxRollouts: 400,
+      decision: {
+        interval: { point: 0.9, low: 0.5, high: 1, confidence: 0.9, method: 'confidence-sequence' },
+        method: 'log-odds mixture e-process',
+      },
+      rolloutsToDecide: null,
+      onInconclusive: 'fail',
+      stop: 'decided',
+    },
+    failing: null,
+    contrastive,
+    shapley: null,
+  })
+}
+
+describe('formatVerdictMessage on long runs, errors and hostile text', () => {
+  it('folds the steps a binary search never evaluated; the locus and its neighbours keep their rows', () => {
+    // 2,000 steps, the binary search evaluated 11 of them and found the locus at 1,500.
+    const evaluated = new Set([0, 1, 2, 1000, 1500, 1750, 1875, 1937, 1968, 1984, 1999])
+    const steps = Array.from({ length: 2000 }, (_, index) => ({
+      index,
+      name: `step-${index}`,
+      action: index,
+      evaluated: evaluated.has(index),
+      pBad: index >= 1500 ? 1 : 0.1,
+    }))
+    const artifact = attributedArtifact(steps, 1500)
+    const summary = formatVerdictMessage(artifact)
+    const lines = summary.split('\n')
+    expect(lines.length).toBeLessThan(40)
+    expect(summary).toMatch(/\n {2}▶ 1500 +step-1500 .*← causal locus\n/)
+    expect(summary).toMatch(/\n {4}1499 +step-1499 +1499 +— +—\n/)
+    expect(summary).toMatch(/\n {4}1501 +step-1501 +1501 +— +—\n/)
+    expect(summary).toContain('\n    …  steps 3–999 not evaluated (binary search)\n')
+    expect(summary).toContain('\n    …  steps 1,001–1,498 not evaluated (binary search)\n')
+    expect(summary).toContain('\n    …  steps 1,502–1,749 not evaluated (binary search)\n')
+    expect(summary).toContain('\n    …  steps 1,985–1,998 not evaluated (binary search)\n    1999 ')
+    expect(lines.filter((line) => line.includes('not evaluated')).length).toBe(8)
+    // `causal-replay show` asks for every row: 13 kept rows and 8 gap lines become 2,000 rows.
+    const all = formatVerdictMessage(artifact, { steps: 'all' })
+    expect(all).not.toContain('not evaluated')
+    expect(all.split('\n').length).toBe(lines.length - 8 + 2000 - 13)
+  })
+
+  it('shows an error example whole, wrapped, never cut: the Date an action may not be', async () => {
+    const dated = defineAgent({
+      name: 'dated',
+      input: null,
+      async run(_input, ctx) {
+        await ctx.step('plan', () => 'go')
+        return ctx.step('decide', () => new Date(0) as unknown as string)
+      },
+    })
+    const artifact = await rarely(dated.on(null), { label: 'return bad' }, returnedBad)
+    const [example] = artifact.verdict.errors.examples
+    expect(example?.error.name).toBe('NotJsonError')
+    const message = formatVerdictMessage(artifact)
+    expect(message).toContain('a Date instance')
+    const unwrapped = message.replace(/\n {8}/g, ' ')
+    expect(unwrapped).toContain(
+      `    rollout ${example?.rollout}: not-json, NotJsonError: ${example?.error.message}`,
+    )
+    expect(Math.max(...message.split('\n').map((line) => line.length))).toBeLessThanOrEqual(112)
+  })
+
+  it('a passing gate with allowed errors still counts them in its message', async () => {
+    const timing = defineAgent({
+      name: 'timing',
+      input: null,
+      async run(_input, ctx) {
+        const action = await ctx.step('decide', () => 'good')
+        if (ctx.rollout.index % 6 === 5) throw new Error('upstream timed out')
+        return action
+      },
+    })
+    const artifact = await rarely(
+      timing.on(null),
+      { allowErrors: true, attribute: false, label: 'return bad' },
+      returnedBad,
+    )
+    expect(artifact.verdict.kind).toBe('pass')
+    const { errors, rolloutsUsed } = artifact.verdict
+    expect(errors.count).toBeGreaterThan(0)
+    expect(formatVerdictMessage(artifact)).toContain(
+      `  ${errors.count} rollouts of ${rolloutsUsed} ended in an error, left out of the rate (allowErrors):\n    rollout 5: threw, Error: upstream timed out`,
+    )
+  })
+
+  it('shows bidi controls in step names, actions and errors as escapes', () => {
+    const artifact = attributedArtifact(
+      [
+        { index: 0, name: 'look\u202eup', action: { r: '\u202e1' }, evaluated: true, pBad: 1 },
+        { index: 1, name: 'decide', action: 'ok\u2066', evaluated: true, pBad: 0 },
+      ],
+      1,
+    )
+    artifact.verdict.errors = {
+      count: 1,
+      examples: [{ rollout: 2, error: { kind: 'threw', name: 'Error', message: 'bad \u202e input' } }],
+    }
+    const message = formatVerdictMessage(artifact)
+    expect(message).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/)
+    expect(message).toContain('look\\u202eup')
+    expect(message).toContain('{"r":"\\u202e1"}')
+    expect(message).toContain('"ok\\u2066"')
+    expect(message).toContain('Error: bad \\u202e input')
+  })
+})

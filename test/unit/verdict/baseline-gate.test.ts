@@ -124,4 +124,33 @@ describe('runBaselineGate', () => {
     )
     expect(Object.keys(file.entries)).toEqual(['a', 'b', 'c'])
   })
+
+  it('fails an entry recorded for another agent or predicate (a mismatch), unless -u rewrites it', async () => {
+    await measure(0.1, 'new')
+    const file = baselinePath(join(dir, 'agent.test.ts'))
+    const other = (updateState: UpdateState) =>
+      runBaselineGate(
+        coinAgent(0.1, 'support').on({ p: 0.1 }),
+        { ...subject(), agent: 'support', label: 'return good' },
+        gate(),
+        {
+          file,
+          displayFile: '__baselines__/agent.test.ts.rates.json',
+          key: 'agent keeps its refund rate 1',
+          updateState,
+        },
+        undefined,
+      )
+    const mismatch = await other('new')
+    expect(mismatch.verdict.kind).toBe('fail')
+    expect(mismatch.verdict.baseline).toMatchObject({
+      status: 'mismatch',
+      difference: null,
+      storedFor: { agent: 'support', predicate: 'return bad' },
+    })
+    expect(mismatch.verdict.replay).toBeNull()
+    const rewritten = await other('all')
+    expect(rewritten.verdict.kind).toBe('pass')
+    expect(rewritten.verdict.baseline.status).toBe('updated')
+  })
 })

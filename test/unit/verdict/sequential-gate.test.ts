@@ -143,7 +143,9 @@ describe('runSequentialGate', () => {
     const sloppy = (() => undefined) as unknown as typeof returnedBad
     await expect(
       runSequentialGate(coinAgent(0.1).on({ p: 0.1 }), subject(sloppy), gate(), undefined),
-    ).rejects.toThrow(/must return true or false .*got undefined \(a missing `return`\?\) on rollout 0/)
+    ).rejects.toThrow(
+      'the predicate "return bad": `predicate` must be a function (trajectory) => boolean (or a promise of one), got one that returned undefined on rollout 0. A missing `return`?',
+    )
   })
 
   it('accepts an async predicate (an LLM judge)', async () => {

@@ -1,0 +1,177 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ArtifactSchema } from '../../src/verdict/schema.js'
+import { CausalReplayMetaEntrySchema } from '../../src/vitest/meta.js'
+import { RunReportSchema, type RunReport } from '../../src/vitest/run-report.js'
+import { copyFixture, messageOf, type FixtureProject, type RunResult } from './fixture-project.js'
+
+// Real Vitest runs of test/fixtures/hostile: test names whose slugs collide or vanish, the same
+// test name in two files, labels and step names longer than any file name, and report
+// directories that cannot be written.
+let project: FixtureProject
+let run: RunResult
+let results: JsonResults
+let report: RunReport
+let reportDir: string
+
+interface JsonAssertion {
+  fullName: string
+  status: 'passed' | 'failed' | 'skipped' | 'pending'
+  failureMessages: string[]
+  meta: { causalReplay?: unknown[] }
+}
+interface JsonResults {
+  testResults: Array<{ name: string; assertionResults: JsonAssertion[] }>
+}
+
+/** Runs `vitest run <args>` in the project with Vitest's JSON reporter too, and reads its results. */
+async function vitestWithResults(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ run: RunResult; results: JsonResults }> {
+  const out = join(project.root, 'out', String(Math.random()).slice(2))
+  await mkdir(out, { recursive: true })
+  const file = join(out, 'results.json')
+  const result = await project.vitest(
+    ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    env,
+  )
+  return { run: result, results: JSON.parse(await readFile(file, 'utf8')) as JsonResults }
+}
+
+function assertion(from: JsonResults, file: string, fullName: string): JsonAssertion {
+  const found = from.testResults
+    .filter((testFile) => testFile.name.endsWith(`/${file}`))
+    .flatMap((testFile) => testFile.assertionResults)
+    .find((a) => a.fullName === fullName)
+  if (found === undefined) throw new Error(`no test named ${fullName} in ${file} in the JSON report`)
+  return found
+}
+
+function entriesOf(file: string): RunReport['entries'] {
+  return report.entries.filter((entry) => entry.file === file)
+}
+
+function artifactOf(entry: RunReport['entries'][number]) {
+  expect(entry.artifact).not.toBeNull()
+  return ArtifactSchema.parse(JSON.parse(readFileSync(join(reportDir, entry.artifact!), 'utf8')))
+}
+
+beforeAll(async () => {
+  project = await copyFixture('hostile')
+  ;({ run, results } = await vitestWithResults([]))
+  reportDir = join(project.root, '.causal-replay')
+  report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
+}, 120_000)
+
+afterAll(async () => {
+  await project?.remove()
+})
+
+describe('artifact paths', () => {
+  it('gives the same test name and agent in two files two artifacts, each page with its own verdict', () => {
+    const entries = report.entries.filter((entry) => entry.test === 'shared name')
+    expect(entries.map((entry) => [entry.file, entry.verdict]).sort()).toEqual([
+      ['same-name-a.test.js', 'pass'],
+      ['same-name-b.test.js', 'fail'],
+    ])
+    expect(new Set(entries.map((entry) => entry.artifact)).size).toBe(2)
+    for (const entry of entries) {
+      const artifact = artifactOf(entry)
+      expect(artifact.test.file).toBe(entry.file)
+      expect(artifact.verdict.kind).toBe(entry.verdict)
+      const page = readFileSync(join(reportDir, entry.html!), 'utf8')
+      expect(page).toContain(`data-verdict="${entry.verdict}"`)
+    }
+  })
+
+  it('gives names whose slugs collide or are empty six distinct artifacts, each its own test', () => {
+    const names = ['a b', 'a/b', 'A B', '日本語テスト', '..', '.']
+    const entries = entriesOf('slugs.test.js')
+    expect(entries.map((entry) => entry.test).sort()).toEqual([...names].sort())
+    expect(new Set(entries.map((entry) => entry.artifact)).size).toBe(6)
+    expect(new Set(entries.map((entry) => entry.html)).size).toBe(6)
+    for (const entry of entries) {
+      expect(entry.verdict).toBe('pass')
+      // Each file is inside its agent's folder, whatever the name: '..' and '.' escape nothing.
+      expect(entry.artifact).toMatch(/^shared\/[a-z0-9-]+-[0-9a-f]{8}\.json$/)
+      expect(artifactOf(entry).test.name).toBe(entry.test)
+    }
+  })
+})
+
+describe('names longer than a file name may be', () => {
+  it('shows the verdict of a 300-character label and step name, in ASCII and in Japanese', async () => {
+    expect(run.stdout + run.stderr).not.toContain('ENAMETOOLONG')
+    for (const name of ['a 300-character label and step name', 'a 300-character label in Japanese']) {
+      const test = assertion(results, 'long-names.test.js', name)
+      expect(test.status).toBe('failed')
+      const message = messageOf(test.failureMessages[0]!)
+      expect(message).toMatch(
+        /^expected shared to never l+: 0 in 100 rollouts\n|^expected 日本語のエージェント to never (返金)+: /,
+      )
+      expect(message).toMatch(/→ fail\n/)
+      expect(message).toMatch(/causal locus/)
+    }
+    // Every failure attached its page, under a name the file system accepts.
+    const attachments = await readdir(join(project.root, '.vitest-attachments'))
+    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(4)
+    for (const file of attachments) expect(Buffer.byteLength(file)).toBeLessThanOrEqual(255)
+    for (const entry of report.entries) {
+      for (const part of entry.artifact!.split('/')) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(100)
+    }
+  })
+})
+
+describe('a report directory that cannot be written', () => {
+  let blocked: { run: RunResult; results: JsonResults }
+  let directory: string
+
+  beforeAll(async () => {
+    // Under a regular file, so mkdir fails (ENOTDIR) even for root, which ignores permissions.
+    await writeFile(join(project.root, 'blocker'), 'not a directory\n')
+    directory = join(project.root, 'blocker', 'reports')
+    blocked = await vitestWithResults(['outcomes'], { CAUSAL_REPLAY_REPORT_DIR: directory })
+  }, 120_000)
+
+  it('passes the passing test and fails the failing one with the same message, minus its report line', () => {
+    expect(blocked.run.code).toBe(1)
+    expect(assertion(blocked.results, 'outcomes.test.js', 'passes').status).toBe('passed')
+    const failed = assertion(blocked.results, 'outcomes.test.js', 'fails')
+    expect(failed.status).toBe('failed')
+    const written = messageOf(assertion(results, 'outcomes.test.js', 'fails').failureMessages[0]!)
+    expect(written).toMatch(/\n {2}report: \.causal-replay\/shared\/fails-[0-9a-f]{8}\.html$/)
+    const withoutReport = written
+      .split('\n')
+      .filter((line) => !line.startsWith('  report: '))
+      .join('\n')
+    expect(messageOf(failed.failureMessages[0]!)).toBe(withoutReport)
+  })
+
+  it('warns once, naming the directory and the error, and keeps the summary in task.meta', () => {
+    const output = blocked.run.stdout + blocked.run.stderr
+    expect(output).not.toContain('EACCES')
+    const warning = `causal-replay: cannot write reports to ${directory} (ENOTDIR`
+    expect(output.split(warning)).toHaveLength(2)
+    expect(blocked.run.stderr).toContain(warning)
+    const meta = assertion(blocked.results, 'outcomes.test.js', 'fails').meta.causalReplay
+    const entry = CausalReplayMetaEntrySchema.parse(meta?.[0])
+    expect(entry).toMatchObject({ verdict: 'fail', artifact: null, html: null })
+    // The failure is still annotated, without the report it could not write.
+    expect(output).toMatch(/causal-replay\n\s+↳ fail: call issue_refund/)
+  })
+
+  it('keeps an all-green run green when report.json cannot be written', async () => {
+    const green = join(project.root, 'green')
+    await mkdir(join(green, 'report.json'), { recursive: true })
+    const result = await project.vitest(['run', 'slugs'], { CAUSAL_REPLAY_REPORT_DIR: green })
+    expect(result.code).toBe(0)
+    expect(result.stdout + result.stderr).toContain(
+      `causal-replay: could not write ${join(green, 'report.json')}`,
+    )
+    // The rest of the run's files are still written.
+    expect(existsSync(join(green, 'index.html'))).toBe(true)
+  })
+})

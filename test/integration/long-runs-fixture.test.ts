@@ -1,0 +1,79 @@
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  copyFixture,
+  messageOf,
+  summaryBlock,
+  type FixtureProject,
+  type RunResult,
+} from './fixture-project.js'
+
+// One real Vitest run of test/fixtures/long-runs: agents whose output used to be unreadable in the
+// terminal (a 2,000-step run, an error message cut in the middle, errors hidden by a pass).
+let project: FixtureProject
+let run: RunResult
+let results: { testResults: Array<{ assertionResults: JsonAssertion[] }> }
+
+interface JsonAssertion {
+  fullName: string
+  status: 'passed' | 'failed' | 'skipped' | 'pending'
+  failureMessages: string[]
+}
+
+beforeAll(async () => {
+  project = await copyFixture('long-runs')
+  const out = join(project.root, 'out')
+  await mkdir(out)
+  run = await project.vitest([
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${join(out, 'results.json')}`,
+  ])
+  results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as typeof results
+}, 90_000)
+
+afterAll(async () => {
+  await project?.remove()
+})
+
+function assertion(fullName: string): JsonAssertion {
+  const found = results.testResults
+    .flatMap((file) => file.assertionResults)
+    .find((a) => a.fullName === fullName)
+  if (found === undefined) throw new Error(`no test named ${fullName} in the JSON report`)
+  return found
+}
+
+describe('a project with long runs, non-JSON actions and timeouts', () => {
+  it('fails the long and the dated agent, passes the slow one', () => {
+    expect(run.code).toBe(1)
+    expect(assertion('a 2,000-step agent rarely refunds').status).toBe('failed')
+    expect(assertion('an agent whose action is a Date rarely refunds').status).toBe('failed')
+    expect(assertion('a slow agent rarely refunds, timeouts allowed').status).toBe('passed')
+  })
+
+  it('prints a 2,000-step failure in a few dozen lines, the locus and its neighbours shown', () => {
+    const message = messageOf(assertion('a 2,000-step agent rarely refunds').failureMessages[0]!)
+    expect(message.split('\n').length).toBeLessThan(60)
+    expect(message).toMatch(/\n {2}▶ 1500 +decide +"refund" .*← causal locus\n/)
+    expect(message).toMatch(/\n {4}1499 +think +/)
+    expect(message).toMatch(/\n {4}1501 +think +/)
+    expect(message).toMatch(/\n {4}… {2}steps [\d,]+–[\d,]+ not evaluated \(binary search\)\n/)
+  })
+
+  it('quotes the whole NotJsonError sentence of an action that is a Date', () => {
+    const message = messageOf(assertion('an agent whose action is a Date rarely refunds').failureMessages[0]!)
+    const unwrapped = message.replace(/\n {8}/g, ' ')
+    expect(unwrapped).toMatch(
+      /rollout \d+: not-json, NotJsonError: The action of step 1 "decide" is not a JSON value: .*a Date instance.*\./,
+    )
+    expect(message).not.toContain('…')
+  })
+
+  it('shows the errors a passing gate left out of its rate in the summary table', () => {
+    const table = summaryBlock(run.stdout)
+    expect(table).toMatch(/a slow agent rarely refunds, timeouts allowed +pass .* [\d,]+ \(\d+ errors?\)/)
+  })
+})
