@@ -110,8 +110,8 @@ export async function runCheck(
   }
   const run = await gate.run(scenario, subject, context.signal)
   const diagnosis = await diagnose(scenario, run, gate.options, context.signal)
-  // The failure of an attribution rides along: the verdict it could not explain still stands.
-  const artifact = { ...buildArtifact(context.test, run, diagnosis), attributionError: diagnosis.failure }
+  // An attribution that failed rides along in the artifact: the verdict it could not explain stands.
+  const artifact = buildArtifact(context.test, run, diagnosis)
 
   const report = context.report === null ? null : await writeReport(context.report, context.test, artifact)
   let message = formatVerdictMessage(artifact, report === null ? {} : { report: report.shown })

@@ -2,7 +2,7 @@ import type { Diagnosis } from './diagnose.js'
 import type { GateRun } from './gate.js'
 import { ARTIFACT_SCHEMA, type Artifact } from './schema.js'
 
-/** Assembles the artifact of one claim: verdict, the attributed failing run and its attribution. */
+/** Assembles the artifact of one claim: verdict, the attributed failing run and its attribution (or why it failed). */
 export function buildArtifact(
   test: { name: string; file: string },
   run: GateRun,
@@ -15,5 +15,6 @@ export function buildArtifact(
     failing: run.failing,
     contrastive: diagnosis.contrastive,
     shapley: diagnosis.shapley,
+    attributionError: diagnosis.failure,
   }
 }
