@@ -13,6 +13,7 @@ import {
   resolveBaseline,
   resolveSequentialGate,
   resolveZeroTolerance,
+  type Deadline,
   type MatcherDefaults,
   type ResolvedCommon,
 } from '../verdict/options.js'
@@ -92,6 +93,11 @@ export interface CheckContext {
   root: string
   /** Default: the claim builder's name. Who makes the claim, for messages about its options (`toRarely`). */
   caller?: string
+  /**
+   * Default: none. When the surrounding test times out, less a margin for the message and files:
+   * the gate and its attribution stop in time to report instead of being killed with the test.
+   */
+  deadline?: Deadline | undefined
 }
 
 /** The pipeline behind `check` and every matcher: seed → options → gate → attribution → artifact → message. */
@@ -169,10 +175,14 @@ interface ResolvedGate {
 /** Resolves the claim's options (claim > run defaults > built-in) and picks its gate. */
 function resolveGate(claim: Claim, context: CheckContext, seed: number): ResolvedGate {
   const caller = context.caller ?? CALLERS[claim.kind]
+  const deadline = context.deadline
   switch (claim.kind) {
     case 'rarely':
     case 'usually': {
-      const options = resolveSequentialGate(claim.kind, caller, claim.options, context.defaults, seed)
+      const options = {
+        ...resolveSequentialGate(claim.kind, caller, claim.options, context.defaults, seed),
+        deadline,
+      }
       return {
         options,
         run: (scenario, subject, signal) => runSequentialGate(scenario, subject, options, signal),
@@ -180,7 +190,10 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
     }
     case 'never':
     case 'always': {
-      const options = resolveZeroTolerance(claim.kind, caller, claim.options, context.defaults, seed)
+      const options = {
+        ...resolveZeroTolerance(claim.kind, caller, claim.options, context.defaults, seed),
+        deadline,
+      }
       return {
         options,
         run: (scenario, subject, signal) => runZeroToleranceGate(scenario, subject, options, signal),
@@ -188,7 +201,7 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
     }
     case 'baseline': {
       const { file, name, update, ...rest } = claim.options
-      const options = resolveBaseline(caller, { ...rest, name }, context.defaults, seed)
+      const options = { ...resolveBaseline(caller, { ...rest, name }, context.defaults, seed), deadline }
       const absolute = isAbsolute(file) ? file : resolve(context.root, file)
       const target: BaselineTarget = {
         file: absolute,

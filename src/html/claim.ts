@@ -19,6 +19,18 @@ export function verdictReason(verdict: Verdict): string {
 }
 
 function reasonText(explanation: Explanation, verdict: Verdict): string {
+  return `${explanationText(explanation, verdict)}${cappedRolloutsText(verdict)}`
+}
+
+/** Why rollouts timed out sooner than `timeoutMs`, when one did: the test had less time left. */
+function cappedRolloutsText(verdict: Verdict): string {
+  const cap = verdict.testTimeout
+  if (cap == null || cap.rolloutTimeoutMs <= 0) return ''
+  if (!verdict.errors.examples.some((example) => example.error.kind === 'timeout')) return ''
+  return ` Rollouts were capped at ${cap.rolloutTimeoutMs} ms, the time left in the test (its timeout is ${cap.testTimeoutMs} ms): raise ${RAISE_TEST_TIMEOUT}, or make the agent faster.`
+}
+
+function explanationText(explanation: Explanation, verdict: Verdict): string {
   const used = `${verdict.rolloutsUsed} rollout${verdict.rolloutsUsed === 1 ? '' : 's'}`
   switch (explanation.reason) {
     case 'error-outcome': {
@@ -26,7 +38,9 @@ function reasonText(explanation: Explanation, verdict: Verdict): string {
       return `${where} ended in an error, and an error outcome fails the gate (allowErrors is false).`
     }
     case 'no-completed-rollout':
-      return 'no rollout completed, so nothing was decided.'
+      return verdict.stop === 'deadline'
+        ? `no rollout completed before ${testTimeoutText(verdict)} was near, so nothing was decided; raise ${RAISE_TEST_TIMEOUT}.`
+        : 'no rollout completed, so nothing was decided.'
     case 'decided': {
       const level = confidenceLevel(explanation.level)
       const side = explanation.end === 'upper' ? 'below' : 'above'
@@ -34,7 +48,11 @@ function reasonText(explanation: Explanation, verdict: Verdict): string {
     }
     case 'undecided': {
       const why =
-        explanation.why === 'budget' ? `the budget ran out after ${used}` : `after ${used} (maxRollouts)`
+        explanation.why === 'budget'
+          ? `the budget ran out after ${used}`
+          : explanation.why === 'deadline'
+            ? `${testTimeoutText(verdict)} was near after ${used} (raise ${RAISE_TEST_TIMEOUT} for more)`
+            : `after ${used} (maxRollouts)`
       const more =
         explanation.rolloutsToDecide === null
           ? ''
@@ -52,7 +70,12 @@ function reasonText(explanation: Explanation, verdict: Verdict): string {
         explanation.claim === 'never'
           ? `zero in ${explanation.n}: the rate is at most ${percent(explanation.value)}`
           : `all of ${explanation.n}: the rate is at least ${percent(explanation.value)}`
-      const budget = explanation.budgetSpent ? 'the budget ran out; ' : ''
+      const budget =
+        explanation.cutShort === 'budget'
+          ? 'the budget ran out; '
+          : explanation.cutShort === 'deadline'
+            ? `${testTimeoutText(verdict)} was near (raise ${RAISE_TEST_TIMEOUT} for more); `
+            : ''
       return `${budget}${proof} (${confidenceLevel(explanation.level)} one-sided ${methodName(explanation.method)} bound).`
     }
     case 'nothing-concluded':
@@ -77,6 +100,15 @@ function reasonText(explanation: Explanation, verdict: Verdict): string {
       }
     }
   }
+}
+
+/** The option a gate stopped by its test's timeout needs raised. */
+const RAISE_TEST_TIMEOUT = "the test's timeout (test(name, { timeout }) or testTimeout in the config)"
+
+/** "the test's timeout (5000 ms)", or without the number when the verdict does not record it. */
+function testTimeoutText(verdict: Verdict): string {
+  const ms = verdict.testTimeout?.testTimeoutMs
+  return ms === undefined ? "the test's timeout" : `the test's timeout (${ms} ms)`
 }
 
 /**

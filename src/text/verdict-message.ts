@@ -110,19 +110,28 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
     case 'error-outcome':
       return [`stopped after ${used}: an error outcome fails the gate (allowErrors is false)`]
     case 'no-completed-rollout':
-      return [`no completed rollout to decide on (${used} run)`]
+      return verdict.stop === 'deadline'
+        ? [
+            `no completed rollout to decide on (${used} run): ${testTimeoutText(verdict)} was near, so sampling stopped; raise ${RAISE_TEST_TIMEOUT}`,
+          ]
+        : [`no completed rollout to decide on (${used} run)`]
     case 'decided':
       return [
         `decided after ${used}: ${confidenceLevel(explanation.level)} ${explanation.end} confidence bound ${percent(explanation.value)} ${explanation.relation} ${boundText(explanation.bound)} (${explanation.method}, anytime-valid)`,
       ]
     case 'undecided':
-      return undecidedLines(explanation, used)
+      return undecidedLines(explanation, used, testTimeoutText(verdict))
     case 'occurrence': {
       const first = explanation.rollout === null ? '' : `first in rollout ${explanation.rollout}; `
       return [`${first}stopped at the first occurrence (${used} run)`]
     }
     case 'none-in-n': {
-      const budget = explanation.budgetSpent ? `the budget ran out after ${used}; ` : ''
+      const budget =
+        explanation.cutShort === 'budget'
+          ? `the budget ran out after ${used}; `
+          : explanation.cutShort === 'deadline'
+            ? `${testTimeoutText(verdict)} was near after ${used} (raise ${RAISE_TEST_TIMEOUT}); `
+            : ''
       const how = `(${confidenceLevel(explanation.level)} one-sided ${methodName(explanation.method)} bound, exact)`
       return explanation.claim === 'never'
         ? [
@@ -138,17 +147,28 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
   }
 }
 
-function undecidedLines(explanation: Extract<Explanation, { reason: 'undecided' }>, used: string): string[] {
+function undecidedLines(
+  explanation: Extract<Explanation, { reason: 'undecided' }>,
+  used: string,
+  testTimeout: string,
+): string[] {
   const bound = boundText(explanation.bound)
   const why =
     explanation.why === 'budget'
       ? `the budget ran out after ${used}`
-      : `undecided after ${used} (maxRollouts)`
+      : explanation.why === 'deadline'
+        ? `undecided after ${used}, when ${testTimeout} was near`
+        : `undecided after ${used} (maxRollouts)`
   const lines = [
     `${why}: ${confidenceLevel(explanation.level)} confidence bounds ${percent(explanation.low)}–${percent(explanation.high)} straddle ${bound} (${explanation.method}, anytime-valid)`,
   ]
   if (explanation.rolloutsToDecide !== null) {
-    const raise = explanation.why === 'budget' ? 'raise the budget' : 'raise maxRollouts'
+    const raise =
+      explanation.why === 'budget'
+        ? 'raise the budget'
+        : explanation.why === 'deadline'
+          ? `raise ${RAISE_TEST_TIMEOUT}`
+          : 'raise maxRollouts'
     lines.push(
       `about ${count(explanation.rolloutsToDecide)} rollouts in all would decide it if the rate stays near ${percent(explanation.observed)}: ` +
         `${raise}, or accept the risk with onInconclusive: 'pass'`,
@@ -158,7 +178,32 @@ function undecidedLines(explanation: Extract<Explanation, { reason: 'undecided' 
       `the observed rate ${percent(explanation.observed)} is too close to ${bound} for any practical number of rollouts to decide: move the bound or change the agent`,
     )
   }
+  if (explanation.why === 'deadline' && explanation.rolloutsToDecide === null) {
+    lines.push(`to run more rollouts, raise ${RAISE_TEST_TIMEOUT}`)
+  }
   return lines
+}
+
+/** The option a gate stopped by its test's timeout needs raised. */
+const RAISE_TEST_TIMEOUT = "the test's timeout (test(name, { timeout }) or testTimeout in the config)"
+
+/** "the test's timeout (5,000 ms)", or without the number when the verdict does not record it. */
+function testTimeoutText(verdict: Verdict): string {
+  const ms = verdict.testTimeout?.testTimeoutMs
+  return ms === undefined ? "the test's timeout" : `the test's timeout (${count(ms)} ms)`
+}
+
+/**
+ * Why rollouts timed out sooner than `timeoutMs`: the test had less time left. Shown only when an
+ * error example is a timeout, since that is the error this cap caused.
+ */
+function cappedRolloutsLine(verdict: Verdict): string[] {
+  const cap = verdict.testTimeout
+  if (cap == null || cap.rolloutTimeoutMs <= 0) return []
+  if (!verdict.errors.examples.some((example) => example.error.kind === 'timeout')) return []
+  return [
+    `rollouts were capped at ${count(cap.rolloutTimeoutMs)} ms, the time left in the test (its timeout is ${count(cap.testTimeoutMs)} ms): raise ${RAISE_TEST_TIMEOUT}, or make the agent faster`,
+  ]
 }
 
 function baselineLines(comparison: BaselineComparison, kind: Verdict['kind']): string[] {
@@ -220,6 +265,7 @@ function errorLines(verdict: Verdict): string[] {
   }
   if (errors.count > errors.examples.length)
     lines.push(`  … and ${count(errors.count - errors.examples.length)} more`)
+  lines.push(...cappedRolloutsLine(verdict))
   return lines
 }
 

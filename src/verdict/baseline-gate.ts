@@ -46,9 +46,11 @@ export async function runBaselineGate(
   const predicateIsBad = options.better === 'lower'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, signal, () => false)
-  // A fixed sample: it only ends early on an error outcome or a spent budget.
+  // A fixed sample: it only ends early on an error outcome, a spent budget or the test's deadline.
   const stop: BaselineVerdict['stop'] =
-    sampling.end === 'error' || sampling.end === 'budget' ? sampling.end : 'completed'
+    sampling.end === 'error' || sampling.end === 'budget' || sampling.end === 'deadline'
+      ? sampling.end
+      : 'completed'
 
   const observed = wilson(tally.successes, tally.n, options.confidence)
   const entry: BaselineEntry = {

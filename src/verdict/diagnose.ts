@@ -6,7 +6,7 @@ import { deriveSeed } from '../random/streams.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import type { ResolvedCommon } from './options.js'
 import type { GateRun } from './gate.js'
-import { thrownMessage } from './sampling.js'
+import { rolloutTimeout, thrownMessage } from './sampling.js'
 
 /** Why an attribution stopped without a result: its error, and the replay rollout it failed on. */
 export interface AttributionFailure {
@@ -36,7 +36,9 @@ export const NO_DIAGNOSIS: Diagnosis = { contrastive: null, shapley: null, failu
  *
  * An attribution that throws (a predicate that fails only on some replay) does not take the
  * verdict with it: the gate already decided, so the failure is returned as data, next to no
- * attribution. Only the test's own abort propagates.
+ * attribution. Only the test's own abort propagates. Near the test's deadline the attribution is
+ * stopped the same way (replays capped at the time left, then aborted), so that the test reports
+ * the gate's verdict instead of timing out.
  */
 export async function diagnose(
   scenario: Scenario<unknown, unknown>,
@@ -54,15 +56,34 @@ export async function diagnose(
     return NO_DIAGNOSIS
   }
   if (options.budget.remainingRollouts <= 0) return NO_DIAGNOSIS
+  const timeoutMs = rolloutTimeout(options)
+  if (timeoutMs === null) return DEADLINE_DIAGNOSIS
+  const deadline =
+    options.deadline === undefined
+      ? undefined
+      : AbortSignal.timeout(Math.max(1, options.deadline.at - Date.now()))
+  const stop =
+    deadline === undefined ? signal : signal === undefined ? deadline : AbortSignal.any([signal, deadline])
   try {
-    return await attribute(scenario, run, failing, options, options.attribute, signal)
+    return await attribute(scenario, run, failing, { ...options, timeoutMs }, options.attribute, stop)
   } catch (error) {
-    if (signal?.aborted === true || error instanceof RolloutAbortedError) throw error
+    if (signal?.aborted === true) throw error
+    if (deadline?.aborted === true) return DEADLINE_DIAGNOSIS
+    if (error instanceof RolloutAbortedError) throw error
     if (error instanceof ReplayScoringError) {
       return { ...NO_DIAGNOSIS, failure: { message: thrownMessage(error.cause), rollout: error.rollout } }
     }
     return { ...NO_DIAGNOSIS, failure: { message: thrownMessage(error), rollout: null } }
   }
+}
+
+/** An attribution the test's deadline stopped: the gate's verdict is reported without it. */
+const DEADLINE_DIAGNOSIS: Diagnosis = {
+  ...NO_DIAGNOSIS,
+  failure: {
+    message: "stopped: the test's timeout was near (raise it, or pass attribute: false)",
+    rollout: null,
+  },
 }
 
 /**

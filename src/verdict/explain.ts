@@ -22,7 +22,7 @@ export type Explanation =
       level: number
       method: string
     }
-  /** The sequential test had not decided when the rollouts or the budget ran out. */
+  /** The sequential test had not decided when the rollouts, the budget or the test's time ran out. */
   | {
       reason: 'undecided'
       low: number
@@ -30,7 +30,7 @@ export type Explanation =
       bound: number
       level: number
       method: string
-      why: 'budget' | 'max-rollouts'
+      why: 'budget' | 'deadline' | 'max-rollouts'
       rolloutsToDecide: number | null
       /** The observed rate, for the hint of how far it is from deciding. */
       observed: number
@@ -47,7 +47,8 @@ export type Explanation =
       value: number
       level: number
       method: Verdict['observed']['method']
-      budgetSpent: boolean
+      /** What ended the run before its `rollouts`, if anything: the budget, or the test's timeout. */
+      cutShort: 'budget' | 'deadline' | null
     }
   /** A `never` / `always` run that neither saw an occurrence nor proved a bound. */
   | { reason: 'nothing-concluded' }
@@ -74,7 +75,7 @@ export function explainVerdict(verdict: Verdict): Explanation {
           bound: verdict.bound,
           level,
           method,
-          why: verdict.stop === 'budget' ? 'budget' : 'max-rollouts',
+          why: verdict.stop === 'budget' || verdict.stop === 'deadline' ? verdict.stop : 'max-rollouts',
           rolloutsToDecide: verdict.rolloutsToDecide,
           observed: verdict.observed.point,
           completed: verdict.observed.n,
@@ -110,7 +111,7 @@ export function explainVerdict(verdict: Verdict): Explanation {
         value: verdict.claim === 'never' ? bound.high : bound.low,
         level: bound.confidence,
         method: bound.method,
-        budgetSpent: verdict.stop === 'budget',
+        cutShort: verdict.stop === 'budget' || verdict.stop === 'deadline' ? verdict.stop : null,
       }
     }
     case 'baseline':

@@ -49,7 +49,10 @@ export interface CommonMatcherOptions {
   seed?: number
   /** Default 8 (or the plugin's `concurrency`). Rollouts in flight at once; also the batch size of sequential gates. */
   concurrency?: number
-  /** Default 60 000. A rollout running longer becomes an error outcome (`timeout`). */
+  /**
+   * Default 60 000. A rollout running longer becomes an error outcome (`timeout`). Under a Vitest
+   * matcher it is also capped at the time left in the test, so the test reports instead of timing out.
+   */
   timeoutMs?: number
   /** Default 100. A rollout taking more steps (or tool calls) becomes an error outcome (`max-steps`). */
   maxSteps?: number
@@ -149,6 +152,16 @@ export interface ResolvedAttribute {
   method: 'contrastive' | 'shapley' | 'both'
 }
 
+/**
+ * When the test that runs a gate times out, and so when the gate must have stopped for its message
+ * and files to be written: `at` is that moment (epoch ms, the test's timeout less a margin),
+ * `testTimeoutMs` the test's own timeout, which the message names as the option to raise.
+ */
+export interface Deadline {
+  at: number
+  testTimeoutMs: number
+}
+
 /** Options shared by every gate, resolved. */
 export interface ResolvedCommon {
   confidence: number
@@ -160,6 +173,11 @@ export interface ResolvedCommon {
   attribute: ResolvedAttribute | false
   allowErrors: boolean
   label: string | undefined
+  /**
+   * Default: none. The test's deadline: rollouts are capped at the time left before it, and no
+   * batch starts after it, so the gate answers before its test times out.
+   */
+  deadline?: Deadline | undefined
 }
 
 /** A resolved sequential gate (`rarely`, `usually`). */

@@ -120,6 +120,7 @@ export async function runBatch(
   first: number,
   count: number,
   signal: AbortSignal | undefined,
+  timeoutMs: number = options.timeoutMs,
 ): Promise<Batch> {
   let set: RolloutSet
   try {
@@ -130,7 +131,7 @@ export async function runBatch(
         rollouts: count,
         seed: options.seed,
         concurrency: options.concurrency,
-        timeoutMs: options.timeoutMs,
+        timeoutMs,
         maxSteps: options.maxSteps,
         budget: options.budget,
         signal,
@@ -154,12 +155,30 @@ export type SamplingEnd =
   | 'stopped' // the gate's stopping rule answered
   | 'error' // an error outcome, and errors are not allowed
   | 'budget' // the budget ran out
+  | 'deadline' // the test's timeout was near, so no further batch started
 
 /** What {@link sampleInOrder} did. */
 export interface Sampling {
   end: SamplingEnd
   /** Rollouts that ran, scored or not: a batch runs `concurrency` at once, so up to c − 1 past the deciding one. */
   rolloutsRun: number
+  /**
+   * The rollout timeout of the first batch the test's deadline shortened (the time left in the
+   * test then), or null when every batch got the full `timeoutMs`.
+   */
+  cappedTimeoutMs: number | null
+}
+
+/**
+ * The rollout timeout a batch starting now gets: `timeoutMs`, or less when the test's deadline is
+ * nearer, so that a hanging rollout becomes a `timeout` error before the test itself times out.
+ * Null when the deadline has passed (no batch may start).
+ */
+export function rolloutTimeout(options: ResolvedCommon, now: number = Date.now()): number | null {
+  if (options.deadline === undefined) return options.timeoutMs
+  const left = Math.floor(options.deadline.at - now)
+  if (left <= 0) return null
+  return Math.min(options.timeoutMs, left)
 }
 
 /**
@@ -177,18 +196,23 @@ export async function sampleInOrder(
   shouldStop: (trajectory: Trajectory) => boolean,
 ): Promise<Sampling> {
   let started = 0
+  let cappedTimeoutMs: number | null = null
+  const ended = (end: SamplingEnd): Sampling => ({ end, rolloutsRun: started, cappedTimeoutMs })
   while (started < limit) {
+    const timeoutMs = rolloutTimeout(options)
+    if (timeoutMs === null) return ended('deadline')
+    if (timeoutMs < options.timeoutMs) cappedTimeoutMs ??= timeoutMs
     const count = Math.min(options.concurrency, limit - started)
-    const batch = await runBatch(scenario, options, started, count, signal)
+    const batch = await runBatch(scenario, options, started, count, signal, timeoutMs)
     started += batch.trajectories.length
     for (const trajectory of batch.trajectories) {
       await tally.add(trajectory)
-      if (tally.errorCount > 0 && !options.allowErrors) return { end: 'error', rolloutsRun: started }
-      if (shouldStop(trajectory)) return { end: 'stopped', rolloutsRun: started }
+      if (tally.errorCount > 0 && !options.allowErrors) return ended('error')
+      if (shouldStop(trajectory)) return ended('stopped')
     }
-    if (batch.budgetSpent) return { end: 'budget', rolloutsRun: started }
+    if (batch.budgetSpent) return ended('budget')
   }
-  return { end: 'exhausted', rolloutsRun: started }
+  return ended('exhausted')
 }
 
 /** The fields of a verdict every gate takes from who asserted what, its options and its tally. */
@@ -208,7 +232,10 @@ export function tallyFields(
   | 'seed'
   | 'seedSource'
   | 'allowErrors'
+  | 'testTimeout'
 > {
+  const deadline = options.deadline
+  const cut = deadline !== undefined && (sampling.cappedTimeoutMs !== null || sampling.end === 'deadline')
   return {
     agent: subject.agent,
     predicate: subject.label,
@@ -219,6 +246,15 @@ export function tallyFields(
     seed: options.seed,
     seedSource: subject.seedSource,
     allowErrors: options.allowErrors,
+    // Only when the test's timeout shortened something, so the message can name the option to raise.
+    ...(cut
+      ? {
+          testTimeout: {
+            testTimeoutMs: deadline.testTimeoutMs,
+            rolloutTimeoutMs: sampling.cappedTimeoutMs ?? options.timeoutMs,
+          },
+        }
+      : {}),
   }
 }
 

@@ -41,7 +41,7 @@ export type BaselineComparison = z.infer<typeof BaselineComparisonSchema>
 
 // The fields every verdict has, whatever its gate.
 const verdictFields = {
-  /** `pass`: the claim holds at the stated confidence; `fail`: it does not; `inconclusive`: the rollouts (or the budget) ran out first. */
+  /** `pass`: the claim holds at the stated confidence; `fail`: it does not; `inconclusive`: the rollouts (or the budget, or the test's time) ran out first. */
   kind: z.enum(['pass', 'fail', 'inconclusive']),
   agent: z.string(),
   /** How the predicate reads in a sentence: "refund wrongly", "call issue_refund". */
@@ -70,6 +70,16 @@ const verdictFields = {
   allowErrors: z.boolean(),
   /** The failing rollout attributed (the first bad one by index, or the first error), when there is one. */
   replay: ReplayHandleSchema.nullable(),
+  /**
+   * Set when the test's own timeout cut the gate short (rollouts got less than `timeoutMs`, or no
+   * further batch could start): the test's timeout, and the rollout timeout the first shortened
+   * batch got (the time left in the test then; `timeoutMs` when none was shortened). Absent or
+   * null otherwise.
+   */
+  testTimeout: z
+    .object({ testTimeoutMs: z.number().positive(), rolloutTimeoutMs: z.number().nonnegative() })
+    .nullable()
+    .optional(),
 }
 
 /**
@@ -94,9 +104,9 @@ export const SequentialVerdictSchema = z.object({
   onInconclusive: z.enum(['fail', 'pass']),
   /**
    * Why sampling stopped: `decided` (the test answered), `max-rollouts` / `budget` (spent before it
-   * answered), `error` (an error outcome failed the gate).
+   * answered), `deadline` (the test's timeout was near), `error` (an error outcome failed the gate).
    */
-  stop: z.enum(['decided', 'max-rollouts', 'budget', 'error']),
+  stop: z.enum(['decided', 'max-rollouts', 'budget', 'deadline', 'error']),
 })
 export type SequentialVerdict = z.infer<typeof SequentialVerdictSchema>
 
@@ -117,9 +127,10 @@ export const ZeroToleranceVerdictSchema = z.object({
   oneSidedBound: IntervalSchema.nullable(),
   /**
    * Why sampling stopped: `occurrence` (the claim was refuted), `completed` (every rollout ran),
-   * `budget` (spent first), `error` (an error outcome failed the gate).
+   * `budget` (spent first), `deadline` (the test's timeout was near), `error` (an error outcome
+   * failed the gate).
    */
-  stop: z.enum(['occurrence', 'completed', 'budget', 'error']),
+  stop: z.enum(['occurrence', 'completed', 'budget', 'deadline', 'error']),
 })
 export type ZeroToleranceVerdict = z.infer<typeof ZeroToleranceVerdictSchema>
 
@@ -131,8 +142,8 @@ export const BaselineVerdictSchema = z.object({
   /** The rollouts of the fixed sample. */
   rollouts: z.number().int().positive(),
   baseline: BaselineComparisonSchema,
-  /** Why sampling stopped: `completed` (the sample ran in full), `budget`, `error`. */
-  stop: z.enum(['completed', 'budget', 'error']),
+  /** Why sampling stopped: `completed` (the sample ran in full), `budget`, `deadline` (the test's timeout was near), `error`. */
+  stop: z.enum(['completed', 'budget', 'deadline', 'error']),
 })
 export type BaselineVerdict = z.infer<typeof BaselineVerdictSchema>
 

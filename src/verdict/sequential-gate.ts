@@ -12,8 +12,8 @@ import type { SequentialVerdict } from './schema.js'
  * run in batches of `concurrency`; after every rollout (once `minRollouts` have run) the
  * anytime-valid sequential rate test (log-odds mixture e-process, α = 1 − confidence per side) is
  * asked whether the rate is below or above the bound, and sampling stops at its first answer —
- * optional stopping keeps each error rate at α. Past `maxRollouts` (or when the budget runs out)
- * the verdict is inconclusive, with the test's estimate of how many rollouts would decide it.
+ * optional stopping keeps each error rate at α. Past `maxRollouts` (or when the budget runs out,
+ * or the test's timeout is near) the verdict is inconclusive, with the test's estimate of how many rollouts would decide it.
  *
  * Error outcomes never count as good: unless `allowErrors`, the first one stops the gate and fails
  * it; with `allowErrors`, they are left out of the rate and reported.
@@ -87,6 +87,7 @@ const STOPS: Record<SamplingEnd, SequentialVerdict['stop']> = {
   stopped: 'decided',
   error: 'error',
   budget: 'budget',
+  deadline: 'deadline',
 }
 
 /**

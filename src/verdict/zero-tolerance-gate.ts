@@ -34,7 +34,7 @@ export async function runZeroToleranceGate(
   const kind: ZeroToleranceVerdict['kind'] =
     stop === 'error' || stop === 'occurrence'
       ? 'fail'
-      : stop === 'budget' || tally.n === 0
+      : stop === 'budget' || stop === 'deadline' || tally.n === 0
         ? 'inconclusive'
         : 'pass'
   const failing = failingRun(tally, kind, stop)
@@ -46,7 +46,8 @@ export async function runZeroToleranceGate(
     observed: clopperPearson(tally.successes, tally.n, options.confidence),
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     rollouts: options.rollouts,
-    oneSidedBound: kind === 'pass' || stop === 'budget' ? oneSidedBound(tally, options) : null,
+    oneSidedBound:
+      kind === 'pass' || stop === 'budget' || stop === 'deadline' ? oneSidedBound(tally, options) : null,
     stop,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
@@ -58,6 +59,7 @@ const STOPS: Record<SamplingEnd, ZeroToleranceVerdict['stop']> = {
   stopped: 'occurrence',
   error: 'error',
   budget: 'budget',
+  deadline: 'deadline',
 }
 
 /**

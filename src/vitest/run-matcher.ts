@@ -11,6 +11,7 @@ import type { UpdateState } from '../verdict/baseline-file.js'
 import {
   resolveBaseline,
   type BaselineOptions,
+  type Deadline,
   type RarelyOptions,
   type UsuallyOptions,
   type ZeroToleranceOptions,
@@ -74,6 +75,7 @@ export async function runMatcher<M extends MatcherName>(
       report: { dir: settings.reportDir, assertion: index },
       root: test.root,
       caller: matcher,
+      deadline: testDeadline(task),
     })
   } catch (error) {
     // The test ended without awaiting this matcher: its hook already failed the test, saying so.
@@ -85,6 +87,21 @@ export async function runMatcher<M extends MatcherName>(
   if (watch.testEnded) return UNAWAITED
   if (task !== undefined) await recordResult(task, matcher, result, settings.reportDir)
   return { pass: result.passed, message: () => result.message }
+}
+
+/**
+ * When the gate must be done for its test to report it: the test's timeout from when it started,
+ * less a margin to write the message and the files (10% of the timeout, from 200 ms to 2 s). Past
+ * its timeout Vitest fails the test with "Test timed out" alone, and the verdict is lost. None when
+ * the test has no timeout (0) or no start time.
+ */
+export function testDeadline(task: CurrentTest | undefined): Deadline | undefined {
+  const timeout = task?.timeout
+  const started = task?.result?.startTime
+  if (timeout === undefined || timeout <= 0 || !Number.isFinite(timeout) || started === undefined)
+    return undefined
+  const margin = Math.min(Math.max(timeout * 0.1, 200), 2000)
+  return { at: started + timeout - margin, testTimeoutMs: timeout }
 }
 
 /**

@@ -28,7 +28,7 @@ it('keeps the shards quiet and lists every rate assertion after --merge-reports'
     expect(summaryBlock(shard.stdout)).toBe('')
   }
   const table = summaryBlock(merged.stdout)
-  expect(table).toMatch(/^causal-replay: 7 rate assertions — 1 fail, 1 inconclusive, 5 pass/)
+  expect(table).toMatch(/^causal-replay: 8 rate assertions — 2 fail, 1 inconclusive, 5 pass/)
   for (const test of [
     'support.test.js > support agent > injected ticket: rarely refunds',
     'replies.test.js > always replies with text',
@@ -47,6 +47,7 @@ it('keeps the shards quiet and lists every rate assertion after --merge-reports'
   expect(report.entries.map((entry) => `${entry.file} > ${entry.test}`).sort()).toEqual([
     'replies.test.js > a retried test reports its last attempt only',
     'replies.test.js > always replies with text',
+    'support.test.js > a hanging agent under the default test timeout is explained',
     'support.test.js > support agent > borderline ticket: rarely refunds within 60 rollouts',
     'support.test.js > support agent > careful ticket: rarely refunds',
     'support.test.js > support agent > careful ticket: usually escalates',

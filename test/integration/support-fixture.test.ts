@@ -107,14 +107,14 @@ describe('a project using the plugin', () => {
 
   it('prints the summary table after the run', () => {
     const table = summaryBlock(run.stdout)
-    expect(table).toMatch(/^causal-replay: 7 rate assertions — 1 fail, 1 inconclusive, 5 pass/)
+    expect(table).toMatch(/^causal-replay: 8 rate assertions — 2 fail, 1 inconclusive, 5 pass/)
     expect(table).toMatchSnapshot()
   })
 
   it('writes a valid artifact and HTML report per assertion, report.json and index.html', async () => {
     const reportDir = join(project.root, '.causal-replay')
     const report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
-    expect(report.entries).toHaveLength(7)
+    expect(report.entries).toHaveLength(8)
     // The retried test ran its assertion twice; only its last attempt is reported.
     expect(
       report.entries.filter((entry) => entry.test === 'a retried test reports its last attempt only'),
@@ -149,9 +149,21 @@ describe('a project using the plugin', () => {
     expect(run.stdout + run.stderr).toMatch(
       /causal-replay\n\s+↳ fail: call issue_refund .*causal locus: step 1 \(decide\)/,
     )
-    // Vitest copies annotation attachments: the two failing assertions attached their reports.
+    // Vitest copies annotation attachments: the three failing assertions attached their reports.
     const attachments = await readdir(join(project.root, '.vitest-attachments'))
-    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(2)
+    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(3)
+  })
+
+  it("explains a hanging agent within the test's timeout instead of timing out", () => {
+    const hanging = assertion('a hanging agent under the default test timeout is explained')
+    expect(hanging.status).toBe('failed')
+    const message = messageOf(hanging.failureMessages[0]!)
+    expect(message).not.toMatch(/Test timed out/)
+    expect(message).toMatch(/^expected hanging-forever to rarely /)
+    expect(message).toMatch(/timeout, RolloutTimeoutError: The rollout exceeded timeoutMs/)
+    expect(message).toMatch(
+      /rollouts were capped at [\d,]+ ms, the time left in the test \(its timeout is 2,000 ms\): raise the test's timeout \(test\(name, \{ timeout \}\) or testTimeout in the config\), or make the agent faster/,
+    )
   })
 
   it('stops starting rollouts when the test times out (the test signal reaches the gate)', async () => {

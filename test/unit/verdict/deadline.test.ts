@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest'
+import { defineAgent } from '../../../src/index.js'
+import { formatVerdictMessage } from '../../../src/text/verdict-message.js'
+import { runBaselineGate } from '../../../src/verdict/baseline-gate.js'
+import { diagnose } from '../../../src/verdict/diagnose.js'
+import type { ResolvedSequentialGate, ResolvedZeroTolerance } from '../../../src/verdict/options.js'
+import { OutcomeTally, rolloutTimeout, sampleInOrder } from '../../../src/verdict/sampling.js'
+import { ARTIFACT_SCHEMA, ArtifactSchema, VerdictSchema } from '../../../src/verdict/schema.js'
+import { runSequentialGate } from '../../../src/verdict/sequential-gate.js'
+import { runZeroToleranceGate } from '../../../src/verdict/zero-tolerance-gate.js'
+import { coinAgent, common, returnedBad, subject } from './gate-helpers.js'
+
+const past = () => ({ at: Date.now() - 1, testTimeoutMs: 5000 })
+
+function sequential(overrides: Partial<ResolvedSequentialGate> = {}): ResolvedSequentialGate {
+  return {
+    ...common(),
+    kind: 'sequential',
+    direction: 'atMost',
+    bound: 0.05,
+    maxRollouts: 400,
+    minRollouts: 0,
+    onInconclusive: 'fail',
+    ...overrides,
+  }
+}
+
+function zeroTolerance(overrides: Partial<ResolvedZeroTolerance> = {}): ResolvedZeroTolerance {
+  return { ...common(), kind: 'zero-tolerance', direction: 'atMost', rollouts: 100, ...overrides }
+}
+
+const hanging = defineAgent({
+  name: 'hanging',
+  input: null,
+  async run(_input, ctx) {
+    return ctx.step('decide', async () => {
+      await new Promise(() => {})
+      return 'never'
+    })
+  },
+})
+
+const slow = defineAgent({
+  name: 'slow',
+  input: null,
+  async run(_input, ctx) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    return ctx.step('decide', () => 'done')
+  },
+})
+
+describe("the test's deadline", () => {
+  it('caps the rollout timeout at the time left, and refuses a batch once it has passed', () => {
+    const options = common({ timeoutMs: 60_000, deadline: { at: 10_000, testTimeoutMs: 5000 } })
+    expect(rolloutTimeout(options, 5_500)).toBe(4_500)
+    expect(rolloutTimeout(options, 10_000)).toBeNull()
+    expect(rolloutTimeout(common({ timeoutMs: 100 }), 0)).toBe(100)
+    expect(rolloutTimeout({ ...options, timeoutMs: 1000 }, 5_500)).toBe(1000)
+  })
+
+  it('sampleInOrder starts no batch past the deadline and ends with "deadline"', async () => {
+    const options = common({ deadline: past() })
+    const tally = new OutcomeTally(returnedBad, true, 'return bad')
+    const sampling = await sampleInOrder(
+      coinAgent(0).on({ p: 0 }),
+      options,
+      100,
+      tally,
+      undefined,
+      () => false,
+    )
+    expect(sampling).toEqual({ end: 'deadline', rolloutsRun: 0, cappedTimeoutMs: null })
+    expect(tally.rollouts).toBe(0)
+  })
+
+  it('a sequential gate past its deadline is inconclusive, stop "deadline", and records the test timeout', async () => {
+    const { verdict } = await runSequentialGate(
+      coinAgent(0).on({ p: 0 }),
+      subject(),
+      sequential({ deadline: past() }),
+      undefined,
+    )
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.stop).toBe('deadline')
+    expect(verdict.rolloutsUsed).toBe(0)
+    expect(verdict.testTimeout).toEqual({ testTimeoutMs: 5000, rolloutTimeoutMs: 10_000 })
+    expect(() => VerdictSchema.parse(verdict)).not.toThrow()
+    const message = formatVerdictMessage(artifactOf(verdict))
+    expect(message).toContain(
+      "no completed rollout to decide on (0 rollouts run): the test's timeout (5,000 ms) was near, so sampling stopped; raise the test's timeout (test(name, { timeout }) or testTimeout in the config)",
+    )
+  })
+
+  it('an undecided sequential gate says how many rollouts ran, that the timeout was near, and what to raise', async () => {
+    // 10 ms a rollout, one at a time, 60 ms left: a few rollouts complete, far too few to decide (the
+    // last may be cut by the cap: allowErrors leaves that timeout out of the rate).
+    const { verdict } = await runSequentialGate(
+      slow.on(null),
+      subject(() => false),
+      sequential({
+        concurrency: 1,
+        allowErrors: true,
+        deadline: { at: Date.now() + 60, testTimeoutMs: 2000 },
+      }),
+      undefined,
+    )
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.stop).toBe('deadline')
+    expect(verdict.rolloutsUsed).toBeGreaterThan(0)
+    expect(verdict.testTimeout).toEqual({ testTimeoutMs: 2000, rolloutTimeoutMs: expect.any(Number) })
+    const message = formatVerdictMessage(artifactOf(verdict))
+    expect(message).toMatch(
+      /undecided after [\d,]+ rollouts?, when the test's timeout \(2,000 ms\) was near:/,
+    )
+    expect(message).toContain(
+      "raise the test's timeout (test(name, { timeout }) or testTimeout in the config)",
+    )
+  })
+
+  it('a zero-tolerance gate past its deadline is inconclusive, and says so', async () => {
+    const { verdict } = await runZeroToleranceGate(
+      coinAgent(0).on({ p: 0 }),
+      subject(),
+      zeroTolerance({ deadline: past() }),
+      undefined,
+    )
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.stop).toBe('deadline')
+    expect(() => VerdictSchema.parse(verdict)).not.toThrow()
+  })
+
+  it('a baseline gate past its deadline is inconclusive and writes nothing', async () => {
+    const { verdict } = await runBaselineGate(
+      coinAgent(0).on({ p: 0 }),
+      subject(),
+      {
+        ...common({ deadline: past() }),
+        kind: 'baseline',
+        name: undefined,
+        tolerance: 0,
+        rollouts: 50,
+        better: 'lower',
+      },
+      { file: '/nonexistent/never-written.json', displayFile: 'x.json', key: 'k', updateState: 'none' },
+      undefined,
+    )
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.stop).toBe('deadline')
+  })
+
+  it('a hanging rollout becomes a timeout at the time left, and the message names the option to raise', async () => {
+    const { verdict } = await runSequentialGate(
+      hanging.on(null),
+      subject(() => false),
+      sequential({ timeoutMs: 60_000, deadline: { at: Date.now() + 100, testTimeoutMs: 5000 } }),
+      undefined,
+    )
+    expect(verdict.kind).toBe('fail')
+    expect(verdict.stop).toBe('error')
+    expect(verdict.errors.examples[0]!.error.kind).toBe('timeout')
+    expect(verdict.testTimeout!.rolloutTimeoutMs).toBeLessThanOrEqual(100)
+    expect(formatVerdictMessage(artifactOf(verdict))).toMatch(
+      /rollouts were capped at \d+ ms, the time left in the test \(its timeout is 5,000 ms\): raise the test's timeout \(test\(name, \{ timeout \}\) or testTimeout in the config\), or make the agent faster/,
+    )
+  })
+
+  it('a verdict the deadline did not touch has no testTimeout', async () => {
+    const { verdict } = await runSequentialGate(
+      coinAgent(0).on({ p: 0 }),
+      subject(),
+      sequential({ deadline: { at: Date.now() + 60_000, testTimeoutMs: 120_000 } }),
+      undefined,
+    )
+    expect(verdict.stop).toBe('decided')
+    expect(verdict.testTimeout).toBeUndefined()
+  })
+
+  it('attribution stopped by the deadline is reported as data, and the verdict stands', async () => {
+    const options = sequential({ attribute: { rollouts: 64, method: 'contrastive' } })
+    const run = await runSequentialGate(coinAgent(0.5).on({ p: 0.5 }), subject(), options, undefined)
+    expect(run.verdict.kind).toBe('fail')
+    const diagnosis = await diagnose(
+      coinAgent(0.5).on({ p: 0.5 }),
+      run,
+      { ...options, deadline: past() },
+      undefined,
+    )
+    expect(diagnosis.contrastive).toBeNull()
+    expect(diagnosis.failure?.message).toMatch(/the test's timeout was near/)
+  })
+})
+
+function artifactOf(verdict: unknown) {
+  return ArtifactSchema.parse({
+    schema: ARTIFACT_SCHEMA,
+    test: { name: 't', file: 'f' },
+    verdict,
+    failing: null,
+    contrastive: null,
+    shapley: null,
+  })
+}
