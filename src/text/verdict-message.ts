@@ -255,9 +255,13 @@ function errorLines(verdict: Verdict): string[] {
       ? [
           `${plural(errors.count, 'rollout')} ended in an error (pass allowErrors: true to leave errors out of the rate instead):`,
         ]
-      : [
-          `${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the rate (allowErrors):`,
-        ]
+      : verdict.stop === 'deadline' && !verdict.allowErrors
+        ? [
+            `${plural(errors.count, 'rollout')} ended in an error, not scored (the test's timeout cut it short):`,
+          ]
+        : [
+            `${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the rate (allowErrors):`,
+          ]
   // Never cut: the part of an error message that says what went wrong can sit anywhere in it.
   for (const example of errors.examples) {
     const text = `rollout ${example.rollout}: ${example.error.kind}, ${example.error.name}: ${example.error.message}`

@@ -207,6 +207,9 @@ export async function sampleInOrder(
     started += batch.trajectories.length
     for (const trajectory of batch.trajectories) {
       await tally.add(trajectory)
+      // A rollout cut short by the test's deadline, not by the user's own `timeoutMs`, says
+      // nothing against the agent: it is shown as a timeout, but the gate stops undecided there.
+      if (timeoutMs < options.timeoutMs && trajectory.error?.kind === 'timeout') return ended('deadline')
       if (tally.errorCount > 0 && !options.allowErrors) return ended('error')
       if (shouldStop(trajectory)) return ended('stopped')
     }

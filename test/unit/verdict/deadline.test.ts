@@ -148,19 +148,23 @@ describe("the test's deadline", () => {
     expect(verdict.stop).toBe('deadline')
   })
 
-  it('a hanging rollout becomes a timeout at the time left, and the message names the option to raise', async () => {
+  it('a rollout cut by the time left is shown as a timeout, but leaves the gate undecided, not failed', async () => {
     const { verdict } = await runSequentialGate(
       hanging.on(null),
       subject(() => false),
       sequential({ timeoutMs: 60_000, deadline: { at: Date.now() + 100, testTimeoutMs: 5000 } }),
       undefined,
     )
-    expect(verdict.kind).toBe('fail')
-    expect(verdict.stop).toBe('error')
+    // The agent broke no limit of its own (timeoutMs is 60 s): the test ran out of time.
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.stop).toBe('deadline')
     expect(verdict.errors.examples[0]!.error.kind).toBe('timeout')
     expect(verdict.testTimeout!.rolloutTimeoutMs).toBeLessThanOrEqual(100)
     expect(formatVerdictMessage(artifactOf(verdict))).toMatch(
       /rollouts were capped at \d+ ms, the time left in the test \(its timeout is 5,000 ms\): raise the test's timeout \(test\(name, \{ timeout \}\) or testTimeout in the config\), or make the agent faster/,
+    )
+    expect(formatVerdictMessage(artifactOf(verdict))).toContain(
+      "1 rollout ended in an error, not scored (the test's timeout cut it short):",
     )
   })
 
