@@ -1,31 +1,20 @@
-import { mkdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyFixture, messageOf, type FixtureProject, type RunResult } from './fixture-project.js'
+import {
+  copyFixture,
+  messageOf,
+  runReported,
+  type FixtureProject,
+  type ReportedRun,
+} from './fixture-project.js'
 
 // One real Vitest run of test/fixtures/bad-values: predicates that fail only during attribution,
 // or return what JSON cannot print. Every test there fails; each message must name what went wrong.
 let project: FixtureProject
-let run: RunResult
-let results: { testResults: Array<{ assertionResults: JsonAssertion[] }> }
-
-interface JsonAssertion {
-  fullName: string
-  status: 'passed' | 'failed' | 'skipped' | 'pending'
-  failureMessages: string[]
-}
+let run: ReportedRun
 
 beforeAll(async () => {
   project = await copyFixture('bad-values')
-  const out = join(project.root, 'out')
-  await mkdir(out)
-  run = await project.vitest([
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${join(out, 'results.json')}`,
-  ])
-  results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as typeof results
+  run = await runReported(project)
 }, 90_000)
 
 afterAll(async () => {
@@ -33,10 +22,7 @@ afterAll(async () => {
 })
 
 function failureOf(fullName: string): string {
-  const found = results.testResults
-    .flatMap((file) => file.assertionResults)
-    .find((assertion) => assertion.fullName === fullName)
-  if (found === undefined) throw new Error(`no test named ${fullName} in the JSON report`)
+  const found = run.assertion(fullName)
   expect(found.status).toBe('failed')
   return messageOf(found.failureMessages[0] ?? '')
 }

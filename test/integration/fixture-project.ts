@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -131,4 +131,57 @@ export function messageOf(failure: string): string {
   const withoutPrefix = failure.replace(/^\w*Error: /, '')
   const stack = withoutPrefix.search(/\n\s+at /)
   return stack === -1 ? withoutPrefix : withoutPrefix.slice(0, stack)
+}
+
+/** One test of Vitest's JSON report. */
+export interface JsonAssertion {
+  fullName: string
+  status: 'passed' | 'failed' | 'skipped' | 'pending'
+  failureMessages: string[]
+  meta: { causalReplay?: unknown[] }
+}
+
+/** A `vitest run` of a fixture project, with Vitest's JSON report read back. */
+export interface ReportedRun extends RunResult {
+  /**
+   * A folder of this run's own: the JSON report is written there, and the fixture gets it as
+   * `CAUSAL_REPLAY_FIXTURE_OUT` for files of its own.
+   */
+  out: string
+  /** The test of that full name (in the test file whose path ends with `file`, when names repeat); throws when there is none. */
+  assertion(fullName: string, file?: string): JsonAssertion
+}
+
+/** Runs `vitest run <args>` in `project` with the default and the JSON reporter. */
+export async function runReported(
+  project: FixtureProject,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<ReportedRun> {
+  await mkdir(join(project.root, 'out'), { recursive: true })
+  const out = await mkdtemp(join(project.root, 'out', 'run-'))
+  const file = join(out, 'results.json')
+  const run = await project.vitest(
+    ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    { CAUSAL_REPLAY_FIXTURE_OUT: out, ...env },
+  )
+  const report = JSON.parse(await readFile(file, 'utf8')) as {
+    testResults: Array<{ name: string; assertionResults: JsonAssertion[] }>
+  }
+  return {
+    ...run,
+    out,
+    assertion(fullName, testFile) {
+      const found = report.testResults
+        .filter((tested) => testFile === undefined || tested.name.endsWith(`/${testFile}`))
+        .flatMap((tested) => tested.assertionResults)
+        .find((assertion) => assertion.fullName === fullName)
+      if (found === undefined) {
+        throw new Error(
+          `no test named ${fullName}${testFile === undefined ? '' : ` in ${testFile}`} in the JSON report`,
+        )
+      }
+      return found
+    },
+  }
 }

@@ -5,50 +5,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ArtifactSchema } from '../../src/verdict/schema.js'
 import { CausalReplayMetaEntrySchema } from '../../src/vitest/meta.js'
 import { RunReportSchema, type RunReport } from '../../src/vitest/run-report.js'
-import { copyFixture, messageOf, type FixtureProject, type RunResult } from './fixture-project.js'
+import {
+  copyFixture,
+  messageOf,
+  runReported,
+  type FixtureProject,
+  type ReportedRun,
+} from './fixture-project.js'
 
 // Real Vitest runs of test/fixtures/hostile: test names whose slugs collide or vanish, the same
 // test name in two files, labels and step names longer than any file name, and report
 // directories that cannot be written.
 let project: FixtureProject
-let run: RunResult
-let results: JsonResults
+let run: ReportedRun
 let report: RunReport
 let reportDir: string
-
-interface JsonAssertion {
-  fullName: string
-  status: 'passed' | 'failed' | 'skipped' | 'pending'
-  failureMessages: string[]
-  meta: { causalReplay?: unknown[] }
-}
-interface JsonResults {
-  testResults: Array<{ name: string; assertionResults: JsonAssertion[] }>
-}
-
-/** Runs `vitest run <args>` in the project with Vitest's JSON reporter too, and reads its results. */
-async function vitestWithResults(
-  args: readonly string[],
-  env: Record<string, string> = {},
-): Promise<{ run: RunResult; results: JsonResults }> {
-  const out = join(project.root, 'out', String(Math.random()).slice(2))
-  await mkdir(out, { recursive: true })
-  const file = join(out, 'results.json')
-  const result = await project.vitest(
-    ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
-    env,
-  )
-  return { run: result, results: JSON.parse(await readFile(file, 'utf8')) as JsonResults }
-}
-
-function assertion(from: JsonResults, file: string, fullName: string): JsonAssertion {
-  const found = from.testResults
-    .filter((testFile) => testFile.name.endsWith(`/${file}`))
-    .flatMap((testFile) => testFile.assertionResults)
-    .find((a) => a.fullName === fullName)
-  if (found === undefined) throw new Error(`no test named ${fullName} in ${file} in the JSON report`)
-  return found
-}
 
 function entriesOf(file: string): RunReport['entries'] {
   return report.entries.filter((entry) => entry.file === file)
@@ -61,7 +32,7 @@ function artifactOf(entry: RunReport['entries'][number]) {
 
 beforeAll(async () => {
   project = await copyFixture('hostile')
-  ;({ run, results } = await vitestWithResults([]))
+  run = await runReported(project)
   reportDir = join(project.root, '.causal-replay')
   report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
 }, 120_000)
@@ -106,7 +77,7 @@ describe('names longer than a file name may be', () => {
   it('shows the verdict of a 300-character label and step name, in ASCII and in Japanese', async () => {
     expect(run.stdout + run.stderr).not.toContain('ENAMETOOLONG')
     for (const name of ['a 300-character label and step name', 'a 300-character label in Japanese']) {
-      const test = assertion(results, 'long-names.test.js', name)
+      const test = run.assertion(name, 'long-names.test.js')
       expect(test.status).toBe('failed')
       const message = messageOf(test.failureMessages[0]!)
       expect(message).toMatch(
@@ -126,22 +97,22 @@ describe('names longer than a file name may be', () => {
 })
 
 describe('a report directory that cannot be written', () => {
-  let blocked: { run: RunResult; results: JsonResults }
+  let blocked: ReportedRun
   let directory: string
 
   beforeAll(async () => {
     // Under a regular file, so mkdir fails (ENOTDIR) even for root, which ignores permissions.
     await writeFile(join(project.root, 'blocker'), 'not a directory\n')
     directory = join(project.root, 'blocker', 'reports')
-    blocked = await vitestWithResults(['outcomes'], { CAUSAL_REPLAY_REPORT_DIR: directory })
+    blocked = await runReported(project, ['outcomes'], { CAUSAL_REPLAY_REPORT_DIR: directory })
   }, 120_000)
 
   it('passes the passing test and fails the failing one with the same message, minus its report line', () => {
-    expect(blocked.run.code).toBe(1)
-    expect(assertion(blocked.results, 'outcomes.test.js', 'passes').status).toBe('passed')
-    const failed = assertion(blocked.results, 'outcomes.test.js', 'fails')
+    expect(blocked.code).toBe(1)
+    expect(blocked.assertion('passes', 'outcomes.test.js').status).toBe('passed')
+    const failed = blocked.assertion('fails', 'outcomes.test.js')
     expect(failed.status).toBe('failed')
-    const written = messageOf(assertion(results, 'outcomes.test.js', 'fails').failureMessages[0]!)
+    const written = messageOf(run.assertion('fails', 'outcomes.test.js').failureMessages[0]!)
     expect(written).toMatch(/\n {2}report: \.causal-replay\/shared\/fails-[0-9a-f]{8}\.html$/)
     const withoutReport = written
       .split('\n')
@@ -151,12 +122,12 @@ describe('a report directory that cannot be written', () => {
   })
 
   it('warns once, naming the directory and the error, and keeps the summary in task.meta', () => {
-    const output = blocked.run.stdout + blocked.run.stderr
+    const output = blocked.stdout + blocked.stderr
     expect(output).not.toContain('EACCES')
     const warning = `causal-replay: cannot write reports to ${directory} (ENOTDIR`
     expect(output.split(warning)).toHaveLength(2)
-    expect(blocked.run.stderr).toContain(warning)
-    const meta = assertion(blocked.results, 'outcomes.test.js', 'fails').meta.causalReplay
+    expect(blocked.stderr).toContain(warning)
+    const meta = blocked.assertion('fails', 'outcomes.test.js').meta.causalReplay
     const entry = CausalReplayMetaEntrySchema.parse(meta?.[0])
     expect(entry).toMatchObject({ verdict: 'fail', artifact: null, html: null })
     // The failure is still annotated, without the report it could not write.

@@ -1,50 +1,28 @@
-import { mkdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   copyFixture,
   messageOf,
+  runReported,
   summaryBlock,
   type FixtureProject,
-  type RunResult,
+  type ReportedRun,
 } from './fixture-project.js'
 
 // One real Vitest run of test/fixtures/long-runs: agents whose output used to be unreadable in the
 // terminal (a 2,000-step run, an error message cut in the middle, errors hidden by a pass).
 let project: FixtureProject
-let run: RunResult
-let results: { testResults: Array<{ assertionResults: JsonAssertion[] }> }
-
-interface JsonAssertion {
-  fullName: string
-  status: 'passed' | 'failed' | 'skipped' | 'pending'
-  failureMessages: string[]
-}
+let run: ReportedRun
 
 beforeAll(async () => {
   project = await copyFixture('long-runs')
-  const out = join(project.root, 'out')
-  await mkdir(out)
-  run = await project.vitest([
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${join(out, 'results.json')}`,
-  ])
-  results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as typeof results
+  run = await runReported(project)
 }, 90_000)
 
 afterAll(async () => {
   await project?.remove()
 })
 
-function assertion(fullName: string): JsonAssertion {
-  const found = results.testResults
-    .flatMap((file) => file.assertionResults)
-    .find((a) => a.fullName === fullName)
-  if (found === undefined) throw new Error(`no test named ${fullName} in the JSON report`)
-  return found
-}
+const assertion = (fullName: string) => run.assertion(fullName)
 
 describe('a project with long runs, non-JSON actions and timeouts', () => {
   it('fails the long and the dated agent, passes the slow one', () => {

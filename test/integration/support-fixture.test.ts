@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdir, readFile, readdir } from 'node:fs/promises'
+import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ArtifactSchema } from '../../src/verdict/schema.js'
@@ -8,46 +8,27 @@ import { RunReportSchema } from '../../src/vitest/run-report.js'
 import {
   copyFixture,
   messageOf,
+  runReported,
   summaryBlock,
   type FixtureProject,
-  type RunResult,
+  type ReportedRun,
 } from './fixture-project.js'
 
 // One real Vitest run of a user's project (test/fixtures/support) with the plugin, the default
 // reporter and Vitest's JSON reporter; every test below reads what that run printed and wrote.
 let project: FixtureProject
-let run: RunResult
-let results: { testResults: Array<{ assertionResults: JsonAssertion[] }> }
-
-interface JsonAssertion {
-  fullName: string
-  status: 'passed' | 'failed' | 'skipped' | 'pending'
-  failureMessages: string[]
-  meta: { causalReplay?: unknown[] }
-}
+let run: ReportedRun
 
 beforeAll(async () => {
   project = await copyFixture('support')
-  const out = join(project.root, 'out')
-  await mkdir(out)
-  run = await project.vitest(
-    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(out, 'results.json')}`],
-    { CAUSAL_REPLAY_FIXTURE_OUT: out },
-  )
-  results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as typeof results
+  run = await runReported(project)
 }, 90_000)
 
 afterAll(async () => {
   await project?.remove()
 })
 
-function assertion(fullName: string): JsonAssertion {
-  const found = results.testResults
-    .flatMap((file) => file.assertionResults)
-    .find((a) => a.fullName === fullName)
-  if (found === undefined) throw new Error(`no test named ${fullName} in the JSON report`)
-  return found
-}
+const assertion = (fullName: string) => run.assertion(fullName)
 
 describe('a project using the plugin', () => {
   it('passes the careful agent, fails the injected one and the undecidable one, and refuses misuse', () => {
@@ -169,7 +150,7 @@ describe('a project using the plugin', () => {
   it('stops starting rollouts when the test times out (the test signal reaches the gate)', async () => {
     expect(assertion('stops its rollouts when the test times out').status).toBe('failed')
     const { started, startedAtAbort } = JSON.parse(
-      await readFile(join(project.root, 'out/cancellation.json'), 'utf8'),
+      await readFile(join(run.out, 'cancellation.json'), 'utf8'),
     ) as { started: number; startedAtAbort: number }
     expect(startedAtAbort).toBeGreaterThan(0)
     // The fixture waited 400 ms after the timeout, enough for several more 50 ms batches.
