@@ -73,8 +73,3 @@ export function toScenario<I, O>(target: AgentOrScenario<I, O>, caller: string):
     received: describeReceived(target),
   })
 }
-
-/** A short description of an unexpected value for error messages (see `describeReceived`). */
-export function describeValue(value: unknown): string {
-  return describeReceived(value)
-}

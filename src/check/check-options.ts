@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { describeValue } from '../agent/define-agent.js'
 import { InvalidOptionError } from '../errors.js'
 import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { describeReceived } from '../options/received.js'
 import type { Claim } from './claims.js'
 
 /** Options of `check`. */
@@ -49,6 +49,6 @@ export function checkClaim(claim: unknown): asserts claim is Claim {
     option: 'claim',
     expected:
       'a claim: rarely(pred), usually(pred), never(pred), always(pred) or matchesBaseline(pred, { file, name })',
-    received: describeValue(claim),
+    received: describeReceived(claim),
   })
 }

@@ -1,6 +1,6 @@
 import { boundText, storedForText, toleranceText } from '../text/verdict-message.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
-import { explainVerdict, type Explanation } from '../verdict/explain.js'
+import { explainVerdict, oneSidedConfidence, type Explanation } from '../verdict/explain.js'
 import { claimDirection, type Artifact, type Verdict } from '../verdict/schema.js'
 import { signedInterval } from './numbers.js'
 
@@ -111,12 +111,9 @@ function testTimeoutText(verdict: Verdict): string {
   return ms === undefined ? "the test's timeout" : `the test's timeout (${ms} ms)`
 }
 
-/**
- * The one-sided level of each end of a two-sided interval: a 90% confidence sequence bounds the
- * rate from each side at 95%, which is the level the claim is made at.
- */
+/** {@link oneSidedConfidence} as the page shows a level: 0.9 → "95%". */
 export function oneSidedLevel(twoSidedConfidence: number): string {
-  return confidenceLevel((1 + twoSidedConfidence) / 2)
+  return confidenceLevel(oneSidedConfidence(twoSidedConfidence))
 }
 
 /** Why a failing or inconclusive test has no attribution (or a pass needs none), for the headline and the chart. */

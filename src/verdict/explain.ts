@@ -65,8 +65,7 @@ export function explainVerdict(verdict: Verdict): Explanation {
       const decision = verdict.decision
       if (decision === null) return { reason: 'no-completed-rollout' }
       const { interval, method } = decision
-      // Each end of the two-sided sequence at 1 − 2α bounds the rate one-sidedly at 1 − α.
-      const level = (1 + interval.confidence) / 2
+      const level = oneSidedConfidence(interval.confidence)
       if (verdict.kind === 'inconclusive') {
         return {
           reason: 'undecided',
@@ -117,4 +116,12 @@ export function explainVerdict(verdict: Verdict): Explanation {
     case 'baseline':
       return { reason: 'baseline', comparison: verdict.baseline, regressed: verdict.kind === 'fail' }
   }
+}
+
+/**
+ * The one-sided level of each end of a two-sided interval: each end of a sequence at 1 − 2α bounds
+ * the rate from its side at 1 − α, which is the level the claim is made at.
+ */
+export function oneSidedConfidence(twoSidedConfidence: number): number {
+  return (1 + twoSidedConfidence) / 2
 }

@@ -4,10 +4,9 @@ import type { Plugin } from 'vite'
 // For its augmentation of Vite's Plugin type with the `configureVitest` hook.
 import type {} from 'vitest/config'
 import type { Vitest } from 'vitest/node'
-import { z } from 'zod'
-import { BooleanField, ConfidenceField, NonEmptyPathField, PositiveIntegerField } from '../options/fields.js'
+import { BooleanField, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
-import type { MatcherDefaults } from '../verdict/options.js'
+import { MatcherDefaultsSchema, type MatcherDefaults } from '../verdict/options.js'
 import { PROVIDE_KEY, resolveReportDir, type CausalReplayProvided } from './provided.js'
 import CausalReplayReporter from './reporter.js'
 
@@ -23,10 +22,8 @@ export interface CausalReplayPluginOptions extends MatcherDefaults {
 }
 
 // No defaults here: the plugin hands on only what was set, and the matchers fill in the rest.
-const PluginOptionsSchema = z.strictObject({
-  confidence: ConfidenceField.optional(),
-  maxRollouts: PositiveIntegerField.optional(),
-  concurrency: PositiveIntegerField.optional(),
+// The run defaults every matcher takes (one schema with the claims'), plus the plugin's own.
+const PluginOptionsSchema = MatcherDefaultsSchema.extend({
   reportDir: NonEmptyPathField.optional(),
   reporter: BooleanField.optional(),
 })
