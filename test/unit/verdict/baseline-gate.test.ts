@@ -7,7 +7,7 @@ import type { UpdateState } from '../../../src/verdict/baseline-file.js'
 import { runBaselineGate } from '../../../src/verdict/baseline-gate.js'
 import type { ResolvedBaseline } from '../../../src/verdict/options.js'
 import { claimDirection } from '../../../src/verdict/schema.js'
-import { coinAgent, common, subject } from './gate-helpers.js'
+import { baselineGate, coinAgent, subject } from './gate-helpers.js'
 
 let dir = ''
 beforeEach(async () => {
@@ -16,18 +16,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
-
-function gate(overrides: Partial<ResolvedBaseline> = {}): ResolvedBaseline {
-  return {
-    ...common(),
-    kind: 'baseline',
-    name: undefined,
-    tolerance: 0,
-    rollouts: 100,
-    better: 'lower',
-    ...overrides,
-  }
-}
 
 async function measure(
   p: number,
@@ -39,7 +27,7 @@ async function measure(
   return runBaselineGate(
     coinAgent(p, 'support').on({ p }),
     { ...subject(), agent: 'support' },
-    gate(overrides),
+    baselineGate(overrides),
     { file, displayFile: '__baselines__/agent.test.ts.rates.json', key, updateState },
     undefined,
   )
@@ -132,7 +120,7 @@ describe('runBaselineGate', () => {
       runBaselineGate(
         coinAgent(0.1, 'support').on({ p: 0.1 }),
         { ...subject(), agent: 'support', label: 'return good' },
-        gate(),
+        baselineGate(),
         {
           file,
           displayFile: '__baselines__/agent.test.ts.rates.json',

@@ -3,31 +3,21 @@ import { defineAgent } from '../../../src/index.js'
 import { formatVerdictMessage } from '../../../src/text/verdict-message.js'
 import { runBaselineGate } from '../../../src/verdict/baseline-gate.js'
 import { diagnose } from '../../../src/verdict/diagnose.js'
-import type { ResolvedSequentialGate, ResolvedZeroTolerance } from '../../../src/verdict/options.js'
 import { OutcomeTally, rolloutTimeout, sampleInOrder } from '../../../src/verdict/sampling.js'
 import { ARTIFACT_SCHEMA, ArtifactSchema, VerdictSchema } from '../../../src/verdict/schema.js'
 import { runSequentialGate } from '../../../src/verdict/sequential-gate.js'
 import { runZeroToleranceGate } from '../../../src/verdict/zero-tolerance-gate.js'
-import { coinAgent, common, returnedBad, subject } from './gate-helpers.js'
+import {
+  baselineGate,
+  coinAgent,
+  common,
+  returnedBad,
+  sequentialGate,
+  subject,
+  zeroToleranceGate,
+} from './gate-helpers.js'
 
 const past = () => ({ at: Date.now() - 1, testTimeoutMs: 5000 })
-
-function sequential(overrides: Partial<ResolvedSequentialGate> = {}): ResolvedSequentialGate {
-  return {
-    ...common(),
-    kind: 'sequential',
-    direction: 'atMost',
-    bound: 0.05,
-    maxRollouts: 400,
-    minRollouts: 0,
-    onInconclusive: 'fail',
-    ...overrides,
-  }
-}
-
-function zeroTolerance(overrides: Partial<ResolvedZeroTolerance> = {}): ResolvedZeroTolerance {
-  return { ...common(), kind: 'zero-tolerance', direction: 'atMost', rollouts: 100, ...overrides }
-}
 
 const hanging = defineAgent({
   name: 'hanging',
@@ -77,7 +67,7 @@ describe("the test's deadline", () => {
     const { verdict } = await runSequentialGate(
       coinAgent(0).on({ p: 0 }),
       subject(),
-      sequential({ deadline: past() }),
+      sequentialGate({ deadline: past() }),
       undefined,
     )
     expect(verdict.kind).toBe('inconclusive')
@@ -97,7 +87,7 @@ describe("the test's deadline", () => {
     const { verdict } = await runSequentialGate(
       slow.on(null),
       subject(() => false),
-      sequential({
+      sequentialGate({
         concurrency: 1,
         allowErrors: true,
         deadline: { at: Date.now() + 60, testTimeoutMs: 2000 },
@@ -121,7 +111,7 @@ describe("the test's deadline", () => {
     const { verdict } = await runZeroToleranceGate(
       coinAgent(0).on({ p: 0 }),
       subject(),
-      zeroTolerance({ deadline: past() }),
+      zeroToleranceGate({ deadline: past() }),
       undefined,
     )
     expect(verdict.kind).toBe('inconclusive')
@@ -133,14 +123,7 @@ describe("the test's deadline", () => {
     const { verdict } = await runBaselineGate(
       coinAgent(0).on({ p: 0 }),
       subject(),
-      {
-        ...common({ deadline: past() }),
-        kind: 'baseline',
-        name: undefined,
-        tolerance: 0,
-        rollouts: 50,
-        better: 'lower',
-      },
+      baselineGate({ deadline: past(), rollouts: 50 }),
       { file: '/nonexistent/never-written.json', displayFile: 'x.json', key: 'k', updateState: 'none' },
       undefined,
     )
@@ -152,7 +135,7 @@ describe("the test's deadline", () => {
     const { verdict } = await runSequentialGate(
       hanging.on(null),
       subject(() => false),
-      sequential({ timeoutMs: 60_000, deadline: { at: Date.now() + 100, testTimeoutMs: 5000 } }),
+      sequentialGate({ timeoutMs: 60_000, deadline: { at: Date.now() + 100, testTimeoutMs: 5000 } }),
       undefined,
     )
     // The agent broke no limit of its own (timeoutMs is 60 s): the test ran out of time.
@@ -172,7 +155,7 @@ describe("the test's deadline", () => {
     const { verdict } = await runSequentialGate(
       coinAgent(0).on({ p: 0 }),
       subject(),
-      sequential({ deadline: { at: Date.now() + 60_000, testTimeoutMs: 120_000 } }),
+      sequentialGate({ deadline: { at: Date.now() + 60_000, testTimeoutMs: 120_000 } }),
       undefined,
     )
     expect(verdict.stop).toBe('decided')
@@ -180,7 +163,7 @@ describe("the test's deadline", () => {
   })
 
   it('attribution stopped by the deadline is reported as data, and the verdict stands', async () => {
-    const options = sequential({ attribute: { rollouts: 64, method: 'contrastive' } })
+    const options = sequentialGate({ attribute: { rollouts: 64, method: 'contrastive' } })
     const run = await runSequentialGate(coinAgent(0.5).on({ p: 0.5 }), subject(), options, undefined)
     expect(run.verdict.kind).toBe('fail')
     const diagnosis = await diagnose(

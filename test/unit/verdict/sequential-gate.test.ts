@@ -5,23 +5,10 @@ import { sequentialBoundaries } from '../../../src/stats/sequential-rate-test.js
 import type { ResolvedSequentialGate } from '../../../src/verdict/options.js'
 import { VerdictSchema } from '../../../src/verdict/schema.js'
 import { runSequentialGate } from '../../../src/verdict/sequential-gate.js'
-import { coinAgent, common, subject, type returnedBad } from './gate-helpers.js'
-
-function gate(overrides: Partial<ResolvedSequentialGate> = {}): ResolvedSequentialGate {
-  return {
-    ...common(),
-    kind: 'sequential',
-    direction: 'atMost',
-    bound: 0.05,
-    maxRollouts: 400,
-    minRollouts: 0,
-    onInconclusive: 'fail',
-    ...overrides,
-  }
-}
+import { coinAgent, sequentialGate, subject, type returnedBad } from './gate-helpers.js'
 
 const rarely = (p: number, overrides: Partial<ResolvedSequentialGate> = {}) =>
-  runSequentialGate(coinAgent(p).on({ p }), subject(), gate(overrides), undefined)
+  runSequentialGate(coinAgent(p).on({ p }), subject(), sequentialGate(overrides), undefined)
 
 describe('runSequentialGate', () => {
   it('passes a perfect agent at the first n where the sequential test allows it (≥ 59 clean rollouts)', async () => {
@@ -76,7 +63,7 @@ describe('runSequentialGate', () => {
     const run = await runSequentialGate(
       coinAgent(0.3).on({ p: 0.3 }),
       subject(good),
-      gate({ direction: 'atLeast', bound: 0.95 }),
+      sequentialGate({ direction: 'atLeast', bound: 0.95 }),
       undefined,
     )
     expect(run.verdict.kind).toBe('fail')
@@ -95,7 +82,7 @@ describe('runSequentialGate', () => {
         return action < 0 ? 'bad' : 'good'
       },
     })
-    const strict = await runSequentialGate(flaky.on(null), subject(), gate(), undefined)
+    const strict = await runSequentialGate(flaky.on(null), subject(), sequentialGate(), undefined)
     expect(strict.verdict.kind).toBe('fail')
     expect(strict.verdict.stop).toBe('error')
     expect(strict.verdict.rolloutsUsed).toBe(6)
@@ -105,7 +92,12 @@ describe('runSequentialGate', () => {
       error: { kind: 'threw', name: 'TypeError' },
     })
 
-    const lenient = await runSequentialGate(flaky.on(null), subject(), gate({ allowErrors: true }), undefined)
+    const lenient = await runSequentialGate(
+      flaky.on(null),
+      subject(),
+      sequentialGate({ allowErrors: true }),
+      undefined,
+    )
     expect(lenient.verdict.kind).toBe('pass')
     expect(lenient.verdict.errors.count).toBe(1)
     expect(lenient.verdict.observed.n).toBe(lenient.verdict.rolloutsUsed - 1)
@@ -134,7 +126,7 @@ describe('runSequentialGate', () => {
       },
     })
     await expect(
-      runSequentialGate(slow.on(null), subject(), gate({ concurrency: 2 }), controller.signal),
+      runSequentialGate(slow.on(null), subject(), sequentialGate({ concurrency: 2 }), controller.signal),
     ).rejects.toThrow(RolloutAbortedError)
     expect(started).toBeLessThanOrEqual(11)
   })
@@ -142,7 +134,7 @@ describe('runSequentialGate', () => {
   it('rejects a predicate that does not return a boolean, naming the rollout', async () => {
     const sloppy = (() => undefined) as unknown as typeof returnedBad
     await expect(
-      runSequentialGate(coinAgent(0.1).on({ p: 0.1 }), subject(sloppy), gate(), undefined),
+      runSequentialGate(coinAgent(0.1).on({ p: 0.1 }), subject(sloppy), sequentialGate(), undefined),
     ).rejects.toThrow(
       'the predicate "return bad": `predicate` must be a function (trajectory) => boolean (or a promise of one), got one that returned undefined on rollout 0. A missing `return`?',
     )
@@ -153,7 +145,7 @@ describe('runSequentialGate', () => {
     const { verdict } = await runSequentialGate(
       coinAgent(0.6).on({ p: 0.6 }),
       subject(judge),
-      gate(),
+      sequentialGate(),
       undefined,
     )
     expect(verdict.kind).toBe('fail')

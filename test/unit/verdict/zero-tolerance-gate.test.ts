@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import type { ResolvedZeroTolerance } from '../../../src/verdict/options.js'
 import { VerdictSchema } from '../../../src/verdict/schema.js'
 import { runZeroToleranceGate } from '../../../src/verdict/zero-tolerance-gate.js'
-import { coinAgent, common, returnedBad, subject } from './gate-helpers.js'
-
-function gate(overrides: Partial<ResolvedZeroTolerance> = {}): ResolvedZeroTolerance {
-  return { ...common(), kind: 'zero-tolerance', direction: 'atMost', rollouts: 100, ...overrides }
-}
+import { coinAgent, returnedBad, subject, zeroToleranceGate } from './gate-helpers.js'
 
 describe('runZeroToleranceGate', () => {
   it('toNever: zero in 100 passes with the exact one-sided bound 1 − 0.05^(1/100) ≈ 2.95%', async () => {
-    const { verdict } = await runZeroToleranceGate(coinAgent(0).on({ p: 0 }), subject(), gate(), undefined)
+    const { verdict } = await runZeroToleranceGate(
+      coinAgent(0).on({ p: 0 }),
+      subject(),
+      zeroToleranceGate(),
+      undefined,
+    )
     expect(verdict.kind).toBe('pass')
     expect(verdict.stop).toBe('completed')
     expect(verdict.rolloutsUsed).toBe(100)
@@ -25,7 +25,12 @@ describe('runZeroToleranceGate', () => {
   it('toNever: the first occurrence (by index) stops the run and fails it, at any concurrency', async () => {
     const runs = await Promise.all(
       [1, 8].map((concurrency) =>
-        runZeroToleranceGate(coinAgent(0.05).on({ p: 0.05 }), subject(), gate({ concurrency }), undefined),
+        runZeroToleranceGate(
+          coinAgent(0.05).on({ p: 0.05 }),
+          subject(),
+          zeroToleranceGate({ concurrency }),
+          undefined,
+        ),
       ),
     )
     const [first, second] = runs
@@ -42,7 +47,7 @@ describe('runZeroToleranceGate', () => {
     const pass = await runZeroToleranceGate(
       coinAgent(0).on({ p: 0 }),
       subject(good),
-      gate({ direction: 'atLeast', rollouts: 60 }),
+      zeroToleranceGate({ direction: 'atLeast', rollouts: 60 }),
       undefined,
     )
     expect(pass.verdict.kind).toBe('pass')
@@ -53,7 +58,7 @@ describe('runZeroToleranceGate', () => {
     const fail = await runZeroToleranceGate(
       coinAgent(0.2).on({ p: 0.2 }),
       subject(good),
-      gate({ direction: 'atLeast', rollouts: 60 }),
+      zeroToleranceGate({ direction: 'atLeast', rollouts: 60 }),
       undefined,
     )
     expect(fail.verdict.kind).toBe('fail')
