@@ -108,6 +108,11 @@ export const ShapleyResultSchema = z.object({
   rolloutsUsed: z.number().int().nonnegative(),
   /** True when the budget stopped the run early; the values are from the work done. */
   truncated: z.boolean(),
+  /**
+   * The fewest rollouts that estimate the values at all (every coalition once, or two permutation
+   * units). A budget with less left does not start the run. Absent in results of earlier versions.
+   */
+  minimumRollouts: z.number().int().positive().optional(),
   /** Share of held steps whose name and context matched the recording, over every replay. */
   actionMatchRate: z.number().min(0).max(1).optional(),
   /** Interval methods: of the Shapley values, and of the efficiency sum. */

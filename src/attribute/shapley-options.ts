@@ -49,6 +49,11 @@ export interface ShapleyPlan {
   evaluations: number
   /** evaluations × samplesPerEval. */
   rollouts: number
+  /**
+   * The fewest rollouts from which the values can be estimated at all: every coalition once
+   * (exact), or two complete permutation units (permutation: one spread needs two).
+   */
+  minimumRollouts: number
 }
 
 /** {@link ShapleyOptions} checked, with every default filled in. */
@@ -121,6 +126,7 @@ export function shapleyPlan(
       antithetic: false,
       evaluations,
       rollouts: evaluations * samplesPerEval,
+      minimumRollouts: evaluations,
     }
   }
   const { antithetic, permutations } = options
@@ -150,5 +156,6 @@ export function shapleyPlan(
     antithetic,
     evaluations,
     rollouts: evaluations * samplesPerEval,
+    minimumRollouts: 2 * (antithetic ? 2 : 1) * (steps + 1) * samplesPerEval,
   }
 }

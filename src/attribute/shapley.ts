@@ -21,8 +21,9 @@ import { permutationShapley } from './shapley-permutation.js'
  * Budget: a spent budget stops the run cleanly and returns the values from the work done with
  * `truncated: true` (exact: coalitions are filled round-robin so every one has about the same
  * rollouts; permutation: complete units only). If the work done cannot estimate the values at all
- * (a coalition without a scored rollout, fewer than two permutation units), `steps` is empty.
- * It does not throw a BudgetExceededError. Rollouts that end in an error are counted in
+ * (a coalition without a scored rollout, fewer than two permutation units), `steps` is empty; and
+ * when the budget left cannot pay even for that much (`minimumRollouts`), nothing is spent. It
+ * does not throw a BudgetExceededError. Rollouts that end in an error are counted in
  * `rolloutsUsed` and never scored.
  *
  * Deterministic: the same seed gives a byte-identical result at any concurrency.
@@ -36,9 +37,11 @@ export async function shapley(
   const estimate =
     factual.steps.length === 0
       ? withoutSteps(resolved.confidence)
-      : resolved.method === 'exact'
-        ? await exactShapley(factual, resolved)
-        : await permutationShapley(factual, resolved)
+      : resolved.budget.remainingRollouts < resolved.minimumRollouts
+        ? unaffordable(resolved.confidence)
+        : resolved.method === 'exact'
+          ? await exactShapley(factual, resolved)
+          : await permutationShapley(factual, resolved)
   return {
     kind: 'shapley',
     agent: factual.agent,
@@ -62,8 +65,26 @@ export async function shapley(
     evaluations: estimate.evaluations,
     rolloutsUsed: estimate.rolloutsUsed,
     truncated: estimate.truncated,
+    minimumRollouts: resolved.minimumRollouts,
     actionMatchRate: estimate.actionMatchRate,
     methods: estimate.methods,
+  }
+}
+
+/**
+ * A budget that cannot pay for the least work that estimates the values: nothing is spent (at
+ * 2,000 steps, two antithetic units are 8,004 rollouts, and a budget of 200 would buy nothing).
+ */
+function unaffordable(confidence: number): ShapleyEstimate {
+  return {
+    values: null,
+    efficiencySum: { point: 0, low: -1, high: 1, confidence, method: 'tango' },
+    permutations: 0,
+    evaluations: 0,
+    rolloutsUsed: 0,
+    actionMatchRate: 1,
+    truncated: true,
+    methods: { value: 'not estimated (budget)', efficiencySum: 'tango (no rollouts)' },
   }
 }
 

@@ -5,6 +5,7 @@ import { niceDomain, renderIntervalChart, type ChartRow } from './chart.js'
 import { markup, type Markup } from './markup.js'
 import { describeMethod, signed, signedInterval } from './numbers.js'
 import { confidenceLevel } from '../text/numbers.js'
+import { unestimatedShapley } from '../text/attribution.js'
 import { attributionFailedText } from '../text/verdict-message.js'
 
 /**
@@ -72,6 +73,11 @@ ${chart}
 }
 
 function shapleyFigure(result: ShapleyResult, locus: number | null, hidden: boolean): Markup {
+  if (result.steps.length === 0 && result.truncated) {
+    return markup`<figure id="chart-shapley" role="tabpanel" aria-labelledby="tab-shapley"${hidden ? markup` hidden` : null}>
+<figcaption class="warning">${unestimatedShapley(result)}.</figcaption>
+</figure>`
+  }
   const rows: ChartRow[] = result.steps.map((step) => {
     const interval = { point: step.value, low: step.low, high: step.high }
     return {

@@ -18,6 +18,8 @@ export type ReportIndexEntry = {
   artifact: string | null
   /** Path of the HTML report, relative to the index page; null when none was written. */
   html: string | null
+  /** Rollouts that ended in an error: with allowErrors, a gate can pass without them in its rate. */
+  errors?: number
 }
 
 // Failures first: the index is opened to find what broke.
@@ -64,6 +66,11 @@ ${sorted.map(row)}
   })
 }
 
+function errorCount(errors: number): Markup | null {
+  if (errors === 0) return null
+  return markup`<div class="warning" data-errors="${errors}">${errors} rollout${errors === 1 ? '' : 's'} ended in an error, not in the rate</div>`
+}
+
 function row(entry: ReportIndexEntry): Markup {
   const test =
     entry.html === null
@@ -72,7 +79,7 @@ function row(entry: ReportIndexEntry): Markup {
   return markup`<tr data-verdict="${entry.verdict}">
 <td>${test}<div class="muted">${entry.file}</div></td>
 <td><span class="badge badge-${entry.verdict}">${entry.verdict}</span></td>
-<td class="rate">${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${percentInterval(entry.rate)}</div></td>
+<td class="rate">${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${percentInterval(entry.rate)}</div>${errorCount(entry.errors ?? 0)}</td>
 <td>${entry.locus === null ? markup`<span class="muted">—</span>` : markup`step ${entry.locus.index} · ${entry.locus.name}`}</td>
 <td>${files(entry)}</td>
 </tr>`

@@ -179,6 +179,7 @@ export function formatShapley(result: ShapleyResult, failing: Trajectory | null 
     result.method === 'exact'
       ? `exact over ${plural(result.evaluations, 'coalition evaluation')}`
       : `${plural(result.permutations, 'permutation')}${result.antithetic ? ' (antithetic)' : ''}`
+  if (result.steps.length === 0 && result.truncated) return [unestimatedShapley(result)]
   const sum = result.efficiencySum
   const lines = [
     `Shapley values of rollout ${result.factual.rollout} (${how}, ${result.samplesPerEval} rollouts/evaluation, ${plural(result.rolloutsUsed, 'rollout')}):`,
@@ -198,6 +199,19 @@ export function formatShapley(result: ShapleyResult, failing: Trajectory | null 
       (result.truncated ? '; stopped early by the budget' : ''),
   )
   return lines
+}
+
+/** A Shapley run the budget stopped before any value could be estimated, and what it would take. */
+export function unestimatedShapley(result: ShapleyResult): string {
+  const spent =
+    result.rolloutsUsed === 0
+      ? 'not started: the budget left too few rollouts'
+      : `the budget ran out after ${plural(result.rolloutsUsed, 'rollout')}`
+  const needed =
+    result.minimumRollouts === undefined
+      ? ''
+      : `; estimating them takes at least ${result.minimumRollouts.toLocaleString('en-US')} rollouts (${result.method === 'exact' ? 'every coalition once' : `two ${result.antithetic ? 'antithetic pairs' : 'permutations'} of every prefix`}), so raise budget.maxRollouts`
+  return `Shapley values of rollout ${result.factual.rollout}: ${spent}${needed}`
 }
 
 /** How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid. */

@@ -57,10 +57,31 @@ function isMessage(value: Json): value is { role: Json; content?: Json } {
   )
 }
 
-/** Cuts `text` to `width` characters, keeping two thirds from the start and one third from the end. */
+/**
+ * Cuts `text` to about `width` characters, keeping two thirds from the start and one third from
+ * the end. The cut falls between whole code points and whole `\uXXXX` escapes (which
+ * `showControls` makes), so it never leaves half an emoji or a `\u20` that reads as something else.
+ */
 export function cutMiddle(text: string, width: number): string {
   if (text.length <= width) return text
   const keep = width - 1
-  const head = Math.ceil((keep * 2) / 3)
-  return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`
+  const pieces = text.match(UNCUTTABLE) ?? []
+  const head = takeWhileFits(pieces, Math.ceil((keep * 2) / 3)).join('')
+  const tail = takeWhileFits([...pieces].reverse(), keep - head.length).reverse().join('')
+  return `${head}…${tail}`
+}
+
+/** A `\uXXXX` escape or one code point: the pieces a cut keeps whole. */
+const UNCUTTABLE = /\\u[0-9a-fA-F]{4}|[\s\S]/gu
+
+/** The leading pieces whose total length fits in `width`. */
+function takeWhileFits(pieces: readonly string[], width: number): string[] {
+  const taken: string[] = []
+  let length = 0
+  for (const piece of pieces) {
+    if (length + piece.length > width) break
+    taken.push(piece)
+    length += piece.length
+  }
+  return taken
 }

@@ -88,11 +88,35 @@ describe('names longer than a file name may be', () => {
     }
     // Every failure attached its page, under a name the file system accepts.
     const attachments = await readdir(join(project.root, '.vitest-attachments'))
-    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(4)
+    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(5)
     for (const file of attachments) expect(Buffer.byteLength(file)).toBeLessThanOrEqual(255)
     for (const entry of report.entries) {
       for (const part of entry.artifact!.split('/')) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(100)
     }
+  })
+})
+
+describe('agent text with bidi controls', () => {
+  // U+061C, U+200E, U+200F, U+202A–U+202E and U+2066–U+2069 reorder the characters after them.
+  const bidi = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+
+  it('shows every control as a visible escape in the message and on the page, never raw', () => {
+    const test = run.assertion('an agent whose text carries bidi controls', 'bidi.test.js')
+    expect(test.status).toBe('failed')
+    const message = messageOf(test.failureMessages[0]!)
+    expect(message).not.toMatch(bidi)
+    expect(message).toMatch(/\n {2}▶ 0 +decide\\u202e +"refund \\u.*← causal locus\n/)
+    expect(message).toContain('\n  step 0 "decide\\u202e" chose "refund \\u202eeslaf\\u2069"')
+    const [entry] = entriesOf('bidi.test.js')
+    const page = readFileSync(join(reportDir, entry!.html!), 'utf8')
+    expect(page).not.toMatch(bidi)
+    expect(page).toContain('refund \\u202eeslaf\\u2069')
+    expect(page).toContain('issue_refund\\u2066')
+    // The artifact keeps the agent's own text; only its display is escaped.
+    expect(artifactOf(entry!).failing?.steps[0]).toMatchObject({
+      name: 'decide\u202e',
+      action: 'refund \u202eeslaf\u2069',
+    })
   })
 })
 

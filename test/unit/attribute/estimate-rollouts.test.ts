@@ -49,6 +49,7 @@ describe('estimateRollouts', () => {
         antithetic: false,
         evaluations: 8,
         rollouts: 1712,
+        minimumRollouts: 8,
       },
     })
     expect(estimateRollouts(20, { contrastive: { rollouts: 80 } }).contrastive).toEqual({
@@ -68,6 +69,7 @@ describe('estimateRollouts', () => {
       antithetic: true,
       evaluations: 320,
       rollouts: 3840,
+      minimumRollouts: 192,
     })
     expect(estimateRollouts(12).shapley.method).toBe('permutation')
   })

@@ -201,12 +201,21 @@ describe('budget', () => {
     expect(width(result)).toBeGreaterThan(width(full))
   })
 
-  it('exact: with less than one rollout per coalition it reports no values rather than made-up ones', async () => {
+  it('exact: with less than one rollout per coalition left it spends nothing and reports no values', async () => {
+    const factual = await firstBadRun(and, 1)
+    const budget = new Budget({ maxRollouts: 7 })
+    const result = valid(await shapley(and, factual, { isBad: returnedBad, seed: 1, budget }))
+    expect(result).toMatchObject({ truncated: true, steps: [], rolloutsUsed: 0, minimumRollouts: 8 })
+    expect(budget.spentRollouts).toBe(0)
+  })
+
+  it('exact: with exactly one rollout per coalition left it runs, and reports values', async () => {
     const factual = await firstBadRun(and, 1)
     const result = valid(
-      await shapley(and, factual, { isBad: returnedBad, seed: 1, budget: { maxRollouts: 5 } }),
+      await shapley(and, factual, { isBad: returnedBad, seed: 1, budget: { maxRollouts: 8 } }),
     )
-    expect(result).toMatchObject({ truncated: true, steps: [], rolloutsUsed: 5 })
+    expect(result).toMatchObject({ truncated: true, rolloutsUsed: 8, evaluations: 8 })
+    expect(result.steps).toHaveLength(3)
   })
 
   it('permutation: keeps the complete permutation units and drops the partial one', async () => {
@@ -222,6 +231,9 @@ describe('budget', () => {
     const result = valid(await shapley(and, factual, { ...options, budget: { maxRollouts: 24 * 5 + 10 } }))
     expect(result).toMatchObject({ truncated: true, permutations: 10, rolloutsUsed: 130 })
     expect(result.steps).toHaveLength(3)
+    // Two units (48 rollouts) are the least that estimates a spread; one rollout fewer starts nothing.
+    const short = valid(await shapley(and, factual, { ...options, budget: { maxRollouts: 47 } }))
+    expect(short).toMatchObject({ truncated: true, steps: [], rolloutsUsed: 0, minimumRollouts: 48 })
   })
 })
 
@@ -359,7 +371,7 @@ describe('permutation: coalitions built as the pool needs them', () => {
     })
   })
 
-  it('stops a 2,000-step run at its budget of 50 rollouts, truncated, without walking every prefix', async () => {
+  it('does not start a 2,000-step run whose budget cannot pay for two permutation units', async () => {
     const length = 2000
     const agent = defineAgent({
       name: 'long-cheap',
@@ -387,10 +399,7 @@ describe('permutation: coalitions built as the pool needs them', () => {
       }),
     )
     expect(result.method).toBe('permutation')
-    expect(result.truncated).toBe(true)
-    expect(result.rolloutsUsed).toBeLessThanOrEqual(50)
-    // Not one permutation walked to its end: no values, and only prefixes that ran are counted.
-    expect(result.steps).toEqual([])
-    expect(result.evaluations).toBe(result.rolloutsUsed)
+    // Two antithetic units of 2,001 prefixes are 8,004 rollouts: the 50 would buy no value at all.
+    expect(result).toMatchObject({ truncated: true, steps: [], rolloutsUsed: 0, minimumRollouts: 8004 })
   })
 })

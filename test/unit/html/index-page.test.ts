@@ -11,6 +11,7 @@ const entries: ReportIndexEntry[] = [
     locus: null,
     artifact: 'support/usually-answers-politely.json',
     html: null,
+    errors: 13,
   },
   {
     test: 'rarely refunds <script>wrongly</script>',
@@ -42,6 +43,13 @@ describe('renderIndexHtml', () => {
     expect(page).toContain('95% Wilson CI 15.8%–32.2%')
     expect(page).toContain('step 1 · decide')
     expect(page).toContain('1 fail')
+  })
+
+  it('shows the errors a gate left out of its rate, and nothing for a gate without errors', () => {
+    expect(page).toContain(
+      '<div class="warning" data-errors="13">13 rollouts ended in an error, not in the rate</div>',
+    )
+    expect(page.match(/data-errors=/g)).toHaveLength(1)
   })
 
   it('links the report and the artifact by encoded relative paths, and skips a missing report', () => {

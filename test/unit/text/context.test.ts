@@ -45,6 +45,12 @@ describe('shortenContext', () => {
     expect(cutMiddle('short', 10)).toBe('short')
     expect(cutMiddle('abcdefghijklmnop', 10)).toBe('abcdef…nop')
   })
+
+  it('cutMiddle never splits a visible escape or a code point', () => {
+    // Cut by characters, these would read `"refund \u20…` and leave half a surrogate pair.
+    expect(cutMiddle('"refund \\u202eeslaf\\u2069"', 18)).toBe('"refund …af\\u2069"')
+    expect(cutMiddle('😀😀😀😀😀😀😀😀', 10)).toBe('😀😀😀…😀')
+  })
 })
 
 describe('showControls', () => {
