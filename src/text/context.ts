@@ -67,7 +67,9 @@ export function cutMiddle(text: string, width: number): string {
   const keep = width - 1
   const pieces = text.match(UNCUTTABLE) ?? []
   const head = takeWhileFits(pieces, Math.ceil((keep * 2) / 3)).join('')
-  const tail = takeWhileFits([...pieces].reverse(), keep - head.length).reverse().join('')
+  const tail = takeWhileFits([...pieces].reverse(), keep - head.length)
+    .reverse()
+    .join('')
   return `${head}…${tail}`
 }
 
