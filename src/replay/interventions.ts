@@ -57,8 +57,9 @@ export function editContext(step: number, edit: (context: Json | undefined) => J
 }
 
 /**
- * do_policy: hold steps before `step`; from `step` on, every step whose name is a key of
- * `policies` decides with that policy instead of its own (adapters: another model).
+ * do_policy: hold steps before `step`; from `step` on, every step whose name, or whose family
+ * (`model` for the numbered step `model#2`), is a key of `policies` decides with that policy
+ * instead of its own (adapters: another model).
  */
 export function swapPolicy(step: number, policies: Readonly<Record<string, Policy>>): Intervention {
   return { kind: 'swap-policy', step: checkStep(step, 'swapPolicy'), policies }

@@ -6,7 +6,9 @@ import {
   type ToolCallPosition,
   type ToolDirective,
 } from '../rollout/plan.js'
+import type { Policy } from '../agent/types.js'
 import type { Trajectory } from '../trajectory/schema.js'
+import { stepFamily } from '../trajectory/step-name.js'
 import { describeIntervention, type Intervention, type ObservationSelector } from './interventions.js'
 
 /** Whether replay calls tools of held steps (`live`) or answers them from the recording (`recorded`). */
@@ -28,11 +30,7 @@ export function planFor(factual: Trajectory, intervention: Intervention, tools: 
         if (index === intervention.step) return { kind: 'edit', edit: intervention.edit }
         break
       case 'swap-policy': {
-        // Own keys only: a step named "toString" must not pick up Object.prototype.toString.
-        const policy =
-          index >= intervention.step && Object.hasOwn(intervention.policies, name)
-            ? intervention.policies[name]
-            : undefined
+        const policy = index >= intervention.step ? swappedPolicy(intervention.policies, name) : undefined
         if (policy !== undefined) return { kind: 'sample', policy }
         break
       }
@@ -86,4 +84,15 @@ function selects(select: ObservationSelector, call: ToolCallPosition): boolean {
   const wanted = select.position ?? 0
   if (select.tool === undefined) return call.position === wanted
   return call.tool === select.tool && call.positionOfTool === wanted
+}
+
+/**
+ * The policy swapped in for a step named `name`: the one keyed by its name, else by its family
+ * (`model` for `model#2`), so a swap reaches every numbered call of a wrapped model. Own keys
+ * only: a step named "toString" must not pick up Object.prototype.toString.
+ */
+function swappedPolicy(policies: Readonly<Record<string, Policy>>, name: string): Policy | undefined {
+  if (Object.hasOwn(policies, name)) return policies[name]
+  const family = stepFamily(name)
+  return Object.hasOwn(policies, family) ? policies[family] : undefined
 }

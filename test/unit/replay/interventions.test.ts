@@ -16,7 +16,8 @@ import {
   type ObservationSelector,
   type Trajectory,
 } from '../../../src/index.js'
-import { describeIntervention } from '../../../src/replay/interventions.js'
+import { describeIntervention, type Intervention } from '../../../src/replay/interventions.js'
+import { stepNames } from '../../../src/trajectory/step-name.js'
 import { chainAgent, type ChainAction } from '../agents.js'
 
 const ROLLOUTS = 12
@@ -262,6 +263,34 @@ describe('swapPolicy and inherited names', () => {
     })
     expect(set.errors).toEqual([])
     expect(set.trajectories[0]!.output).toEqual(['own', 'own', 'swapped'])
+  })
+})
+
+describe('swapPolicy and numbered steps', () => {
+  it('swaps every numbered call of a family by the family name, and a numbered step by its own name first', async () => {
+    const agent = defineAgent({
+      name: 'numbered',
+      input: null,
+      async run(_input, ctx) {
+        const names = stepNames('model')
+        const calls = []
+        for (let call = 0; call < 3; call++) calls.push(await ctx.step(names(), () => 'own'))
+        calls.push(await ctx.step('model#x', () => 'own'))
+        return calls
+      },
+    })
+    const factual = await record(agent, { seed: 1 })
+    expect(factual.steps.map((step) => step.name)).toEqual(['model#1', 'model#2', 'model#3', 'model#x'])
+    const swap = async (intervention: Intervention) =>
+      (await replay(agent, factual, intervention, { rollouts: 1, seed: 1 })).trajectories[0]!.output
+    // From step 1 on: model#2 and model#3 are of the family "model"; "model#x" is its own family.
+    expect(await swap(swapPolicy(1, { model: () => 'family' }))).toEqual(['own', 'family', 'family', 'own'])
+    expect(await swap(swapPolicy(0, { model: () => 'family', 'model#3': () => 'exact' }))).toEqual([
+      'family',
+      'family',
+      'exact',
+      'own',
+    ])
   })
 })
 
