@@ -25,7 +25,8 @@ describe('support agent (AI SDK, generateText + MockLanguageModelV3)', () => {
       seed: 1,
     })
     await expect(verdict).rejects.toThrow(/expected support-ai-sdk to rarely call issue_refund/)
-    await expect(verdict).rejects.toThrow(/▶ 1 +model .*← causal locus/)
+    // The decision is the wrapped model's second call, `model#2` (step 1), shown by what it did.
+    await expect(verdict).rejects.toThrow(/▶ 1 +model#2 +issue_refund.*← causal locus/)
   })
 
   test('contrastive attribution of a refunded run: the model call that decided (step 1) is the locus', async () => {

@@ -5,6 +5,7 @@ import {
   wrapTools,
   type LanguageModelV3,
   type PriceTable,
+  type StepNamer,
 } from '../../src/adapters/ai-sdk/index.js'
 import { defineAgent, type Agent } from '../../src/index.js'
 import { carefulTicket, type SupportTicket } from '../support-agent/agent.js'
@@ -44,6 +45,8 @@ export interface SupportAgentOptions {
   prices?: PriceTable
   /** Default 2 (the AI SDK's own default). Passed to generateText/streamText. */
   maxRetries?: number
+  /** Default `'model'` (steps `model#1`, `model#2`, …). The `name` given to `wrapModel`. */
+  stepName?: string | StepNamer
 }
 
 /**
@@ -55,11 +58,10 @@ export function createSupportAgent(options: SupportAgentOptions = {}): Agent<Sup
     name: options.name ?? 'support-ai-sdk',
     input: carefulTicket as SupportTicket,
     async run(ticket, ctx) {
-      const model = wrapModel(
-        ctx,
-        (options.model ?? createSupportModel)(),
-        options.prices ? { prices: options.prices } : {},
-      )
+      const model = wrapModel(ctx, (options.model ?? createSupportModel)(), {
+        ...(options.prices === undefined ? {} : { prices: options.prices }),
+        ...(options.stepName === undefined ? {} : { name: options.stepName }),
+      })
       const settings = {
         model,
         tools: wrapTools(ctx, supportTools),

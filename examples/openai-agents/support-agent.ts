@@ -1,6 +1,11 @@
 import { Agent, run, tool, type Model, type ModelSettings } from '@openai/agents'
 import { z } from 'zod'
-import { wrapModel, wrapTools, type PriceTable } from '../../src/adapters/openai-agents/index.js'
+import {
+  wrapModel,
+  wrapTools,
+  type PriceTable,
+  type StepNamer,
+} from '../../src/adapters/openai-agents/index.js'
 import { defineAgent, type Agent as CausalAgent } from '../../src/index.js'
 import { carefulTicket, type SupportTicket } from '../support-agent/agent.js'
 import { SupportModel } from './support-model.js'
@@ -42,6 +47,8 @@ export interface SupportAgentOptions {
   prices?: PriceTable
   /** Default: none. The agent's model settings (e.g. `retry`). */
   modelSettings?: ModelSettings
+  /** Default `'model'` (steps `model#1`, `model#2`, …). The `name` given to `wrapModel`. */
+  stepName?: string | StepNamer
 }
 
 /**
@@ -58,6 +65,7 @@ export function createSupportAgent(options: SupportAgentOptions = {}): CausalAge
       const model = wrapModel(ctx, (options.model ?? (() => new SupportModel()))(), {
         modelId: 'support-model-1',
         ...(options.prices === undefined ? {} : { prices: options.prices }),
+        ...(options.stepName === undefined ? {} : { name: options.stepName }),
       })
       const agent = new Agent({
         name: 'support',

@@ -14,6 +14,8 @@ interface CardStep {
   index: number
   name: string
   action: Json
+  /** The adapter's one-line summary of the action (`meta.summary`), when it recorded one. */
+  summary: string | null
   source: string | null
   diverged: boolean
   observations: readonly Observation[]
@@ -65,6 +67,7 @@ function cardSteps(failing: Trajectory | null, contrastive: ContrastiveResult | 
       index: step.index,
       name: step.name,
       action: step.action,
+      summary: typeof step.meta?.['summary'] === 'string' ? step.meta['summary'] : null,
       source: step.source,
       diverged: step.diverged === true,
       observations: step.observations,
@@ -74,6 +77,7 @@ function cardSteps(failing: Trajectory | null, contrastive: ContrastiveResult | 
     index: step.index,
     name: step.name,
     action: step.action,
+    summary: null,
     source: null,
     diverged: false,
     observations: [],
@@ -113,10 +117,30 @@ ${step.source === null ? null : markup`<span class="tag" title="how the action w
 ${step.diverged ? markup`<span class="tag tag-diverged" title="the held step's name or context differed from the recording">diverged</span>` : null}
 ${isLocus ? markup`<span class="tag tag-locus">causal locus</span>` : null}
 </div>
-<div><div class="field-label">action</div><pre>${prettyJson(step.action)}</pre></div>
+<div><div class="field-label">action</div>${actionBlock(step)}</div>
 <div><div class="field-label">tool calls</div>${step.observations.length === 0 ? markup`<p class="muted no-calls">none</p>` : toolCalls(step.observations)}</div>
 ${contrastive === null ? null : markup`<div class="step-outcome">${stepOutcome(step.index, attribution, contrastive)}</div>`}
 </li>`
+}
+
+/**
+ * A step's action. An adapter's model call records a large result object whose JSON hides what the
+ * model did, so where the adapter left a one-line summary (`issue_refund({"amount":99})`, or the
+ * text's start) the card leads with it and keeps the whole action one click away.
+ */
+function actionBlock(step: CardStep): Markup {
+  if (step.summary === null || step.summary === '') return markup`<pre>${prettyJson(step.action)}</pre>`
+  return markup`<details class="action-details">
+<summary><code class="action-summary">${cutEnd(step.summary, SUMMARY_LENGTH)}</code></summary>
+<pre>${prettyJson(step.action)}</pre>
+</details>`
+}
+
+// A summary is one line already; the cut only guards the card against an adapter that says more.
+const SUMMARY_LENGTH = 160
+
+function cutEnd(text: string, maxLength: number): string {
+  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`
 }
 
 function stepOutcome(

@@ -72,6 +72,8 @@ pre { margin: 0; padding: 8px 10px; background: var(--code-bg); border: 1px soli
 .tool-error { color: var(--bad); }
 .step-outcome { grid-column: 1 / -1; }
 .input-block { margin-bottom: 10px; } .input-block summary { cursor: pointer; }
+.action-details summary { cursor: pointer; } .action-details pre { margin-top: 4px; }
+.action-summary { overflow-wrap: anywhere; }
 .output-block { margin-top: 10px; }
 .no-calls { margin: 0; }
 

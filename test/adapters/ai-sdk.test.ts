@@ -79,7 +79,8 @@ describe.each([
   test('every model call is one step: context = prompt, action = result with tool calls, usage in meta', async () => {
     const factual = await record(agent.on(injectedTicket), { seed: 11 })
     expect(factual.error).toBeUndefined()
-    expect(factual.steps.map((step) => step.name)).toEqual(['model', 'model', 'model'])
+    // The n-th call of the wrapped model is the step `model#n`.
+    expect(factual.steps.map((step) => step.name)).toEqual(['model#1', 'model#2', 'model#3'])
     const [lookup, decide, reply] = factual.steps as [
       Trajectory['steps'][number],
       Trajectory['steps'][number],
@@ -125,11 +126,22 @@ describe.each([
 
   test('full-hold replay reproduces the run: action-match rate 1.0, same outputs and tool calls', async () => {
     const factual = await record(agent.on(injectedTicket), { seed: 3 })
-    const replayed = await replay(agent, factual, hold('all'), { rollouts: 8, seed: 99 })
+    // A divergence (a held step reached under another name or context) would end a rollout here:
+    // the replay makes the same calls in the same order, so `model#n` meets the recorded `model#n`.
+    const replayed = await replay(agent, factual, hold('all'), {
+      rollouts: 8,
+      seed: 99,
+      onDivergence: 'error',
+    })
     expect(replayed.errors).toEqual([])
     expect(replayed.actionMatchRate).toBe(1)
     expect(replayed.heldSteps).toBe(8 * 3)
     for (const trajectory of replayed.trajectories) {
+      expect(trajectory.steps.map((step) => [step.name, step.diverged])).toEqual([
+        ['model#1', undefined],
+        ['model#2', undefined],
+        ['model#3', undefined],
+      ])
       expect(trajectory.output).toEqual(factual.output)
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'held', 'held'])
       expect(trajectory.steps.map((step) => step.action)).toEqual(factual.steps.map((step) => step.action))
@@ -253,13 +265,72 @@ describe.each([
       modelId: 'reckless-1',
       refundProbability: { normal: 1, injected: 1 },
     })
-    const swapped = await replay(agent, factual, swapModel(1, reckless), { rollouts: 6, seed: 2 })
+    // Keyed by the family `model`, the swap reaches `model#2` and `model#3`; the held `model#1`
+    // matches the recording, so no rollout diverges.
+    const swapped = await replay(agent, factual, swapModel(1, reckless), {
+      rollouts: 6,
+      seed: 2,
+      onDivergence: 'error',
+    })
     expect(swapped.errors).toEqual([])
     expect(swapped.rate(refunded).point).toBe(1)
     for (const trajectory of swapped.trajectories) {
+      expect(trajectory.steps.map((step) => step.name)).toEqual(['model#1', 'model#2', 'model#3'])
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
+      expect(trajectory.steps.some((step) => step.diverged === true)).toBe(false)
       expect(trajectory.steps[1]?.meta?.modelId).toBe('reckless-1')
     }
+  })
+})
+
+describe('AI SDK adapter: step names', () => {
+  const reckless = () =>
+    createSupportModel({ modelId: 'reckless-1', refundProbability: { normal: 1, injected: 1 } })
+
+  test('a family names the calls family#n, and swapModel swaps that family', async () => {
+    const agent = createSupportAgent({ stepName: 'support' })
+    const factual = await record(agent.on(carefulTicket), { seed: 4 })
+    expect(factual.steps.map((step) => step.name)).toEqual(['support#1', 'support#2', 'support#3'])
+    const swapped = await replay(agent, factual, swapModel(1, reckless(), { name: 'support' }), {
+      rollouts: 4,
+      seed: 2,
+      onDivergence: 'error',
+    })
+    expect(swapped.errors).toEqual([])
+    for (const trajectory of swapped.trajectories) {
+      expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
+    }
+    // The default family reaches none of them: every step after the held one is sampled as usual.
+    const unswapped = await replay(agent, factual, swapModel(1, reckless()), { rollouts: 2, seed: 2 })
+    for (const trajectory of unswapped.trajectories) {
+      expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'policy', 'policy'])
+    }
+  })
+
+  test('a function names each call from its ordinal; replay meets the same names', async () => {
+    const agent = createSupportAgent({
+      stepName: ({ ordinal }) => (ordinal === 1 ? 'lookup' : `answer#${ordinal - 1}`),
+    })
+    const factual = await record(agent.on(carefulTicket), { seed: 4 })
+    expect(factual.steps.map((step) => step.name)).toEqual(['lookup', 'answer#1', 'answer#2'])
+    const held = await replay(agent, factual, hold('all'), { rollouts: 2, onDivergence: 'error' })
+    expect(held.errors).toEqual([])
+    expect(held.actionMatchRate).toBe(1)
+    const swapped = await replay(agent, factual, swapModel(1, reckless(), { name: 'answer' }), {
+      rollouts: 2,
+      onDivergence: 'error',
+    })
+    expect(swapped.errors).toEqual([])
+    expect(swapped.rate(refunded).point).toBe(1)
+  })
+
+  test('a function that returns no name fails the rollout, naming the option', async () => {
+    const set = await runRollouts(createSupportAgent({ stepName: () => '' }), { rollouts: 1, seed: 1 })
+    expect(set.errors[0]?.error).toMatchObject({
+      name: 'InvalidOptionError',
+      message:
+        'wrapModel: `name` must be a function that returns a non-empty step name (call 1), got a string "".',
+    })
   })
 })
 
@@ -548,7 +619,10 @@ describe('AI SDK adapter: options', () => {
       'wrapModel: `model.specificationVersion` must be \'v3\' (ai 6.x), got a string "v2". Upgrade the provider package.',
     )
     expect(() => wrapModel(ctx, createSupportModel(), { name: '' })).toThrow(
-      'wrapModel: `name` must be a non-empty string, got a string "".',
+      'wrapModel: `name` must be a non-empty string or a function ({ ordinal }) => string, got a string "".',
+    )
+    expect(() => wrapModel(ctx, createSupportModel(), { name: 7 as never })).toThrow(
+      'wrapModel: `name` must be a non-empty string or a function ({ ordinal }) => string, got 7.',
     )
     expect(() => wrapModel(ctx, createSupportModel(), { prics: {} } as never)).toThrow(
       'wrapModel: unknown option `prics`. It accepts: name, prices.',

@@ -2,6 +2,7 @@
 // refund or escalate, step 1) must come out as the causal locus of a refunded injected ticket.
 import { setTracingDisabled } from '@openai/agents'
 import { beforeAll, describe, expect, test } from 'vitest'
+import '../../matchers/index.js'
 import { createSupportAgent as aiSdkAgent } from '../../examples/ai-sdk/support-agent.js'
 import { createSupportAgent as agentsSdkAgent } from '../../examples/openai-agents/support-agent.js'
 import { injectedTicket } from '../../examples/support-agent/agent.js'
@@ -39,5 +40,23 @@ describe.each([
     expect(decide?.pBad.low).toBeLessThan(0.9)
     expect(lookup?.effect.high).toBeLessThan(0)
     expect(reply?.effect.point).toBe(0)
+  })
+
+  test('a failing rate assertion names each model call apart and shows what it did', async () => {
+    const failure: unknown = await expect(make({}).on(injectedTicket))
+      .toRarely(refunded, { atMost: 0.05, seed: 1 })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+    expect(failure).toBeInstanceOf(Error)
+    const message = (failure as Error).message
+    // One row per call: `model#1` … `model#3`, never three rows named `model` to count, each
+    // with the adapter's summary (a tool call as `name(args)`, the reply as its text).
+    expect(message).toMatch(/^ +0 +model#1 +lookup_order/m)
+    expect(message).toMatch(/^ +▶ 1 +model#2 +issue_refund.*← causal locus$/m)
+    expect(message).toMatch(/^ +2 +model#3 +"/m)
+    expect(message).not.toMatch(/ model +[{"]/)
+    expect(message).toContain('step 1 "model#2" chose issue_refund({"orderId":"A-1001","amount":99})')
   })
 })

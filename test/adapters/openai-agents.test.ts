@@ -79,7 +79,8 @@ describe.each([
   test('every model call is one step: context = request, action = response with tool calls, usage in meta', async () => {
     const factual = await record(agent.on(injectedTicket), { seed: 11 })
     expect(factual.error).toBeUndefined()
-    expect(factual.steps.map((step) => step.name)).toEqual(['model', 'model', 'model'])
+    // The n-th call of the wrapped model is the step `model#n`.
+    expect(factual.steps.map((step) => step.name)).toEqual(['model#1', 'model#2', 'model#3'])
     expect(factual.steps.map((step) => step.observations.map((o) => o.tool))).toEqual([
       ['lookup_order'],
       [refunded(factual) ? 'issue_refund' : 'escalate'],
@@ -240,16 +241,68 @@ describe.each([
   test('swapModel answers the named steps with another model from the swap on', async () => {
     const factual = await record(agent.on(carefulTicket), { seed: 4 })
     const reckless = new SupportModel({ normal: 1, injected: 1 })
+    // Keyed by the family `model`, the swap reaches `model#2` and `model#3`; the held `model#1`
+    // matches the recording, so no rollout diverges.
     const swapped = await replay(agent, factual, swapModel(1, reckless, { modelId: 'reckless-1' }), {
       rollouts: 6,
       seed: 2,
+      onDivergence: 'error',
     })
     expect(swapped.errors).toEqual([])
     expect(swapped.rate(refunded).point).toBe(1)
     for (const trajectory of swapped.trajectories) {
+      expect(trajectory.steps.map((step) => step.name)).toEqual(['model#1', 'model#2', 'model#3'])
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
+      expect(trajectory.steps.some((step) => step.diverged === true)).toBe(false)
       expect(trajectory.steps[1]?.meta?.modelId).toBe('reckless-1')
     }
+  })
+})
+
+describe('Agents SDK adapter: step names', () => {
+  const reckless = () => new SupportModel({ normal: 1, injected: 1 })
+
+  test('a family names the calls family#n; a full-hold replay meets them and swapModel swaps them', async () => {
+    const agent = createSupportAgent({ stepName: 'support' })
+    const factual = await record(agent.on(carefulTicket), { seed: 4 })
+    expect(factual.steps.map((step) => step.name)).toEqual(['support#1', 'support#2', 'support#3'])
+    const held = await replay(agent, factual, hold('all'), { rollouts: 2, onDivergence: 'error' })
+    expect(held.errors).toEqual([])
+    expect(held.actionMatchRate).toBe(1)
+    const swapped = await replay(agent, factual, swapModel(1, reckless(), { name: 'support' }), {
+      rollouts: 4,
+      seed: 2,
+      onDivergence: 'error',
+    })
+    expect(swapped.errors).toEqual([])
+    for (const trajectory of swapped.trajectories) {
+      expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
+    }
+  })
+
+  test('a function names each call from its ordinal', async () => {
+    const agent = createSupportAgent({
+      stepName: ({ ordinal }) => (ordinal === 1 ? 'lookup' : `answer#${ordinal - 1}`),
+    })
+    const factual = await record(agent.on(carefulTicket), { seed: 4 })
+    expect(factual.steps.map((step) => step.name)).toEqual(['lookup', 'answer#1', 'answer#2'])
+    const swapped = await replay(agent, factual, swapModel(1, reckless(), { name: 'answer' }), {
+      rollouts: 2,
+      onDivergence: 'error',
+    })
+    expect(swapped.errors).toEqual([])
+    expect(swapped.rate(refunded).point).toBe(1)
+  })
+
+  test('a function that returns no name fails the rollout, naming the option', async () => {
+    const set = await runRollouts(createSupportAgent({ stepName: () => 7 as never }), {
+      rollouts: 1,
+      seed: 1,
+    })
+    expect(set.errors[0]?.error).toMatchObject({
+      name: 'InvalidOptionError',
+      message: 'wrapModel: `name` must be a function that returns a non-empty step name (call 1), got 7.',
+    })
   })
 })
 
@@ -476,6 +529,12 @@ describe('Agents SDK adapter: seed and cost options', () => {
     ).toThrow(/`prices` must be a table with an entry for model "x"/)
     expect(() => wrapModel(ctx, model, { seed: 'always' as never })).toThrow(
       "wrapModel: `seed` must be 'auto', 'providerData' or 'none', got a string \"always\".",
+    )
+    expect(() => wrapModel(ctx, model, { name: '' })).toThrow(
+      'wrapModel: `name` must be a non-empty string or a function ({ ordinal }) => string, got a string "".',
+    )
+    expect(() => swapModel(1, model, { name: (() => 'model') as never })).toThrow(
+      'swapModel: `name` must be a non-empty string, got a function (name).',
     )
     expect(() => wrapModel(ctx, model, { modelId: '' })).toThrow(
       'wrapModel: `modelId` must be a non-empty string, got a string "".',

@@ -6,4 +6,5 @@ export type { CallOptions, GenerateResult, LanguageModelV3, StreamPart, StreamRe
 export { DEFAULT_MODEL_STEP, wrapModel, type WrapModelOptions } from './wrap-model.js'
 export { wrapTools } from './wrap-tools.js'
 export { MissingPeerDependencyError } from '../../errors.js'
+export type { StepNamer } from '../../trajectory/step-name.js'
 export type { PriceTable, TokenPrice } from '../shared/pricing.js'

@@ -5,15 +5,19 @@ import { checkModel, DEFAULT_MODEL_STEP } from './wrap-model.js'
 
 /** Options of {@link swapModel}. */
 export interface SwapModelOptions {
-  /** Default `'model'`. The step name whose calls `model` answers (the `name` given to `wrapModel`). */
+  /**
+   * Default `'model'`. The family of the steps `model` answers: the `name` given to `wrapModel`,
+   * so `'model'` reaches `model#1`, `model#2`, … (an exact step name reaches that step only).
+   */
   name?: string
 }
 
 /**
  * do_policy for AI SDK agents: hold the steps before `step`, and from `step` on answer every call of
- * the wrapped model named `name` with `model` instead, on the same (possibly edited) prompt and the
- * step's seed. A swapped call sends no HTTP headers of the original call: the context has none.
- * With `prices`, the swapped-in model needs its own entry in the table.
+ * the wrapped model (each step of the family `name`: `model#2`, `model#3`, …) with `model`
+ * instead, on the same (possibly edited) prompt and the step's seed. A swapped call sends no HTTP
+ * headers of the original call: the context has none. With `prices`, the swapped-in model needs
+ * its own entry in the table.
  */
 export function swapModel(
   step: number,

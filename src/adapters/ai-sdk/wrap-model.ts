@@ -2,22 +2,31 @@ import { z } from 'zod'
 import type { AgentContext, StepOptions } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
-import { expecting } from '../../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
+import type { StepNamer } from '../../trajectory/step-name.js'
+import { modelStepNames, ModelStepNameField } from '../shared/model-call.js'
 import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toGenerateResult, toStreamResult } from './model-action.js'
 import { modelPolicy } from './model-policy.js'
 import type { CallOptions, LanguageModelV3 } from './types.js'
 
-/** The step name of a wrapped model's calls unless `name` says otherwise; `swapModel` uses it too. */
+/**
+ * The family of a wrapped model's steps unless `name` says otherwise (its calls are the steps
+ * `model#1`, `model#2`, …); `swapModel` swaps this family unless told another.
+ */
 export const DEFAULT_MODEL_STEP = 'model'
 
 /** Options of {@link wrapModel}. */
 export interface WrapModelOptions {
-  /** Default `'model'`. The name of every step this model's calls make (`swapModel` swaps steps by name). */
-  name?: string
+  /**
+   * Default `'model'`. How this model's calls are named as steps: a family, whose n-th call in a
+   * rollout is the step `family#n` (`model#1`, `model#2`, …), so a message names the call rather
+   * than a run of `model` rows to count; or a function `({ ordinal }) => name` (1-based ordinal).
+   * `swapModel` swaps by family (`name`, or for a function, the names it returns without `#n`).
+   */
+  name?: string | StepNamer
   /**
    * Default: none (no cost recorded). USD per million tokens by model id. Each call's usage is
    * priced with the entry of the model that answered and counts against `budget.maxCostUsd`. The
@@ -27,7 +36,7 @@ export interface WrapModelOptions {
 }
 
 const WrapModelOptionsSchema = z.strictObject({
-  name: expecting(z.string().min(1), 'a non-empty string').optional(),
+  name: ModelStepNameField.optional(),
   prices: PriceTableField.optional(),
 })
 const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema> = true
@@ -35,6 +44,9 @@ const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema>
 /**
  * Wraps an AI SDK model (LanguageModelV3) so that every `doGenerate` and `doStream` call is one
  * step of the rollout: use the result with `generateText`, `streamText` and the rest as usual.
+ * Call it inside the agent's `run`: the steps are numbered per wrapped model, `model#1`, `model#2`,
+ * … (see `name`), and a replay of the run makes the same calls in the same order, so the names
+ * of held steps match the recording's.
  *
  * - context: `{ call: 'generate' | 'stream', prompt, tools, toolChoice, temperature, … }` as JSON;
  *   `editContext` edits it and the model sees the edited prompt;
@@ -43,7 +55,8 @@ const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema>
  *   stream of the recorded parts;
  * - seed: the call's `seed` option is the step's seed (a `seed` given to `generateText` is
  *   replaced), so a seeded model draws the same answer for the same step of the same rollout;
- * - meta: token usage, finish reason, answering model id; cost from `prices`, if given;
+ * - meta: a one-line `summary` (a tool call as `name(args)`, or the text's start), token usage,
+ *   finish reason, answering model id; cost from `prices`, if given;
  * - retries: a failed attempt records no step, so `maxRetries` never adds steps (see `modelPolicy`).
  *
  * Streams are buffered: the wrapped `doStream` resolves once the model's stream has ended.
@@ -55,7 +68,8 @@ export function wrapModel(
 ): LanguageModelV3 {
   checkModel(model, 'wrapModel')
   const parsed = parseOptions('wrapModel', WrapModelOptionsSchema, options)
-  const name = parsed.name ?? DEFAULT_MODEL_STEP
+  // One counter per wrapModel call: the agent wraps its model once per rollout, inside `run`.
+  const stepNames = modelStepNames(parsed.name ?? DEFAULT_MODEL_STEP, 'wrapModel')
   const prices = parsed.prices
   if (prices !== undefined) checkPriceTable(prices, model.modelId, 'wrapModel')
 
@@ -78,16 +92,16 @@ export function wrapModel(
       return model.supportedUrls
     },
     async doGenerate(callOptions) {
-      const action = await ctx.step(
-        name,
-        modelPolicy(model, callOptions),
-        stepOptions('generate', callOptions),
+      const { stepName, action } = await stepNames.step((name) =>
+        ctx.step(name, modelPolicy(model, callOptions), stepOptions('generate', callOptions)),
       )
-      return toGenerateResult(action, name)
+      return toGenerateResult(action, stepName)
     },
     async doStream(callOptions) {
-      const action = await ctx.step(name, modelPolicy(model, callOptions), stepOptions('stream', callOptions))
-      return toStreamResult(action, name)
+      const { stepName, action } = await stepNames.step((name) =>
+        ctx.step(name, modelPolicy(model, callOptions), stepOptions('stream', callOptions)),
+      )
+      return toStreamResult(action, stepName)
     },
   }
 }

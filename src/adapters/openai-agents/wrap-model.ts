@@ -6,18 +6,28 @@ import type { Json } from '../../json.js'
 import { expecting, oneOf } from '../../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
+import type { StepNamer } from '../../trajectory/step-name.js'
+import { modelStepNames, ModelStepNameField } from '../shared/model-call.js'
 import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
 import { actionMeta, answeringModel, tokenCounts, toModelResponse, toStreamEvents } from './model-action.js'
 import { modelPolicy, type ModelPolicySettings, type SeedOption } from './model-policy.js'
 import { requestContext, type ModelCall } from './request-context.js'
 
-/** The step name of a wrapped model's calls unless `name` says otherwise; `swapModel` uses it too. */
+/**
+ * The family of a wrapped model's steps unless `name` says otherwise (its calls are the steps
+ * `model#1`, `model#2`, …); `swapModel` swaps this family unless told another.
+ */
 export const DEFAULT_MODEL_STEP = 'model'
 
 /** Options of {@link wrapModel}. */
 export interface WrapModelOptions {
-  /** Default `'model'`. The name of every step this model's calls make (`swapModel` swaps steps by name). */
-  name?: string
+  /**
+   * Default `'model'`. How this model's calls are named as steps: a family, whose n-th call in a
+   * rollout is the step `family#n` (`model#1`, `model#2`, …), so a message names the call rather
+   * than a run of `model` rows to count; or a function `({ ordinal }) => name` (1-based ordinal).
+   * `swapModel` swaps by family (`name`, or for a function, the names it returns without `#n`).
+   */
+  name?: string | StepNamer
   /**
    * Default: none. The model's id, recorded in each step's `meta` and used to find its price. The
    * Agents SDK's `Model` does not expose its model name, so `prices` needs this.
@@ -36,15 +46,16 @@ export interface WrapModelOptions {
 const NonEmptyStringField = expecting(z.string().min(1), 'a non-empty string')
 
 // Apart and not strict: `swapModel` checks its own options (`name`, `modelId`, `seed`) with these,
-// through `checkedName` and `policySettings`.
+// through `checkedFamily` and `policySettings`.
 const PolicyOptionsSchema = z.object({
   modelId: NonEmptyStringField.optional(),
   seed: oneOf(['auto', 'providerData', 'none'] as const satisfies readonly SeedOption[]).optional(),
 })
-const StepNameSchema = z.object({ name: NonEmptyStringField.optional() })
+// `swapModel` swaps a family, a plain name; `wrapModel` also takes a function naming each call.
+const StepFamilySchema = z.object({ name: NonEmptyStringField.optional() })
 
 const WrapModelOptionsSchema = z.strictObject({
-  ...StepNameSchema.shape,
+  name: ModelStepNameField.optional(),
   ...PolicyOptionsSchema.shape,
   prices: PriceTableField.optional(),
 })
@@ -52,7 +63,10 @@ const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema>
 
 /**
  * Wraps an Agents SDK `Model` so that every `getResponse` and `getStreamedResponse` call is one
- * step of the rollout: pass the result as `new Agent({ model })` and `run()` as usual.
+ * step of the rollout: pass the result as `new Agent({ model })` and `run()` as usual. Call it
+ * inside the agent's `run`: the steps are numbered per wrapped model, `model#1`, `model#2`, … (see
+ * `name`), and a replay of the run makes the same calls in the same order, so the names of held
+ * steps match the recording's.
  *
  * - context: `{ call: 'response' | 'stream', systemInstructions, input, modelSettings, tools, … }`
  *   as JSON; `editContext` edits it and the model sees the edited request;
@@ -60,7 +74,8 @@ const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema>
  *   as the same values (`usage` is a `Usage` again) when a held step replays it; a streamed call
  *   replays as the recorded events;
  * - seed: the step's seed, sent as `modelSettings.providerData.seed` (see {@link SeedOption});
- * - meta: token usage and `modelId`; cost from `prices`, if given;
+ * - meta: a one-line `summary` (a function call as `name(args)`, or the text's start), token usage
+ *   and `modelId`; cost from `prices`, if given;
  * - retries: a failed attempt records no step, so retries never add steps (see `modelPolicy`).
  *
  * Streams are buffered: the first event arrives once the model's stream has ended.
@@ -68,7 +83,8 @@ const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema>
 export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOptions = {}): Model {
   checkModel(model, 'wrapModel')
   const parsed = parseOptions('wrapModel', WrapModelOptionsSchema, options)
-  const name = parsed.name ?? DEFAULT_MODEL_STEP
+  // One counter per wrapModel call: the agent wraps its model once per rollout, inside `run`.
+  const stepNames = modelStepNames(parsed.name ?? DEFAULT_MODEL_STEP, 'wrapModel')
   const settings: ModelPolicySettings = { modelId: parsed.modelId, seed: parsed.seed ?? 'auto' }
   const prices = parsed.prices
   if (prices !== undefined) {
@@ -92,20 +108,16 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
 
   const wrapped: Model = {
     async getResponse(request) {
-      const action = await ctx.step(
-        name,
-        modelPolicy(model, settings, request),
-        stepOptions('response', request),
+      const { stepName, action } = await stepNames.step((name) =>
+        ctx.step(name, modelPolicy(model, settings, request), stepOptions('response', request)),
       )
-      return toModelResponse(action, name)
+      return toModelResponse(action, stepName)
     },
     async *getStreamedResponse(request) {
-      const action = await ctx.step(
-        name,
-        modelPolicy(model, settings, request),
-        stepOptions('stream', request),
+      const { stepName, action } = await stepNames.step((name) =>
+        ctx.step(name, modelPolicy(model, settings, request), stepOptions('stream', request)),
       )
-      yield* toStreamEvents(action, name)
+      yield* toStreamEvents(action, stepName)
     },
   }
   // Optional members pass through, so the runner treats the wrapped model like the original.
@@ -143,9 +155,9 @@ export function policySettings(
   return { modelId: parsed.modelId, seed: parsed.seed ?? 'auto' }
 }
 
-/** The step name, checked. */
-export function checkedName(name: string | undefined, caller: string): string {
-  return parseOptions(caller, StepNameSchema, { name }).name ?? DEFAULT_MODEL_STEP
+/** The step family `swapModel` swaps, checked. */
+export function checkedFamily(name: string | undefined, caller: string): string {
+  return parseOptions(caller, StepFamilySchema, { name }).name ?? DEFAULT_MODEL_STEP
 }
 
 /** Rejects what is not a `Model` with a message that says what to pass instead. */

@@ -1,5 +1,69 @@
-import { ReplayDivergenceError } from '../../errors.js'
+import { z } from 'zod'
+import { InvalidOptionError, ReplayDivergenceError } from '../../errors.js'
 import type { Json, JsonObject } from '../../json.js'
+import { expecting } from '../../options/fields.js'
+import { describeReceived } from '../../options/received.js'
+import { stepNames, type StepNamer } from '../../trajectory/step-name.js'
+
+/**
+ * The `name` option of an adapter's `wrapModel`: a family (`model` names the calls `model#1`,
+ * `model#2`, …) or a function naming each call. Only `typeof` can be checked for a function; what
+ * it returns is checked at each call by {@link modelStepNames}.
+ */
+export const ModelStepNameField = expecting(
+  z.custom<string | StepNamer>(
+    (value) => typeof value === 'function' || (typeof value === 'string' && value.length > 0),
+  ),
+  'a non-empty string or a function ({ ordinal }) => string',
+)
+
+/** The step names of one wrapped model's calls (see {@link modelStepNames}). */
+export interface ModelStepNames {
+  /** Runs one call's step under the call's name; resolves to the name and the step's action. */
+  step<A>(run: (stepName: string) => Promise<A>): Promise<{ stepName: string; action: A }>
+}
+
+/**
+ * The step name of each call of one wrapped model, in call order: `name#1`, `name#2`, … for a
+ * family, or what a namer returns. A call whose step fails records no step (the engine gives its
+ * index back), so it gives its name back too: the SDK's retry of it, or the next call, takes that
+ * name, and a run whose first attempt hit a 429 names its steps like a replay that did not. A
+ * namer that returns no usable name fails the call (and so the rollout) with an error naming
+ * `name`, rather than recording a step nobody can address.
+ */
+export function modelStepNames(name: string | StepNamer, caller: string): ModelStepNames {
+  const fresh = typeof name === 'string' ? stepNames(name) : stepNames('', checkedNamer(name, caller))
+  // Earliest first. Only the last step can be given back without failing the rollout, so in a run
+  // that goes on there is at most one here at a time.
+  const givenBack: string[] = []
+  return {
+    async step(run) {
+      const stepName = givenBack.shift() ?? fresh()
+      try {
+        return { stepName, action: await run(stepName) }
+      } catch (error) {
+        givenBack.push(stepName)
+        throw error
+      }
+    },
+  }
+}
+
+// A namer names every call itself, so the family `stepNames` takes with it goes unused.
+function checkedNamer(namer: StepNamer, caller: string): StepNamer {
+  return (call) => {
+    const stepName: unknown = namer(call)
+    if (typeof stepName !== 'string' || stepName === '') {
+      throw new InvalidOptionError({
+        caller,
+        option: 'name',
+        expected: `a function that returns a non-empty step name (call ${call.ordinal})`,
+        received: describeReceived(stepName),
+      })
+    }
+    return stepName
+  }
+}
 
 /** `json` when it is a JSON object (not an array, not null), else undefined. */
 export function asObject(json: Json | undefined): JsonObject | undefined {

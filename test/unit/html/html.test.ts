@@ -344,3 +344,50 @@ describe('renderReportHtml of the other matchers', () => {
     }
   })
 })
+
+describe('renderReportHtml of a step an adapter summarized', () => {
+  // Only the second step carries a summary, as an adapter's model step does; its action is the
+  // large object a summary stands for, with planted markup in both.
+  const summarized = defineAgent({
+    name: 'summarized',
+    input: null,
+    async run(_input, ctx) {
+      await ctx.step('plan', () => 'look up')
+      const action = await ctx.step(
+        'model#2',
+        (rng) => ({
+          call: 'generate',
+          toolCall: rng() < 0.6 ? 'issue_refund' : 'escalate',
+          note: PLANTED.script,
+        }),
+        { meta: (decided) => ({ summary: `${decided.toolCall}({"amount":99}) ${PLANTED.image}` }) },
+      )
+      return action.toolCall
+    },
+  })
+  let page: string
+  beforeAll(async () => {
+    const refunded = (trajectory: { output?: unknown }) => trajectory.output === 'issue_refund'
+    const artifact = await rarelyArtifact(summarized, refunded, { atMost: 0.05, seed: 3 })
+    expect(artifact.verdict.kind).toBe('fail')
+    page = renderReportHtml(artifact)
+  })
+
+  it('leads with the summary, escaped, and keeps the whole action in a details element', () => {
+    const card = /<li class="step-card[^"]*" id="step-1"[\s\S]*?<\/li>/.exec(page)?.[0] ?? ''
+    expect(card).toContain(
+      '<details class="action-details">\n<summary><code class="action-summary">issue_refund({&quot;amount&quot;:99}) &lt;img src=x onerror=',
+    )
+    expect(card).toMatch(
+      /<\/summary>\n<pre>\{\n {2}&quot;call&quot;: &quot;generate&quot;,\n {2}&quot;toolCall&quot;: &quot;issue_refund&quot;/,
+    )
+    expect(card).toContain('&lt;script&gt;window.__pwned')
+    expect(card).not.toMatch(/<img|<script/)
+  })
+
+  it('shows an action without a summary as its JSON, as before', () => {
+    const card = /<li class="step-card[^"]*" id="step-0"[\s\S]*?<\/li>/.exec(page)?.[0] ?? ''
+    expect(card).toContain('<div class="field-label">action</div><pre>&quot;look up&quot;</pre>')
+    expect(card).not.toContain('action-details')
+  })
+})
