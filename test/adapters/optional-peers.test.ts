@@ -62,11 +62,17 @@ describe('optional peer dependencies', () => {
   test('without `ai`: the core loads, the AI SDK adapter names the package to install, the other adapter loads', async () => {
     const results = await importWithout(
       ['ai', '@ai-sdk'],
-      ['src/index.ts', 'src/adapters/ai-sdk/index.ts', 'src/adapters/openai-agents/index.ts'],
+      [
+        'src/index.ts',
+        'src/adapters/ai-sdk/index.ts',
+        'src/adapters/openai-agents/index.ts',
+        'src/adapters/langchain/index.ts',
+      ],
       directory,
     )
     expect(results['src/index.ts']).toBe('ok')
     expect(results['src/adapters/openai-agents/index.ts']).toBe('ok')
+    expect(results['src/adapters/langchain/index.ts']).toBe('ok')
     expect(results['src/adapters/ai-sdk/index.ts']).toBe(
       'MissingPeerDependencyError: vitest-causal-replay/ai-sdk needs the package "ai" (^6.0.0), an optional peer dependency that is not installed. Install it next to vitest-causal-replay: npm install --save-dev ai',
     )
@@ -75,13 +81,38 @@ describe('optional peer dependencies', () => {
   test('without `@openai/agents`: the core loads, the Agents SDK adapter names the package to install, the other adapter loads', async () => {
     const results = await importWithout(
       ['@openai'],
-      ['src/index.ts', 'src/adapters/openai-agents/index.ts', 'src/adapters/ai-sdk/index.ts'],
+      [
+        'src/index.ts',
+        'src/adapters/openai-agents/index.ts',
+        'src/adapters/ai-sdk/index.ts',
+        'src/adapters/langchain/index.ts',
+      ],
       directory,
     )
     expect(results['src/index.ts']).toBe('ok')
     expect(results['src/adapters/ai-sdk/index.ts']).toBe('ok')
+    expect(results['src/adapters/langchain/index.ts']).toBe('ok')
     expect(results['src/adapters/openai-agents/index.ts']).toMatch(
       /^MissingPeerDependencyError: vitest-causal-replay\/openai-agents needs the package "@openai\/agents" \(>=0\.20\.0 <1\).*npm install --save-dev @openai\/agents$/,
+    )
+  })
+
+  test('without `@langchain/core`: the core loads, the LangChain adapter names the package to install, the other adapters load', async () => {
+    const results = await importWithout(
+      ['@langchain'],
+      [
+        'src/index.ts',
+        'src/adapters/langchain/index.ts',
+        'src/adapters/ai-sdk/index.ts',
+        'src/adapters/openai-agents/index.ts',
+      ],
+      directory,
+    )
+    expect(results['src/index.ts']).toBe('ok')
+    expect(results['src/adapters/ai-sdk/index.ts']).toBe('ok')
+    expect(results['src/adapters/openai-agents/index.ts']).toBe('ok')
+    expect(results['src/adapters/langchain/index.ts']).toBe(
+      'MissingPeerDependencyError: vitest-causal-replay/langchain needs the package "@langchain/core" (>=1.0.0 <2), an optional peer dependency that is not installed. Install it next to vitest-causal-replay: npm install --save-dev @langchain/core',
     )
   })
 })

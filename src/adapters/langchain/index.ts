@@ -1,0 +1,11 @@
+// vitest-causal-replay/langchain: record and replay agents built on LangChain.js and LangGraph.js
+// (`@langchain/core` 1.x chat models and tools; `createReactAgent` and other graphs use them as is).
+import './sdk.js'
+
+export { swapModel, type SwapModelOptions } from './swap-model.js'
+export type { CallOptions, ChatModel } from './types.js'
+export { DEFAULT_MODEL_STEP, wrapModel, type WrapModelOptions } from './wrap-model.js'
+export { wrapTools } from './wrap-tools.js'
+export { MissingPeerDependencyError } from '../../errors.js'
+export type { StepNamer } from '../../trajectory/step-name.js'
+export type { PriceTable, TokenPrice } from '../shared/pricing.js'
