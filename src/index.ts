@@ -74,8 +74,22 @@ export {
 // Results carry these; the statistics toolkit itself is the `vitest-causal-replay/stats` subpath.
 export type { Estimate, Interval, IntervalMethod } from './stats/index.js'
 export { check, type CheckResult } from './check/check.js'
+// Type-only, so the root still loads nothing of Vitest at run time. Being in the root's .d.ts, it
+// also brings the module's augmentation of Vitest's `Matchers` into every program that imports the
+// root: `expect(agent).toRarely(…)` type-checks with no `types` entry. Without Vitest installed the
+// augmentation is inert (see the module for how it stays free of errors without `skipLibCheck`).
+export type { RateMatchers } from './vitest/rate-matchers.js'
 export type { CheckOptions } from './check/check-options.js'
-export { always, matchesBaseline, never, rarely, usually, type Claim } from './check/claims.js'
+export {
+  always,
+  matchesBaseline,
+  never,
+  rarely,
+  usually,
+  type Claim,
+  type KnownOrJson,
+  type PredicateFor,
+} from './check/claims.js'
 export {
   ArtifactSchema,
   VerdictSchema,

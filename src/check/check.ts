@@ -22,7 +22,7 @@ import { chooseSeed } from '../verdict/seed.js'
 import { runSequentialGate } from '../verdict/sequential-gate.js'
 import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
 import { checkClaim, parseCheckOptions, type CheckOptions } from './check-options.js'
-import type { Claim } from './claims.js'
+import type { Claim, KnownOrJson } from './claims.js'
 import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
 
 /** What {@link check} returns: the verdict and everything made from it. */
@@ -59,6 +59,19 @@ export interface CheckResult {
  * non-boolean on a gate rollout is a bug in the test and throws (on an attribution replay, the gate's
  * verdict stands and the artifact says the attribution failed).
  */
+export function check<I, O>(
+  target: AgentOrScenario<I, O>,
+  // Through `KnownOrJson` the claim does not take part in inferring `I` and `O`: they come from the
+  // target alone, and type the predicate of `check(agent, rarely((t) => …))`.
+  claim: Claim<KnownOrJson<I>, KnownOrJson<O>>,
+  options?: CheckOptions,
+): Promise<CheckResult>
+/**
+ * A claim whose predicate reads any JSON trajectory (a `Claim` built apart from its agent, such as
+ * `rarely((t: Trajectory) => …)`) fits every agent: every run's input and output are JSON. Without
+ * this overload it would not fit an agent whose input is an interface (which has no index signature).
+ */
+export function check(target: AgentOrScenario, claim: Claim, options?: CheckOptions): Promise<CheckResult>
 export async function check(
   target: AgentOrScenario,
   claim: Claim,

@@ -1,3 +1,5 @@
+import type { Agent, Scenario } from '../agent/types.js'
+import type { Json } from '../json.js'
 import type { Predicate } from '../trajectory/queries.js'
 import { InvalidOptionError } from '../errors.js'
 import { describeReceived } from '../options/received.js'
@@ -9,44 +11,81 @@ import {
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
 
-/** A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always} or {@link matchesBaseline}. */
-export type Claim =
-  | { readonly kind: 'rarely'; readonly predicate: Predicate; readonly options: RarelyOptions }
-  | { readonly kind: 'usually'; readonly predicate: Predicate; readonly options: UsuallyOptions }
-  | { readonly kind: 'never'; readonly predicate: Predicate; readonly options: ZeroToleranceOptions }
-  | { readonly kind: 'always'; readonly predicate: Predicate; readonly options: ZeroToleranceOptions }
-  | { readonly kind: 'baseline'; readonly predicate: Predicate; readonly options: BaselineClaimOptions }
+/**
+ * A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always} or {@link matchesBaseline}.
+ * `I` and `O` are the input and output types its predicate reads (default: any JSON value).
+ */
+export type Claim<I = Json, O = Json> =
+  | { readonly kind: 'rarely'; readonly predicate: Predicate<I, O>; readonly options: RarelyOptions }
+  | { readonly kind: 'usually'; readonly predicate: Predicate<I, O>; readonly options: UsuallyOptions }
+  | { readonly kind: 'never'; readonly predicate: Predicate<I, O>; readonly options: ZeroToleranceOptions }
+  | { readonly kind: 'always'; readonly predicate: Predicate<I, O>; readonly options: ZeroToleranceOptions }
+  | { readonly kind: 'baseline'; readonly predicate: Predicate<I, O>; readonly options: BaselineClaimOptions }
+
+/**
+ * `T`, or any JSON value when `T` is `unknown` (or `any`): an agent whose input or output type was
+ * not inferred still only ever records JSON, and a predicate written for the default
+ * `Trajectory` must keep fitting it.
+ */
+export type KnownOrJson<T> = unknown extends T ? Json : T
+
+/**
+ * The predicate a claim or a rate matcher takes for `target`: on an `Agent<I, O>` or a
+ * `Scenario<I, O>` it sees `input: I` and `output: O | undefined`; on anything else, the default
+ * `Predicate` (the value is refused at run time anyway).
+ */
+export type PredicateFor<T> =
+  T extends Agent<infer I, infer O>
+    ? Predicate<KnownOrJson<I>, KnownOrJson<O>>
+    : T extends Scenario<infer I, infer O>
+      ? Predicate<KnownOrJson<I>, KnownOrJson<O>>
+      : Predicate
 
 /**
  * The predicate (a bad outcome) holds in at most `atMost` (default 5%) of rollouts, at
  * `confidence` (default 95%): `check(agent, rarely(refundWrongly, { atMost: 0.05 }))`. The claim of
  * `toRarely`.
  */
-export function rarely(predicate: Predicate, options: RarelyOptions = {}): Claim {
-  return claimOf('rarely', predicate, options, 'rarely')
+export function rarely<I = Json, O = Json>(
+  predicate: Predicate<I, O>,
+  options: RarelyOptions = {},
+): Claim<I, O> {
+  return claimOf('rarely', predicate, options, 'rarely') as Claim<I, O>
 }
 
 /** The predicate (a good outcome) holds in at least `atLeast` (default 95%) of rollouts. The claim of `toUsually`. */
-export function usually(predicate: Predicate, options: UsuallyOptions = {}): Claim {
-  return claimOf('usually', predicate, options, 'usually')
+export function usually<I = Json, O = Json>(
+  predicate: Predicate<I, O>,
+  options: UsuallyOptions = {},
+): Claim<I, O> {
+  return claimOf('usually', predicate, options, 'usually') as Claim<I, O>
 }
 
 /** The predicate holds in none of `rollouts` (default 100) rollouts. The claim of `toNever`. */
-export function never(predicate: Predicate, options: ZeroToleranceOptions = {}): Claim {
-  return claimOf('never', predicate, options, 'never')
+export function never<I = Json, O = Json>(
+  predicate: Predicate<I, O>,
+  options: ZeroToleranceOptions = {},
+): Claim<I, O> {
+  return claimOf('never', predicate, options, 'never') as Claim<I, O>
 }
 
 /** The predicate holds in all of `rollouts` (default 100) rollouts. The claim of `toAlways`. */
-export function always(predicate: Predicate, options: ZeroToleranceOptions = {}): Claim {
-  return claimOf('always', predicate, options, 'always')
+export function always<I = Json, O = Json>(
+  predicate: Predicate<I, O>,
+  options: ZeroToleranceOptions = {},
+): Claim<I, O> {
+  return claimOf('always', predicate, options, 'always') as Claim<I, O>
 }
 
 /**
  * The predicate's rate is not significantly worse than the one stored under `name` in `file`
  * (a regression gate; `update: 'all'` rewrites it). The claim of `toMatchRateBaseline`.
  */
-export function matchesBaseline(predicate: Predicate, options: BaselineClaimOptions): Claim {
-  return claimOf('baseline', predicate, options, 'matchesBaseline')
+export function matchesBaseline<I = Json, O = Json>(
+  predicate: Predicate<I, O>,
+  options: BaselineClaimOptions,
+): Claim<I, O> {
+  return claimOf('baseline', predicate, options, 'matchesBaseline') as Claim<I, O>
 }
 
 /** The options each kind of claim takes. */

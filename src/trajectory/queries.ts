@@ -1,14 +1,29 @@
+import type { Json } from '../json.js'
 import type { Observation, Step, Trajectory } from './schema.js'
 
-/** An outcome predicate: true when the trajectory is "bad" (or, for `toUsually`, "good"). */
-export type Predicate = (trajectory: Trajectory) => boolean | Promise<boolean>
+/**
+ * An outcome predicate: true when the trajectory is "bad" (or, for `toUsually`, "good"). `I` and
+ * `O` are the agent's input and output types (default: any JSON value), so that a predicate given
+ * for an `Agent<I, O>` sees `trajectory.input` as `I` and `trajectory.output` as `O | undefined`.
+ */
+export type Predicate<I = Json, O = Json> = (trajectory: Trajectory<I, O>) => boolean | Promise<boolean>
+
+/**
+ * A trajectory of any agent: the queries below read only its steps and tool calls, so they take
+ * every `Trajectory<I, O>`.
+ */
+type AnyTrajectory = Trajectory<unknown, unknown>
 
 /**
  * A predicate that is true when the run called tool `name` (optionally: with arguments that
- * `argsMatch` accepts). `calledTool('issue_refund')` is the paper's "refunded" outcome.
+ * `argsMatch` accepts). `calledTool('issue_refund')` is the paper's "refunded" outcome. It fits
+ * every agent: its parameter is a trajectory of any input and output.
  */
-export function calledTool(name: string, argsMatch?: (args: unknown) => boolean): (t: Trajectory) => boolean {
-  const predicate = (trajectory: Trajectory) =>
+export function calledTool(
+  name: string,
+  argsMatch?: (args: unknown) => boolean,
+): (trajectory: AnyTrajectory) => boolean {
+  const predicate = (trajectory: AnyTrajectory) =>
     allObservations(trajectory).some(
       (observation) => observation.tool === name && (argsMatch === undefined || argsMatch(observation.args)),
     )
@@ -18,16 +33,16 @@ export function calledTool(name: string, argsMatch?: (args: unknown) => boolean)
 }
 
 /** Every tool call of the run, preamble first, in call order. */
-export function allObservations(trajectory: Trajectory): Observation[] {
+export function allObservations(trajectory: AnyTrajectory): Observation[] {
   return [...trajectory.preamble, ...trajectory.steps.flatMap((step) => step.observations)]
 }
 
 /** The first step named `name`, or undefined. */
-export function findStep(trajectory: Trajectory, name: string): Step | undefined {
+export function findStep(trajectory: AnyTrajectory, name: string): Step | undefined {
   return trajectory.steps.find((step) => step.name === name)
 }
 
 /** Every step named `name`, in order. */
-export function findSteps(trajectory: Trajectory, name: string): Step[] {
+export function findSteps(trajectory: AnyTrajectory, name: string): Step[] {
   return trajectory.steps.filter((step) => step.name === name)
 }

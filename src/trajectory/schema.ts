@@ -98,4 +98,14 @@ export const TrajectorySchema = z.object({
   /** Sum of the steps' `costUsd`. */
   costUsd: z.number().nonnegative().optional(),
 })
-export type Trajectory = z.infer<typeof TrajectorySchema>
+/**
+ * One run of an agent, as {@link TrajectorySchema} reads it. `I` and `O` are the agent's input and
+ * output types (default: any JSON value): a predicate on an `Agent<I, O>` sees `input: I` and
+ * `output: O | undefined`. Only the static types differ; every run's input and output are JSON.
+ */
+export type Trajectory<I = Json, O = Json> = Omit<TrajectoryData, 'input' | 'output'> & {
+  input: I
+  /** What `run` returned; absent when it returned undefined or the rollout failed. */
+  output?: O | undefined
+}
+type TrajectoryData = z.infer<typeof TrajectorySchema>

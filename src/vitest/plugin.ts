@@ -82,3 +82,7 @@ export function causalReplay(pluginOptions: CausalReplayPluginOptions = {}): Plu
 }
 
 export default causalReplay
+
+// Type-only, and kept in the emitted .d.ts (an empty `import type {}` is not): a project whose
+// config imports the plugin gets the rate matchers typed on `expect(...)` with no `types` entry.
+export type { RateMatchers } from './rate-matchers.js'
