@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, posix } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PACKAGE_TOP_LEVEL, tarballFiles, unexpectedTopLevel } from '../../scripts/check-package.js'
 import { copyFixture, packedTarball, type FixtureProject, type RunResult } from './fixture-project.js'
 
 const execFileAsync = promisify(execFile)
@@ -19,14 +20,7 @@ let printed: string
 
 beforeAll(async () => {
   const tarball = packedTarball()
-  const { stdout } = await execFileAsync('tar', ['-tzf', tarball], { maxBuffer: 64 * 1024 * 1024 })
-  // Every entry sits under the tarball's top folder, `package/`, which npm strips on install.
-  shipped = new Set(
-    stdout
-      .split('\n')
-      .filter((entry) => entry !== '' && !entry.endsWith('/'))
-      .map((entry) => entry.replace(/^package\//, '')),
-  )
+  shipped = new Set(await tarballFiles(tarball))
   unpacked = await mkdtemp(join(tmpdir(), 'causal-replay-unpacked-'))
   await execFileAsync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'])
   project = await copyFixture('support')
@@ -66,22 +60,53 @@ function exportTargets(entry: unknown): string[] {
   return Object.values(entry).flatMap(exportTargets)
 }
 
+/** Every source file the shipped source maps point to (sources inlined in a map are not files), by map. */
+async function mappedSources(): Promise<Array<{ map: string; source: string; file: string }>> {
+  const mapped: Array<{ map: string; source: string; file: string }> = []
+  for (const file of [...shipped].filter((shippedFile) => shippedFile.endsWith('.map'))) {
+    const map = JSON.parse(await readFile(join(unpacked, file), 'utf8')) as SourceMap
+    map.sources.forEach((source, index) => {
+      if (typeof map.sourcesContent?.[index] === 'string') return
+      const resolved = posix.normalize(posix.join(dirname(file), map.sourceRoot ?? '', source))
+      mapped.push({ map: file, source, file: resolved })
+    })
+  }
+  return mapped
+}
+
 describe('the packed package', () => {
   it('ships the built entry points and what their source maps point to', async () => {
-    const maps = [...shipped].filter((file) => file.endsWith('.map'))
-    expect(maps.length).toBeGreaterThan(0)
-    const unresolved: string[] = []
-    for (const file of maps) {
-      const map = JSON.parse(await readFile(join(unpacked, file), 'utf8')) as SourceMap
-      map.sources.forEach((source, index) => {
-        if (typeof map.sourcesContent?.[index] === 'string') return
-        const resolved = posix.normalize(posix.join(dirname(file), map.sourceRoot ?? '', source))
-        if (!shipped.has(resolved)) unresolved.push(`${file} → ${source}`)
-      })
-    }
+    const mapped = await mappedSources()
+    expect(mapped.length).toBeGreaterThan(0)
+    const unresolved = mapped
+      .filter(({ file }) => !shipped.has(file))
+      .map(({ map, source }) => `${map} → ${source}`)
     // A map whose source is gone is usually output of a renamed file left in dist/ by an earlier
     // build (tsc never deletes): `npm pack` would publish it too. Rebuild from an empty dist/.
     expect(unresolved, 'source maps pointing at files the tarball lacks').toEqual([])
+  })
+
+  it('ships the manifest, the README, the licence, dist/ and the sources, and nothing else at its top', () => {
+    expect(shipped).toContain('package.json')
+    expect(shipped).toContain('README.md')
+    expect(unexpectedTopLevel(shipped), `allowed: ${[...PACKAGE_TOP_LEVEL].join(', ')}`).toEqual([])
+  })
+
+  it('ships only built JavaScript, declarations and their maps in dist/', () => {
+    const built = [...shipped].filter((file) => file.startsWith('dist/'))
+    expect(built.length).toBeGreaterThan(0)
+    expect(built.filter((file) => !/\.(js|d\.ts)(\.map)?$/.test(file))).toEqual([])
+    // Each built file comes with its map, so stack frames and "go to definition" reach the source.
+    expect(built.filter((file) => !file.endsWith('.map') && !shipped.has(`${file}.map`))).toEqual([])
+  })
+
+  it('ships only sources that a shipped source map points to', async () => {
+    // A source no map points to is not code (dead weight), or was added since dist/ was built:
+    // `npm run build` first, which starts from an empty dist/.
+    const mapped = new Set((await mappedSources()).map(({ file }) => file))
+    const sources = [...shipped].filter((file) => /^(src|matchers)\//.test(file))
+    expect(sources.length).toBeGreaterThan(0)
+    expect(sources.filter((file) => !mapped.has(file))).toEqual([])
   })
 
   it('ships no tests, fixtures or node_modules', () => {
