@@ -3,7 +3,15 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const BENCHES = ['engine.ts', 'gate-rollouts.ts', 'attribution.ts', 'memory.ts']
+const BENCHES = [
+  'engine.ts',
+  'gate-rollouts.ts',
+  'attribution.ts',
+  'binary-search.ts',
+  'sequential-bias.ts',
+  'memory.ts',
+  'first-call.ts',
+]
 
 for (const bench of BENCHES) {
   const file = fileURLToPath(new URL(bench, import.meta.url))

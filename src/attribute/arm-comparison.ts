@@ -1,8 +1,8 @@
 import {
   independentScoreTestOneSided,
   newcombe,
-  pairedScoreTestOneSided,
-  tango,
+  pairedCorrectedScoreTestOneSided,
+  tangoCorrected,
   type Interval,
   type IntervalMethod,
 } from '../stats/index.js'
@@ -14,7 +14,9 @@ import { logEValueBelow, pairedConfidenceSequence } from '../stats/paired-confid
  * - `sequential`: arms stop at data-dependent times, so intervals are anytime-valid confidence
  *   sequences on the paired differences and tests are e-values (paired by rollout index: exact
  *   common random numbers under CRN, independent draws without — valid either way, tighter with CRN);
- * - `paired`: fixed K under CRN, Tango's score interval and test on the 2 × 2 table of pairs;
+ * - `paired`: fixed K under CRN, Tango's score interval and test with a continuity correction of
+ *   half a pair on the 2 × 2 table of pairs (uncorrected Tango under-covers when resampling rescues
+ *   nearly every replay: see {@link tangoCorrected});
  * - `independent`: fixed K with a seed per arm, Newcombe's interval and its inverted test.
  */
 export type ComparisonKind = 'sequential' | 'paired' | 'independent'
@@ -26,27 +28,45 @@ export function comparisonKind(crn: boolean, sequential: boolean): ComparisonKin
 
 /** The interval method behind {@link compareArms}. */
 export function comparisonMethod(kind: ComparisonKind): IntervalMethod {
-  return kind === 'sequential' ? 'confidence-sequence' : kind === 'paired' ? 'tango' : 'newcombe'
+  return kind === 'sequential' ? 'confidence-sequence' : kind === 'paired' ? 'tango-corrected' : 'newcombe'
 }
 
 /**
- * P(bad | first) − P(bad | second) with its interval at `confidence`. Paired comparisons count only
- * rollout indices that both arms scored: a pair with an error outcome on either side is left out.
+ * The two-sided level at which {@link compareArms} reports a difference when the one-sided tests run
+ * at `confidence`: 1 − 2·(1 − confidence), e.g. 90% for 95%. Each end of such an interval is the
+ * one-sided bound at `confidence`, the bound the rescue test inverts.
+ */
+export function effectIntervalConfidence(confidence: number): number {
+  return 2 * confidence - 1
+}
+
+/**
+ * P(bad | first) − P(bad | second) with the interval that matches the one-sided tests at
+ * `confidence`: two-sided at {@link effectIntervalConfidence}(confidence) (90% for 95%). Why not
+ * two-sided at `confidence`: the locus test is one-sided ("resampling rescues"), so a 95% two-sided
+ * interval could span 0 at a step the 95% one-sided test calls a rescue. At the reported level, an
+ * unadjusted one-sided rejection at `confidence` ⇔ the upper end lies below 0 (for `paired` and
+ * `independent` exactly: {@link fixedRescuePValue} inverts these intervals). Paired comparisons
+ * count only rollout indices that both arms scored: a pair with an error outcome on either side is
+ * left out.
  */
 export function compareArms(kind: ComparisonKind, first: Arm, second: Arm, confidence: number): Interval {
+  const level = effectIntervalConfidence(confidence)
   if (kind === 'independent') {
     const a = first.scored()
     const b = second.scored()
-    return newcombe(a.bad, a.n, b.bad, b.n, confidence)
+    return newcombe(a.bad, a.n, b.bad, b.n, level)
   }
   const counts = pairedCounts(first, second)
-  if (kind === 'sequential') return pairedConfidenceSequence(counts, confidence)
-  return tango({ n11: counts.n11, n12: counts.worse, n21: counts.better, n22: counts.n22 }, confidence)
+  if (kind === 'sequential') return pairedConfidenceSequence(counts, level)
+  return tangoCorrected({ n11: counts.n11, n12: counts.worse, n21: counts.better, n22: counts.n22 }, level)
 }
 
 /**
- * One-sided p-value of "P(bad | arm) < P(bad | baseline)" at a fixed number of rollouts: Tango's
- * score test on the pairs (the one-sided McNemar score test) or Newcombe's interval inverted.
+ * One-sided p-value of "P(bad | arm) < P(bad | baseline)" at a fixed number of rollouts: the
+ * continuity-corrected Tango score test on the pairs (a one-sided McNemar-type score test) or
+ * Newcombe's interval inverted. Each rejects at level α exactly when the upper end of the matching
+ * {@link compareArms} interval at confidence 1 − α lies below 0.
  */
 export function fixedRescuePValue(kind: 'paired' | 'independent', arm: Arm, baseline: Arm): number {
   if (kind === 'independent') {
@@ -55,7 +75,12 @@ export function fixedRescuePValue(kind: 'paired' | 'independent', arm: Arm, base
     return independentScoreTestOneSided(a.bad, a.n, b.bad, b.n)
   }
   const counts = pairedCounts(arm, baseline)
-  return pairedScoreTestOneSided({ n11: counts.n11, n12: counts.worse, n21: counts.better, n22: counts.n22 })
+  return pairedCorrectedScoreTestOneSided({
+    n11: counts.n11,
+    n12: counts.worse,
+    n21: counts.better,
+    n22: counts.n22,
+  })
 }
 
 /**

@@ -34,7 +34,8 @@ export interface ContrastiveOptions extends AttributionOptions {
    * Default `'auto'`: `'binary'` above 12 steps, else `'linear'`. `'linear'` evaluates every step;
    * `'binary'` assumes P(bad | resample(k)) does not decrease in k (true of typical runs: resampling
    * an earlier step also redraws every later one) and finds the latest rescuing step with
-   * O(log n) step evaluations.
+   * O(log n) step evaluations — a few more when a probe ends undecided at its cap (a noisy replay)
+   * and the search comes back to the steps it skipped.
    */
   search?: ContrastiveSearch
   /**

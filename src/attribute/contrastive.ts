@@ -2,7 +2,7 @@ import type { AgentOrScenario } from '../agent/define-agent.js'
 import { deriveSeed } from '../random/streams.js'
 import { hold, resample } from '../replay/interventions.js'
 import { planFor } from '../replay/plan.js'
-import { holm, wilson, type Interval } from '../stats/index.js'
+import { holm, regularizedIncompleteBeta, wilson, type Interval } from '../stats/index.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import {
   compareArms,
@@ -11,6 +11,7 @@ import {
   fixedRescuePValue,
   rescueLogEValue,
   type ComparisonKind,
+  effectIntervalConfidence,
 } from './arm-comparison.js'
 import {
   resolveContrastiveOptions,
@@ -58,6 +59,9 @@ import type { ContrastiveResult, ContrastiveStep } from './schema.js'
  *   by `minEffect` or more is stopped this way with probability ≤ α. These rules only ever stop an
  *   arm without rejecting, so they cannot add false rescues.
  * - the cap: `rollouts` pairs.
+ * Binary search adds a fixed-sample test at the cap (see {@link CAP_TEST_SHARE}): a probe it
+ * cannot decide by then still gets the exact sign test of its `rollouts` pairs, with 3/4 of the
+ * step's level, the e-process keeping 1/4.
  * Reported effects are then anytime-valid confidence sequences, valid at the data-dependent stop.
  * The e-values and confidence sequences are time-uniform over each arm's own i.i.d. pairs (pairs
  * at different rollout indices share no streams), so they hold at any stopping time at all —
@@ -96,7 +100,30 @@ interface StepArm {
   state: ArmState
   /** Running maximum of ln e-value for "resampling rescues" over the looks (sequential). */
   maxLogE: number
+  /**
+   * Binary search only: the exact one-sided sign-test p-value of "resampling rescues" on the
+   * discordant pairs, computed once the arm reaches its cap (1 before): see {@link CAP_TEST_SHARE}.
+   */
+  capPValue: number
 }
+
+/**
+ * Binary search only: the share of each step's level given to a fixed-sample test at the cap; the
+ * e-process keeps the rest. A binary search lives or dies by each probe, and an anytime-valid
+ * e-process pays for optional stopping: at the cap (32 pairs) it misses moderate rescues (effect
+ * about −0.4 under a noisy replay) that a fixed-sample test of the same pairs finds. Each step's
+ * p-value is then min(p_e / (1 − s), p_cap / s), a weighted Bonferroni combination:
+ * P(p ≤ t) ≤ P(p_e ≤ (1 − s)·t) + P(p_cap ≤ s·t) ≤ t under the step's null, because p_e is valid at
+ * any stopping time (Ville) and p_cap is an exact test of the `rollouts` pairs at the cap, a sample
+ * size fixed in advance (the arm either reaches it or the cap test is never used). So every step's
+ * p-value stays valid however the search chose and stopped it, and Holm over all n steps (p = 1 for
+ * a step never evaluated) keeps the family-wise error rate — and with it the chance that the
+ * reported locus does not rescue — at most 1 − confidence. Chosen on noisy 15-step models
+ * (bench/binary-search.ts): the e-process then needs about two more one-sided pairs to stop early on
+ * a rescue (ln 4 more wealth), and a larger share (0.9) found no more loci over 1,000 models while
+ * stopping fewer probes early.
+ */
+export const CAP_TEST_SHARE = 0.75
 
 class ContrastiveRun {
   private readonly kind: ComparisonKind
@@ -123,6 +150,7 @@ class ContrastiveRun {
       ),
       state: 'idle',
       maxLogE: 0,
+      capPValue: 1,
     }))
     this.arms = new ReplayArms({
       ...options,
@@ -143,9 +171,23 @@ class ContrastiveRun {
 
   /**
    * Binary search for the latest rescuing step, assuming rescue is monotone (a prefix of steps).
-   * Holm's thresholds relax as more steps are rejected, so a step that failed when it was evaluated
-   * may pass once the search is done; the search then re-opens the unevaluated steps just after it,
-   * so the step after the reported locus is always evaluated and not rejected.
+   * Each probe ends in one of three ways: a rescue (Holm rejects it: go right), a decided "no
+   * rescue" (`negligible` or `worsens`: go left), or undecided at its cap, which goes right when its
+   * pairs lean toward a rescue ({@link leansRescue}) and left otherwise. When the search ends, it
+   * confirms the bracket: the unevaluated steps between the latest rejected step and the next
+   * evaluated one are searched again, so the step after the reported locus is always evaluated and
+   * not rejected. That brings the search back to a gap it skipped over a leaning probe that did not
+   * pan out, and to a step that failed Holm when it was evaluated but passes at the end (Holm's
+   * thresholds relax as more steps are rejected).
+   *
+   * Why the locus keeps its error rate whatever the search does: the locus is the latest step Holm
+   * rejects over all n steps, each with a p-value valid at any stopping time (a step never evaluated
+   * has p = 1, itself valid). Holm needs nothing about how the p-values depend on each other or on
+   * which steps were chosen, so the chance that any non-rescuing step — the reported locus among
+   * them — is declared a rescue stays at most 1 − confidence. Navigation rules (leaning, re-opening)
+   * only choose which steps get data; they never lower a threshold. Spending α per probe instead of
+   * per step would need each probe's test to be valid given the earlier probes, which the shared
+   * baseline (and, under CRN, shared streams) does not give.
    */
   private async binarySearch(): Promise<void> {
     const n = this.steps.length
@@ -158,7 +200,7 @@ class ContrastiveRun {
         step.state = 'running'
         await this.advance([step])
         if (this.truncated) return
-        if (this.rejected()[middle]) low = middle + 1
+        if (this.rejected()[middle] || this.leansRescue(step)) low = middle + 1
         else high = middle - 1
       }
       const rejected = this.rejected()
@@ -168,6 +210,21 @@ class ContrastiveRun {
       high = (nextEvaluated === -1 ? n : nextEvaluated) - 1
       if (low > high) return
     }
+  }
+
+  /**
+   * Where an undecided probe sends the search. A probe that stopped `negligible` or `worsens` is a
+   * decided "no rescue"; one that reached its cap undecided is not, and sending it left (as if it
+   * were decided) loses the true step for good whenever a real rescue fell short of significance.
+   * So an undecided probe whose pairs point toward a rescue (more rescued than worsened pairs) sends
+   * the search right; if nothing significant turns up there, the re-opening in
+   * {@link binarySearch} comes back to the gap between the latest rejection and this probe. This
+   * steers only which steps are evaluated: no claim rests on it, and Holm is unaffected.
+   */
+  private leansRescue(step: StepArm): boolean {
+    if (step.state !== 'capped') return false
+    const counts = pairedCounts(step.arm, this.baseline)
+    return counts.better > counts.worse
   }
 
   /** Runs batches for the running arms of `group` until none is running or the budget is spent. */
@@ -199,8 +256,12 @@ class ContrastiveRun {
   private look(running: readonly StepArm[]): void {
     const { rollouts, sequential, minEffect } = this.options
     if (sequential) {
-      for (const step of running)
+      for (const step of running) {
         step.maxLogE = Math.max(step.maxLogE, rescueLogEValue(step.arm, this.baseline))
+        if (this.options.search === 'binary' && step.arm.rolloutsRun >= rollouts) {
+          step.capPValue = signTestPValue(pairedCounts(step.arm, this.baseline))
+        }
+      }
     }
     const rejected = this.rejected()
     for (const step of running) {
@@ -225,11 +286,20 @@ class ContrastiveRun {
     return undefined
   }
 
-  /** Raw one-sided p-values of "resampling step k rescues"; 1 for a step not evaluated. */
+  /**
+   * Raw one-sided p-values of "resampling step k rescues"; 1 for a step not evaluated. Sequential
+   * binary search combines the e-process with the cap test by weighted Bonferroni
+   * ({@link CAP_TEST_SHARE}); linear search keeps the e-process alone, since it decides no branch on
+   * a single probe.
+   */
   private rawPValues(): number[] {
     return this.steps.map((step) => {
       if (step.state === 'idle' || step.arm.rolloutsRun === 0) return 1
-      if (this.kind === 'sequential') return Math.min(1, Math.exp(-step.maxLogE))
+      if (this.kind === 'sequential') {
+        const eProcess = Math.exp(-step.maxLogE)
+        if (this.options.search === 'linear') return Math.min(1, eProcess)
+        return Math.min(1, eProcess / (1 - CAP_TEST_SHARE), step.capPValue / CAP_TEST_SHARE)
+      }
       return fixedRescuePValue(this.kind, step.arm, this.baseline)
     })
   }
@@ -249,7 +319,13 @@ class ContrastiveRun {
       const isEvaluated = evaluated(step)
       const effect: Interval = isEvaluated
         ? compareArms(kind, step.arm, this.baseline, confidence)
-        : { point: 0, low: -1, high: 1, confidence, method: comparisonMethod(kind) }
+        : {
+            point: 0,
+            low: -1,
+            high: 1,
+            confidence: effectIntervalConfidence(confidence),
+            method: comparisonMethod(kind),
+          }
       const pValue = adjusted[step.index] ?? 1
       const next = step.index === this.steps.length - 1 ? this.baseline : this.steps[step.index + 1]?.arm
       const nextEvaluated = next === this.baseline || evaluated(this.steps[step.index + 1])
@@ -295,7 +371,10 @@ class ContrastiveRun {
         proportion: 'wilson',
         effect: comparisonMethod(kind),
         sequential: options.sequential
-          ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out`
+          ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out` +
+            (options.search === 'binary'
+              ? `; an arm at its cap also gets an exact sign test (each step's level split ${CAP_TEST_SHARE} sign test, ${1 - CAP_TEST_SHARE} e-process)`
+              : '')
           : null,
       },
       truncated: this.truncated,
@@ -316,4 +395,18 @@ class ContrastiveRun {
     )
     return undecided ? null : latest
   }
+}
+
+/**
+ * Exact one-sided sign test (McNemar's exact test) of "resampling rescues" on paired outcomes:
+ * P(X ≥ better) for X ~ Binomial(better + worse, 1/2). Given the number of discordant pairs, each is
+ * a rescue with probability P(better) / (P(better) + P(worse)) ≤ 1/2 under H0: P(bad | arm) ≥
+ * P(bad | baseline), so the p-value is valid (conservative) at any effect in H0, with or without
+ * common random numbers (pairs at different rollout indices are independent either way).
+ */
+export function signTestPValue(counts: { better: number; worse: number }): number {
+  const { better, worse } = counts
+  if (better === 0) return 1
+  // P(X ≥ k) = I_{1/2}(k, n − k + 1) for X ~ Binomial(n, 1/2).
+  return regularizedIncompleteBeta(0.5, better, worse + 1)
 }

@@ -24,12 +24,17 @@ export interface ContrastivePrice {
   plannedRollouts: number
   /**
    * (n + 1) × rolloutsPerStep: a hard upper bound. Equal to `plannedRollouts` for linear search; a
-   * binary search exceeds its plan only when Holm's relaxed thresholds re-open it (rare).
+   * binary search exceeds its plan when Holm's relaxed thresholds re-open it, or when a probe
+   * ends undecided and the search comes back to it (more often on noisy replays).
    */
   maxRollouts: number
 }
 
-/** What a Shapley run spends: it is not sequential, so this is exact unless the budget stops it. */
+/**
+ * What a Shapley run spends. Exact unless the budget stops it for a fixed allocation (permutation,
+ * or exact with `samplesPerEval`); for the default adaptive exact run, `rollouts` is the upper
+ * bound (the worst case, every coalition value at 1/2) and `pilotRollouts` the least it spends.
+ */
 export type ShapleyPrice = ShapleyPlan
 
 /** The price of both attributions of one run. */
@@ -60,9 +65,12 @@ const EstimateRolloutsOptionsSchema = z.strictObject({
 const _sameOptions: DescribesSchema<EstimateRolloutsOptions, typeof EstimateRolloutsOptionsSchema> = true
 
 /**
- * Prices an attribution before it starts: the rollouts `contrastive` can spend at most (sequential
- * sampling usually spends far fewer) and the rollouts `shapley` spends, for a factual run or a step
- * count. Throws the same InvalidOptionError the attribution would for an unusable option.
+ * Prices an attribution before it starts, for a factual run or a step count: the rollouts
+ * `contrastive` can spend at most (sequential sampling usually spends far fewer) and the rollouts
+ * `shapley` spends. Shapley's `rollouts` is exact for a fixed allocation and an upper bound for the
+ * default exact run, which allocates rollouts adaptively and spends between `pilotRollouts` and
+ * `rollouts` (on 3 steps: between 256 and 1,712; about 940 on the pivotal model, 1,030 on the AND
+ * model). Throws the same InvalidOptionError the attribution would for an unusable option.
  */
 export function estimateRollouts(
   factualOrStepCount: Trajectory | number,
@@ -87,7 +95,7 @@ export function estimateRollouts(
     return {
       steps: 0,
       contrastive: { ...contrastive, plannedRollouts: 0, maxRollouts: 0 },
-      shapley: { ...shapley, evaluations: 0, rollouts: 0 },
+      shapley: { ...shapley, evaluations: 0, rollouts: 0, pilotRollouts: 0 },
     }
   }
   return { steps, contrastive, shapley }

@@ -21,8 +21,10 @@ export const ContrastiveStepSchema = z.object({
   pBad: EstimateSchema,
   /**
    * P(bad | resample(k)) − P(bad | baseline): negative means resampling rescues. Fixed K: Tango's
-   * paired interval under CRN, else Newcombe's; sequential: an anytime-valid confidence sequence on
-   * the paired differences (`method` says which).
+   * paired interval with a continuity correction of ½ pair under CRN, else Newcombe's; sequential:
+   * an anytime-valid confidence sequence on the paired differences (`method` says which). Two-sided
+   * at 1 − 2α (`confidence` says so), so its upper end is the one-sided bound the rescue test uses;
+   * results of earlier versions carry two-sided 1 − α intervals.
    */
   effect: IntervalSchema,
   /**
@@ -103,8 +105,17 @@ export const ShapleyResultSchema = z.object({
   samplesPerEval: z.number().int().positive(),
   antithetic: z.boolean(),
   confidence: z.number().gt(0).lt(1),
-  /** Coalition evaluations made (each `samplesPerEval` rollouts). */
+  /**
+   * Coalition evaluations made: each `samplesPerEval` rollouts, or for an `adaptive` exact run up
+   * to `samplesPerEval` rollouts, as the allocation gave it.
+   */
   evaluations: z.number().int().nonnegative(),
+  /**
+   * How rollouts were spread over the coalitions of an exact run: `fixed` (`samplesPerEval` each)
+   * or `adaptive` (a pilot, then Neyman allocation until every value is within ±0.05). Absent in
+   * results of earlier versions and for the permutation method, where it is `fixed`.
+   */
+  allocation: z.enum(['fixed', 'adaptive']).optional(),
   rolloutsUsed: z.number().int().nonnegative(),
   /** True when the budget stopped the run early; the values are from the work done. */
   truncated: z.boolean(),

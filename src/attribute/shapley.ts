@@ -14,13 +14,14 @@ import { permutationShapley } from './shapley-permutation.js'
  *
  * `method: 'exact'` (the default up to 10 steps) enumerates all 2ⁿ coalitions with independent
  * seeds, so each value is a fixed linear combination of independent binomial estimates with an
- * exact variance (see `exactShapley`); `'permutation'` samples orders of the steps, antithetic pairs
- * by default, with no caching across permutations and a CLT interval over permutation units (see
+ * exact variance; by default it allocates rollouts to coalitions in rounds until every value is
+ * within ±0.05 (see `exactShapley`); `'permutation'` samples orders of the steps, antithetic pairs
+ * by default, with no caching across permutations and a Student t interval over permutation units (see
  * `permutationShapley`). Use `estimateRollouts` to price either before running it.
  *
  * Budget: a spent budget stops the run cleanly and returns the values from the work done with
- * `truncated: true` (exact: coalitions are filled round-robin so every one has about the same
- * rollouts; permutation: complete units only). If the work done cannot estimate the values at all
+ * `truncated: true` (exact: within each round of the allocation, coalitions are filled round-robin
+ * so every one has about the same rollouts; permutation: complete units only). If the work done cannot estimate the values at all
  * (a coalition without a scored rollout, fewer than two permutation units), `steps` is empty; and
  * when the budget left cannot pay even for that much (`minimumRollouts`), nothing is spent. It
  * does not throw a BudgetExceededError. Rollouts that end in an error are counted in
@@ -58,6 +59,7 @@ export async function shapley(
       })) ?? [],
     efficiencySum: estimate.efficiencySum,
     method: resolved.method,
+    allocation: resolved.allocation,
     permutations: estimate.permutations,
     samplesPerEval: resolved.samplesPerEval,
     antithetic: resolved.antithetic,

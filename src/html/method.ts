@@ -74,7 +74,7 @@ function contrastiveLine(result: ContrastiveResult): Markup {
 function shapleyLine(result: ShapleyResult): Markup {
   const how =
     result.method === 'exact'
-      ? `exact enumeration (${result.evaluations} coalition evaluations × ${result.samplesPerEval} rollouts)`
+      ? `exact enumeration (${result.evaluations} coalition evaluations × ${result.allocation === 'adaptive' ? `up to ${result.samplesPerEval} rollouts, Neyman-allocated in rounds` : `${result.samplesPerEval} rollouts`})`
       : `permutation sampling (${result.permutations} permutations${result.antithetic ? ', antithetic pairs' : ''}, ${result.evaluations} coalition evaluations × ${result.samplesPerEval} rollout${result.samplesPerEval === 1 ? '' : 's'}, no caching across permutations)`
   return markup`<li data-method="shapley"><strong>Shapley:</strong> ${how}; ${result.actionMatchRate === undefined ? '' : `action-match rate ${percent(result.actionMatchRate)}; `}${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals at ${confidenceLevel(result.confidence)}: ${shapleyIntervalMethods(result)}.${result.truncated ? markup` <span class="warning">The budget stopped the run early; the values are from the work done.</span>` : null}</li>`
 }

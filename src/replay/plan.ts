@@ -17,11 +17,12 @@ export type ToolMode = 'live' | 'recorded'
 /** The plan that replays `factual` under `intervention`. */
 export function planFor(factual: Trajectory, intervention: Intervention, tools: ToolMode): Plan {
   const isHeld = heldSteps(intervention, factual.steps.length)
-  const recordedStep = (index: number) => factual.steps[index]
+  // Made once per step of the plan, not once per rollout: every rollout of a replay asks for them.
+  const holds: StepDirective[] = []
 
   const step = (index: number, name: string): StepDirective => {
-    const recorded = recordedStep(index)
-    if (recorded !== undefined && isHeld(index)) return { kind: 'hold', recorded }
+    const recorded = factual.steps[index]
+    if (recorded !== undefined && isHeld(index)) return (holds[index] ??= { kind: 'hold', recorded })
     switch (intervention.kind) {
       case 'force-action':
         if (index === intervention.step) return { kind: 'force', action: intervention.action }

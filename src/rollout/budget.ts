@@ -37,8 +37,11 @@ export class Budget {
   private rollouts = 0
   private cost = 0
 
-  constructor(limits: BudgetLimits = {}) {
-    const parsed = parseOptions('new Budget', BudgetLimitsSchema, limits, 'limits')
+  constructor(limits?: BudgetLimits) {
+    // No limits, no parse: every call without a budget makes one, and the first parse of the
+    // empty limits set up a schema for nothing to check (see parseOptions for what it saved).
+    const parsed =
+      limits === undefined ? {} : parseOptions('new Budget', BudgetLimitsSchema, limits, 'limits')
     this.maxRollouts = parsed.maxRollouts ?? Infinity
     this.maxCostUsd = parsed.maxCostUsd ?? Infinity
   }

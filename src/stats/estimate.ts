@@ -10,6 +10,8 @@ export const IntervalMethodSchema = z.enum([
   'clt',
   'exact',
   'confidence-sequence',
+  'student-t',
+  'tango-corrected',
 ])
 export type IntervalMethod = z.infer<typeof IntervalMethodSchema>
 

@@ -21,6 +21,12 @@ export { confidenceSequence } from './confidence-sequence.js'
 export { independentScoreTestOneSided, newcombe } from './newcombe.js'
 export { pairedScoreTestOneSided, tango, tangoScore, type PairedTable } from './tango.js'
 export {
+  TANGO_CONTINUITY_CORRECTION,
+  TANGO_CORRECTED_METHOD,
+  pairedCorrectedScoreTestOneSided,
+  tangoCorrected,
+} from './tango-corrected.js'
+export {
   PAIRED_E_PROCESS_METHOD,
   logEValueAbove,
   logEValueBelow,
@@ -32,6 +38,7 @@ export {
 export { mean } from './sample.js'
 export { bootstrapMean, type BootstrapOptions } from './bootstrap.js'
 export { cltMean } from './clt.js'
+export { studentTMean } from './student-t.js'
 export { meanScoreInterval, type MeanScoreOptions } from './mean-score.js'
 
 // Many tests at once.
@@ -56,6 +63,7 @@ export {
 
 // Special functions the methods above are built on.
 export { normalCdf, normalQuantile, twoSidedZ } from './normal.js'
+export { studentTCdf, studentTQuantile, twoSidedT } from './student-t.js'
 export { logBeta, logGamma } from './log-gamma.js'
 export { regularizedGammaP, regularizedGammaQ } from './incomplete-gamma.js'
 export {

@@ -1,6 +1,7 @@
 import type { ContrastiveResult, ContrastiveStep, ShapleyResult } from '../attribute/schema.js'
 import type { Json } from '../json.js'
 import type { IntervalMethod } from '../stats/estimate.js'
+import { TANGO_CORRECTED_METHOD } from '../stats/tango-corrected.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { cutMiddle, shortenContext } from './context.js'
 import { confidenceLevel, count, effect, methodName, percent, plural, probability } from './numbers.js'
@@ -22,7 +23,9 @@ export interface ContrastiveTextOptions {
 /**
  * The contrastive attribution block of a failure message: per step, P(bad | resample)
  * with its interval and the effect against the replay baseline with its interval; the causal locus
- * marked; then the replay fidelity and what the locus step decided from.
+ * marked; then the replay fidelity, what the intervals are and which test named the locus, and what
+ * the locus step decided from. The effect column carries the effect's own level (two-sided 90% for
+ * a 95% attribution, so its upper end is the one-sided bound the rescue test uses).
  */
 export function formatContrastive(
   result: ContrastiveResult,
@@ -68,7 +71,7 @@ export function formatContrastive(
       { header: 'name' },
       { header: 'action' },
       { header: 'P(bad|resample)' },
-      { header: `effect [${level} CI]` },
+      { header: `effect [${confidenceLevel(effectLevel(result))} CI]` },
       { header: '' },
     ],
     rows,
@@ -76,13 +79,10 @@ export function formatContrastive(
   lines.push(...withGaps(table, shown.gaps, gapReason(result)))
 
   const baseline = result.baseline
-  const effectMethod = result.steps.find((step) => step.evaluated)?.effect.method
   lines.push(
     `replay fidelity ${probability(baseline.point)} [${probability(baseline.low)}, ${probability(baseline.high)}] ` +
       `(P(bad) with every step held), action match ${percent(result.actionMatchRate)}, ${plural(result.rolloutsUsed, 'rollout')} in all`,
-    `intervals: P(bad) ${methodName(baseline.method)}` +
-      (effectMethod === undefined ? '' : `, effect ${effectMethodText(effectMethod)}`) +
-      `; locus test one-sided, Holm-adjusted`,
+    ...intervalLines(result),
   )
   if (result.truncated)
     lines.push('attribution stopped early (the budget ran out): the table shows the work done')
@@ -179,10 +179,14 @@ export function formatShapley(result: ShapleyResult, failing: Trajectory | null 
     result.method === 'exact'
       ? `exact over ${plural(result.evaluations, 'coalition evaluation')}`
       : `${plural(result.permutations, 'permutation')}${result.antithetic ? ' (antithetic)' : ''}`
+  const perEvaluation =
+    result.allocation === 'adaptive'
+      ? `Neyman-allocated, ≤ ${result.samplesPerEval} rollouts/evaluation`
+      : `${result.samplesPerEval} rollouts/evaluation`
   if (result.steps.length === 0 && result.truncated) return [unestimatedShapley(result)]
   const sum = result.efficiencySum
   const lines = [
-    `Shapley values of rollout ${result.factual.rollout} (${how}, ${result.samplesPerEval} rollouts/evaluation, ${plural(result.rolloutsUsed, 'rollout')}):`,
+    `Shapley values of rollout ${result.factual.rollout} (${how}, ${perEvaluation}, ${plural(result.rolloutsUsed, 'rollout')}):`,
   ]
   const table = formatTable(
     [{ header: '  step' }, { header: 'name' }, { header: 'action' }, { header: `value [${level} CI]` }],
@@ -214,11 +218,52 @@ export function unestimatedShapley(result: ShapleyResult): string {
   return `Shapley values of rollout ${result.factual.rollout}: ${spent}${needed}`
 }
 
+/**
+ * The level of the printed effect intervals: the first evaluated step's (they all share it), else
+ * the attribution's confidence.
+ */
+function effectLevel(result: ContrastiveResult): number {
+  return result.steps.find((step) => step.evaluated)?.effect.confidence ?? result.confidence
+}
+
+/**
+ * True when the effects are two-sided at 1 − 2α: each upper end is then the one-sided bound at
+ * 1 − α that the rescue test inverts. Results of earlier versions carry two-sided 1 − α effects.
+ */
+export function effectMatchesLocusTest(result: ContrastiveResult): boolean {
+  return Math.abs(effectLevel(result) - (2 * result.confidence - 1)) < 1e-9
+}
+
+/**
+ * What the printed intervals are and which test named the locus. Why both: the locus comes from a
+ * one-sided test, Holm-adjusted over every step, while an interval is per step and unadjusted, so
+ * a reader must know which of the two a column can be checked against.
+ */
+function intervalLines(result: ContrastiveResult): string[] {
+  const level = confidenceLevel(result.confidence)
+  const alpha = confidenceLevel(1 - result.confidence)
+  const effectMethod = result.steps.find((step) => step.evaluated)?.effect.method
+  const proportion = `intervals: P(bad) ${methodName(result.baseline.method)} ${level}`
+  if (effectMethod === undefined) return [`${proportion}; locus test one-sided, Holm-adjusted`]
+  const method = effectMethodText(effectMethod)
+  const effectLevelText = confidenceLevel(effectLevel(result))
+  if (!effectMatchesLocusTest(result)) {
+    // An artifact of an earlier version: its effects are two-sided at 1 − α.
+    return [
+      `${proportion}; effect two-sided ${effectLevelText} ${method}; locus test one-sided at ${alpha}, Holm-adjusted (it matches the two-sided ${confidenceLevel(2 * result.confidence - 1)} interval, so a locus's interval here may reach past 0)`,
+    ]
+  }
+  return [
+    `${proportion}; effect two-sided ${effectLevelText} ${method} (its upper end is the one-sided ${level} bound)`,
+    `locus: the latest step whose one-sided rescue test${result.sequential ? ' (e-value)' : ''} rejects at ${alpha} after Holm over ${plural(result.steps.length, 'step')} (intervals are not Holm-adjusted)`,
+  ]
+}
+
 /** How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid. */
 function effectMethodText(method: IntervalMethod): string {
-  return method === 'confidence-sequence'
-    ? 'anytime-valid confidence sequence'
-    : `${methodName(method)} score interval`
+  if (method === 'confidence-sequence') return 'anytime-valid confidence sequence'
+  if (method === 'tango-corrected') return TANGO_CORRECTED_METHOD
+  return `${methodName(method)} score interval`
 }
 
 /**

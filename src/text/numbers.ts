@@ -52,6 +52,8 @@ const METHOD_NAMES: Record<IntervalMethod, string> = {
   clt: 'CLT',
   exact: 'exact',
   'confidence-sequence': 'confidence sequence',
+  'student-t': 'Student t',
+  'tango-corrected': 'Tango, continuity-corrected',
 }
 
 /** How a message names an interval method: "Wilson", "Clopper–Pearson", "Newcombe". */

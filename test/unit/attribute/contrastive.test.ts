@@ -88,15 +88,15 @@ describe('contrastive on the AND-interaction SCM', () => {
 })
 
 describe('modes', () => {
-  it('with sequential: false spends exactly `rollouts` per arm and uses Tango (CRN) or Newcombe (independent)', async () => {
+  it('with sequential: false spends exactly `rollouts` per arm and uses corrected Tango (CRN) or Newcombe (independent)', async () => {
     const factual = await firstBadRun(pivotal, 8)
     const paired = valid(
       await contrastive(pivotal, factual, { isBad: returnedBad, seed: 8, sequential: false, rollouts: 20 }),
     )
-    expect(paired.methods).toEqual({ proportion: 'wilson', effect: 'tango', sequential: null })
+    expect(paired.methods).toEqual({ proportion: 'wilson', effect: 'tango-corrected', sequential: null })
     expect(paired.steps.map((step) => step.rolloutsUsed)).toEqual([20, 20, 20])
     expect(paired.rolloutsUsed).toBe(80)
-    expect(paired.steps.every((step) => step.effect.method === 'tango')).toBe(true)
+    expect(paired.steps.every((step) => step.effect.method === 'tango-corrected')).toBe(true)
     expect(paired.locus).toBe(1)
 
     const independent = valid(

@@ -48,7 +48,9 @@ describe('estimateRollouts', () => {
         samplesPerEval: 214,
         antithetic: false,
         evaluations: 8,
+        allocation: 'adaptive',
         rollouts: 1712,
+        pilotRollouts: 256,
         minimumRollouts: 8,
       },
     })
@@ -68,7 +70,9 @@ describe('estimateRollouts', () => {
       samplesPerEval: 12,
       antithetic: true,
       evaluations: 320,
+      allocation: 'fixed',
       rollouts: 3840,
+      pilotRollouts: 3840,
       minimumRollouts: 192,
     })
     expect(estimateRollouts(12).shapley.method).toBe('permutation')
@@ -100,9 +104,15 @@ describe('estimateRollouts', () => {
     expect(values.rolloutsUsed).toBe(price.shapley.rollouts)
     expect(values.evaluations).toBe(price.shapley.evaluations)
     const exact = await shapley(and, factual, { isBad: returnedBad, seed: 1, samplesPerEval: 5 })
-    expect(exact.rolloutsUsed).toBe(
-      estimateRollouts(factual, { shapley: { samplesPerEval: 5 } }).shapley.rollouts,
-    )
+    const fixedPrice = estimateRollouts(factual, { shapley: { samplesPerEval: 5 } }).shapley
+    expect(fixedPrice).toMatchObject({ allocation: 'fixed', rollouts: 40, pilotRollouts: 40 })
+    expect(exact.rolloutsUsed).toBe(fixedPrice.rollouts)
+    // The default exact run allocates adaptively: between its pilot round and the worst case.
+    const adaptivePrice = estimateRollouts(factual).shapley
+    const adaptive = await shapley(and, factual, { isBad: returnedBad, seed: 1 })
+    expect(adaptive.rolloutsUsed).toBeGreaterThanOrEqual(adaptivePrice.pilotRollouts)
+    expect(adaptive.rolloutsUsed).toBeLessThanOrEqual(adaptivePrice.rollouts)
+    expect(adaptive.rolloutsUsed).toBeLessThan(adaptivePrice.rollouts / 1.5)
   })
 
   it('bounds a binary search by its plan on planted SCMs', async () => {
@@ -118,7 +128,10 @@ describe('estimateRollouts', () => {
     expect(() => estimateRollouts(-1)).toThrow(
       'estimateRollouts: `factualOrStepCount` must be a trajectory or a step count (a non-negative integer), got -1.',
     )
-    expect(estimateRollouts(0)).toMatchObject({ contrastive: { maxRollouts: 0 }, shapley: { rollouts: 0 } })
+    expect(estimateRollouts(0)).toMatchObject({
+      contrastive: { maxRollouts: 0 },
+      shapley: { rollouts: 0, pilotRollouts: 0 },
+    })
     expect(() => estimateRollouts(11, { shapley: { method: 'exact' } })).toThrow(
       /^estimateRollouts: `shapley.method` must be 'auto' or 'permutation' above 10 steps/,
     )
