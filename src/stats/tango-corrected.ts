@@ -1,7 +1,7 @@
 import { bisect } from './bisect.js'
 import type { Interval } from './estimate.js'
 import { normalCdf, twoSidedZ } from './normal.js'
-import type { PairedTable } from './tango.js'
+import { pairedCells, type PairedCells as Cells, type PairedTable } from './tango.js'
 import { assertConfidence } from './validate.js'
 
 /**
@@ -14,13 +14,6 @@ export const TANGO_CONTINUITY_CORRECTION = 0.5
 
 /** Printed in the `intervals:` line of a fixed-sample paired attribution. */
 export const TANGO_CORRECTED_METHOD = 'Tango score interval with continuity correction ½'
-
-/** Cells of a {@link PairedTable} that the score statistic uses, checked. */
-interface Cells {
-  readonly n12: number
-  readonly n21: number
-  readonly total: number
-}
 
 /**
  * Tango's paired score interval with a continuity correction (Tango 1998, "Equivalence test and
@@ -135,17 +128,4 @@ function assertCorrection(fn: string, correction: number): void {
   if (!(correction >= 0 && correction <= 1)) {
     throw new RangeError(`${fn}: correction must be in [0, 1] pairs, got ${correction}`)
   }
-}
-
-function pairedCells(fn: string, table: PairedTable): Cells {
-  const [n11, n12, n21, n22] =
-    'n11' in table ? [table.n11, table.n12, table.n21, table.n22] : [...table[0], ...table[1]]
-  for (const cell of [n11, n12, n21, n22]) {
-    if (!Number.isInteger(cell) || cell < 0) {
-      throw new RangeError(
-        `${fn}: table cells must be non-negative integers, got [[${n11}, ${n12}], [${n21}, ${n22}]]`,
-      )
-    }
-  }
-  return { n12, n21, total: n11 + n12 + n21 + n22 }
 }

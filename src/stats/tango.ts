@@ -12,8 +12,8 @@ export type PairedTable =
   | { readonly n11: number; readonly n12: number; readonly n21: number; readonly n22: number }
   | readonly [readonly [number, number], readonly [number, number]]
 
-/** Cells of a {@link PairedTable}, checked, with N their sum. */
-interface Cells {
+/** The cells of a {@link PairedTable}, checked, with N their sum. */
+export interface PairedCells {
   readonly n12: number
   readonly n21: number
   readonly total: number
@@ -78,7 +78,8 @@ export function pairedScoreTestOneSided(table: PairedTable, margin = 0): number 
   return normalCdf(scoreStatistic(cells, margin))
 }
 
-function pairedCells(fn: string, table: PairedTable): Cells {
+/** The discordant cells and N of `table`, which must hold non-negative integers (`fn` names the caller). */
+export function pairedCells(fn: string, table: PairedTable): PairedCells {
   const [n11, n12, n21, n22] =
     'n11' in table ? [table.n11, table.n12, table.n21, table.n22] : [...table[0], ...table[1]]
   for (const cell of [n11, n12, n21, n22]) {
@@ -91,7 +92,7 @@ function pairedCells(fn: string, table: PairedTable): Cells {
   return { n12, n21, total: n11 + n12 + n21 + n22 }
 }
 
-function scoreStatistic({ n12, n21, total }: Cells, delta0: number): number {
+function scoreStatistic({ n12, n21, total }: PairedCells, delta0: number): number {
   const numerator = n12 - n21 - total * delta0
   // Exactly at the observed difference the statistic is 0 even when the variance is 0 as well.
   if (Math.abs(numerator) <= 1e-12 * total) return 0
@@ -104,6 +105,6 @@ function scoreStatistic({ n12, n21, total }: Cells, delta0: number): number {
 }
 
 /** The Δ0 in (from, to) where Z(Δ0) = target; Z decreases, so bisect on its sign against the target. */
-function solveScore(cells: Cells, target: number, from: number, to: number): number {
+function solveScore(cells: PairedCells, target: number, from: number, to: number): number {
   return bisect((delta0) => !(scoreStatistic(cells, delta0) > target), from, to, 1e-12)
 }

@@ -642,4 +642,12 @@ describe('AI SDK adapter: options', () => {
       /^swapModel: `model.specificationVersion` must be 'v3'/,
     )
   })
+
+  test('swapModel names an empty family or an unknown option', () => {
+    const model = new MockLanguageModelV3()
+    expect(() => swapModel(1, model, { name: '' })).toThrow(/^swapModel: `name` must be a non-empty string/)
+    expect(() => swapModel(1, model, { nme: 'model' } as never)).toThrow(
+      /^swapModel: unknown option `nme`\. It accepts: name\./,
+    )
+  })
 })

@@ -1,3 +1,6 @@
+import { z } from 'zod'
+import { expecting } from '../../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
 import { swapPolicy, type Intervention } from '../../replay/interventions.js'
 import { modelPolicy } from './model-policy.js'
 import type { LanguageModelV3 } from './types.js'
@@ -12,6 +15,11 @@ export interface SwapModelOptions {
   name?: string
 }
 
+const SwapModelOptionsSchema = z.strictObject({
+  name: expecting(z.string().min(1), 'a non-empty string').optional(),
+})
+const _options: DescribesSchema<SwapModelOptions, typeof SwapModelOptionsSchema> = true
+
 /**
  * do_policy for AI SDK agents: hold the steps before `step`, and from `step` on answer every call of
  * the wrapped model (each step of the family `name`: `model#2`, `model#3`, …) with `model`
@@ -25,5 +33,6 @@ export function swapModel(
   options: SwapModelOptions = {},
 ): Intervention {
   checkModel(model, 'swapModel')
-  return swapPolicy(step, { [options.name ?? DEFAULT_MODEL_STEP]: modelPolicy(model) })
+  const family = parseOptions('swapModel', SwapModelOptionsSchema, options).name ?? DEFAULT_MODEL_STEP
+  return swapPolicy(step, { [family]: modelPolicy(model) })
 }
