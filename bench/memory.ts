@@ -8,8 +8,10 @@
  * not raise the next one's peak. The agent's steps are cheap (one seeded draw each), so the
  * figures show what the attribution itself holds, not what an agent does:
  * - `factual`: only recording the failing run (the floor every other case starts from);
- * - `shapley`: permutation method, 4 permutations (two antithetic pairs), `samplesPerEval: 1`,
- *   `budget: { maxRollouts: 200 }`: the budget should bound memory as it bounds time;
+ * - `shapley`: permutation method, 2 permutations without antithetic pairs, `samplesPerEval: 1`:
+ *   the least run that estimates values, 2(n + 1) rollouts (4,002 at 2,000 steps). Smaller
+ *   budgets do not start a permutation run at all (`minimumRollouts`), so the run is whole here:
+ *   a walk holds only the prefixes in flight, and memory should grow linearly with the steps;
  * - `contrastive`: its defaults (binary search, sequential, CRN).
  * The growth from 1,000 to 2,000 steps is what to watch: memory that grows with the square of the
  * run shows up as roughly 4× there.
@@ -77,9 +79,9 @@ async function measure(kind: Kind, length: number): Promise<Measurement> {
       seed: SEED,
       maxSteps,
       method: 'permutation',
-      permutations: 4,
+      permutations: 2,
+      antithetic: false,
       samplesPerEval: 1,
-      budget: { maxRollouts: 200 },
     })
     ;({ rolloutsUsed, truncated } = result)
   } else if (kind === 'contrastive') {
@@ -133,8 +135,8 @@ if (only !== undefined) {
   console.log(JSON.stringify(await measure(kind as Kind, Number(length))))
 } else {
   console.log(`peak RSS (process.resourceUsage().maxRSS) of one attribution, each case in a fresh process`)
-  console.log(`agent: one seeded draw per step; shapley: permutation, 4 permutations, samplesPerEval 1,`)
-  console.log(`budget maxRollouts 200; contrastive: defaults (binary search); seed ${SEED}\n`)
+  console.log(`agent: one seeded draw per step; shapley: permutation, 2 permutations (not antithetic),`)
+  console.log(`samplesPerEval 1, 2(n + 1) rollouts; contrastive: defaults (binary search); seed ${SEED}\n`)
   console.log(row(COLUMNS.map(([header]) => header)))
   for (const length of LENGTHS) {
     let floor: number | undefined
