@@ -271,6 +271,37 @@ describe('LangChain adapter: a wrapped model on its own', () => {
     expect(factual.steps[0]?.context).toMatchObject({ tools: [{ type: 'function' }, {}, {}] })
   })
 
+  test('a failed attempt that withRetry retries records no step and keeps its name for the retry', async () => {
+    /** Fails its first call in each rollout, like a 429 the caller retries. */
+    class FlakyOnce extends SupportChatModel {
+      private failed = false
+      override async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']) {
+        if (!this.failed) {
+          this.failed = true
+          throw new Error('429 Too Many Requests')
+        }
+        return super._generate(messages, options)
+      }
+    }
+    const agent = defineAgent({
+      name: 'flaky-once',
+      input: null,
+      async run(_input, ctx) {
+        const model = wrapModel(ctx, new FlakyOnce()).withRetry({ stopAfterAttempt: 2 })
+        const first = await model.invoke('My order is late.')
+        const second = await model.invoke('And another thing.')
+        return [first.text, second.text]
+      },
+    })
+    const factual = await record(agent, { seed: 3 })
+    expect(factual.error).toBeUndefined()
+    // The failed attempt left no step, so the retry is model#1, as a replay's first call will be.
+    expect(factual.steps.map((step) => step.name)).toEqual(['model#1', 'model#2'])
+    const replayed = await replay(agent, factual, hold('all'), { rollouts: 1, onDivergence: 'error' })
+    expect(replayed.errors).toEqual([])
+    expect(replayed.actionMatchRate).toBe(1)
+  })
+
   test('a name function names each step; the family of its names is what swapModel swaps', async () => {
     const agent = createSupportAgent({ stepName: ({ ordinal }) => `support#${ordinal}` })
     const factual = await record(agent.on(carefulTicket), { seed: 4 })

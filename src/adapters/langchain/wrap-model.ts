@@ -4,10 +4,11 @@ import { z } from 'zod'
 import type { AgentContext, StepOptions } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
-import { BooleanField, expecting, functionField } from '../../options/fields.js'
+import { BooleanField } from '../../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
-import { stepNames, type StepNamer } from '../../trajectory/step-name.js'
+import type { StepNamer } from '../../trajectory/step-name.js'
+import { modelStepNames, ModelStepNameField, type ModelStepNames } from '../shared/model-call.js'
 import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toChatResult, toChunks } from './model-action.js'
@@ -41,13 +42,8 @@ export interface WrapModelOptions {
   seed?: boolean
 }
 
-const NameField = expecting(
-  z.union([z.string().min(1), functionField<StepNamer>()]),
-  'a non-empty string or a function ({ ordinal }) => string',
-)
-
 const WrapModelOptionsSchema = z.strictObject({
-  name: NameField.optional(),
+  name: ModelStepNameField.optional(),
   prices: PriceTableField.optional(),
   seed: BooleanField.optional(),
 })
@@ -56,7 +52,7 @@ const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema>
 /** What every recorded copy of one wrapped model shares: the rollout, the step counter, the settings. */
 interface Recorder {
   ctx: AgentContext
-  nextStepName: () => string
+  stepNames: ModelStepNames
   passSeed: boolean
   prices: PriceTable | undefined
 }
@@ -97,7 +93,8 @@ export function wrapModel<Model extends ChatModel>(
   const name = parsed.name ?? DEFAULT_MODEL_STEP
   return recorded(model, {
     ctx,
-    nextStepName: typeof name === 'string' ? stepNames(name) : stepNames(DEFAULT_MODEL_STEP, name),
+    // One counter per wrapModel call: the agent wraps its model once per rollout, inside `run`.
+    stepNames: modelStepNames(name, 'wrapModel'),
     passSeed: parsed.seed ?? true,
     prices,
   })
@@ -124,13 +121,10 @@ function recorded<Model extends ChatModel>(model: Model, recorder: Recorder): Mo
   const copy = Object.create(model) as Model
   Object.defineProperty(copy, 'cache', { value: undefined, writable: true, configurable: true })
   copy._generate = async (messages, options) => {
-    const name = recorder.nextStepName()
-    const action = await ctx.step(
-      name,
-      modelPolicy(model, settings, options),
-      stepOptions('generate', messages, options),
+    const { stepName, action } = await recorder.stepNames.step((name) =>
+      ctx.step(name, modelPolicy(model, settings, options), stepOptions('generate', messages, options)),
     )
-    return toChatResult(action, name)
+    return toChatResult(action, stepName)
   }
   if (streamsNatively(model)) {
     copy._streamResponseChunks = async function* (
@@ -138,13 +132,10 @@ function recorded<Model extends ChatModel>(model: Model, recorder: Recorder): Mo
       options: CallOptions,
       runManager?: CallbackManagerForLLMRun,
     ) {
-      const name = recorder.nextStepName()
-      const action = await ctx.step(
-        name,
-        modelPolicy(model, settings, options),
-        stepOptions('stream', messages, options),
+      const { stepName, action } = await recorder.stepNames.step((name) =>
+        ctx.step(name, modelPolicy(model, settings, options), stepOptions('stream', messages, options)),
       )
-      for (const chunk of toChunks(action, name)) {
+      for (const chunk of toChunks(action, stepName)) {
         yield chunk
         // The policy calls the model without LangChain's run manager, so tokens are reported here,
         // once, the same for a live and a held step: `streamEvents` sees them either way.
