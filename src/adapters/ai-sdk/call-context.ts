@@ -2,7 +2,8 @@ import type { StepView } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
 import { describeReceived } from '../../options/received.js'
-import { decodeJson, encodeJson } from '../shared/json-codec.js'
+import { encodeJson } from '../shared/json-codec.js'
+import { readModelContext } from '../shared/model-call.js'
 import type { CallOptions } from './types.js'
 
 /** Which model method a step answers. */
@@ -48,26 +49,11 @@ export function passedOnOptions(options: CallOptions): Partial<CallOptions> {
 
 /** The call a step's (possibly edited) context describes; a context of another shape names the step. */
 export function readCallContext(view: StepView): { call: ModelCall; options: CallOptions } {
-  const step = `AI SDK model step ${view.index} "${view.name}"`
-  const decoded = view.context === undefined ? undefined : decodeJson(view.context)
-  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-    throw new InvalidOptionError({
-      caller: step,
-      option: 'context',
-      expected: 'an object { call, prompt, … }',
-      received: describeReceived(decoded),
-      hint: 'Check what the editContext edit returns.',
-    })
-  }
-  const { call, ...options } = decoded as Record<string, unknown>
-  if (call !== 'generate' && call !== 'stream') {
-    throw new InvalidOptionError({
-      caller: step,
-      option: 'context.call',
-      expected: "'generate' or 'stream'",
-      received: describeReceived(call),
-    })
-  }
+  const {
+    step,
+    call,
+    fields: options,
+  } = readModelContext<ModelCall>(view, 'AI SDK', ['generate', 'stream'], '{ call, prompt, … }')
   if (!Array.isArray(options.prompt)) {
     throw new InvalidOptionError({
       caller: step,

@@ -2,7 +2,8 @@ import type { StepView } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
 import { describeReceived } from '../../options/received.js'
-import { decodeJson, encodeJson } from '../shared/json-codec.js'
+import { encodeJson } from '../shared/json-codec.js'
+import { readModelContext } from '../shared/model-call.js'
 import { langchain } from './sdk.js'
 import type { BaseMessage, CallOptions } from './types.js'
 
@@ -70,26 +71,13 @@ export function readCallContext(view: StepView): {
   messages: BaseMessage[]
   options: Partial<CallOptions>
 } {
-  const step = `LangChain model step ${view.index} "${view.name}"`
-  const decoded = view.context === undefined ? undefined : decodeJson(view.context)
-  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-    throw new InvalidOptionError({
-      caller: step,
-      option: 'context',
-      expected: 'an object { call, messages, … }',
-      received: describeReceived(decoded),
-      hint: 'Check what the editContext edit returns.',
-    })
-  }
-  const { call, messages, ...options } = decoded as Record<string, unknown>
-  if (call !== 'generate' && call !== 'stream') {
-    throw new InvalidOptionError({
-      caller: step,
-      option: 'context.call',
-      expected: "'generate' or 'stream'",
-      received: describeReceived(call),
-    })
-  }
+  const { step, call, fields } = readModelContext<ModelCall>(
+    view,
+    'LangChain',
+    ['generate', 'stream'],
+    '{ call, messages, … }',
+  )
+  const { messages, ...options } = fields
   if (!Array.isArray(messages)) {
     throw new InvalidOptionError({
       caller: step,

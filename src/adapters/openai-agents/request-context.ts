@@ -3,7 +3,8 @@ import type { StepView } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
 import { describeReceived } from '../../options/received.js'
-import { decodeJson, encodeJson } from '../shared/json-codec.js'
+import { encodeJson } from '../shared/json-codec.js'
+import { readModelContext } from '../shared/model-call.js'
 
 /** Which model method a step answers. */
 export type ModelCall = 'response' | 'stream'
@@ -57,26 +58,11 @@ export function readRequestContext(view: StepView): {
   call: ModelCall
   request: Partial<ModelRequest> & Pick<ModelRequest, 'input'>
 } {
-  const step = `Agents SDK model step ${view.index} "${view.name}"`
-  const decoded = view.context === undefined ? undefined : decodeJson(view.context)
-  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-    throw new InvalidOptionError({
-      caller: step,
-      option: 'context',
-      expected: 'an object { call, input, … }',
-      received: describeReceived(decoded),
-      hint: 'Check what the editContext edit returns.',
-    })
-  }
-  const { call, ...request } = decoded as Record<string, unknown>
-  if (call !== 'response' && call !== 'stream') {
-    throw new InvalidOptionError({
-      caller: step,
-      option: 'context.call',
-      expected: "'response' or 'stream'",
-      received: describeReceived(call),
-    })
-  }
+  const {
+    step,
+    call,
+    fields: request,
+  } = readModelContext<ModelCall>(view, 'Agents SDK', ['response', 'stream'], '{ call, input, … }')
   if (typeof request.input !== 'string' && !Array.isArray(request.input)) {
     throw new InvalidOptionError({
       caller: step,

@@ -1,9 +1,11 @@
 import { z } from 'zod'
+import type { StepView } from '../../agent/types.js'
 import { InvalidOptionError, ReplayDivergenceError } from '../../errors.js'
 import type { Json, JsonObject } from '../../json.js'
 import { expecting } from '../../options/fields.js'
 import { describeReceived } from '../../options/received.js'
 import { stepNames, type StepNamer } from '../../trajectory/step-name.js'
+import { decodeJson } from './json-codec.js'
 
 /**
  * The `name` option of an adapter's `wrapModel`: a family (`model` names the calls `model#1`,
@@ -90,4 +92,38 @@ export function recordedModelCall<Call extends string>(
     )
   }
   return object
+}
+
+/**
+ * A model step's (possibly edited) context, decoded: an object whose `call` is one of `calls`,
+ * and its other fields. Anything else is an error that names the step (`{sdk} model step k
+ * "name"`) and, by `shape`, what the context should look like; the adapter checks its own fields.
+ */
+export function readModelContext<Call extends string>(
+  view: StepView,
+  sdk: string,
+  calls: readonly [Call, Call],
+  shape: string,
+): { step: string; call: Call; fields: Record<string, unknown> } {
+  const step = `${sdk} model step ${view.index} "${view.name}"`
+  const decoded = view.context === undefined ? undefined : decodeJson(view.context)
+  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
+    throw new InvalidOptionError({
+      caller: step,
+      option: 'context',
+      expected: `an object ${shape}`,
+      received: describeReceived(decoded),
+      hint: 'Check what the editContext edit returns.',
+    })
+  }
+  const { call, ...fields } = decoded as Record<string, unknown>
+  if (!calls.includes(call as Call)) {
+    throw new InvalidOptionError({
+      caller: step,
+      option: 'context.call',
+      expected: `'${calls[0]}' or '${calls[1]}'`,
+      received: describeReceived(call),
+    })
+  }
+  return { step, call: call as Call, fields }
 }
