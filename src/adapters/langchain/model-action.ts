@@ -5,7 +5,7 @@ import { asObject, recordedModelCall } from '../shared/model-call.js'
 import type { TokenCounts } from '../shared/pricing.js'
 import type { ModelCall } from './call-context.js'
 import { langchain } from './sdk.js'
-import type { ChatGenerationChunk, ChatResult } from './types.js'
+import type { ChatGeneration, ChatGenerationChunk, ChatResult } from './types.js'
 
 /** What usually changed when a held model step was recorded as the other kind of call. */
 const MODE_HINT =
@@ -26,15 +26,7 @@ export function generateAction(modelId: string, result: ChatResult): Json {
   const action: JsonObject = {
     call: 'generate',
     modelId,
-    generations: result.generations.map((generation) => {
-      const recorded: JsonObject = {
-        text: generation.text,
-        message: encodeJson(messageRecord(generation.message), where),
-      }
-      if (generation.generationInfo !== undefined)
-        recorded.generationInfo = encodeJson(generation.generationInfo, where)
-      return recorded
-    }),
+    generations: result.generations.map((generation) => generationRecord(generation, where)),
   }
   if (result.llmOutput !== undefined) action.llmOutput = encodeJson(result.llmOutput, where)
   return action
@@ -46,16 +38,19 @@ export function streamAction(modelId: string, chunks: readonly ChatGenerationChu
   return {
     call: 'stream',
     modelId,
-    chunks: chunks.map((chunk) => {
-      const recorded: JsonObject = {
-        text: chunk.text,
-        message: encodeJson(messageRecord(chunk.message), where),
-      }
-      if (chunk.generationInfo !== undefined)
-        recorded.generationInfo = encodeJson(chunk.generationInfo, where)
-      return recorded
-    }),
+    chunks: chunks.map((chunk) => generationRecord(chunk, where)),
   }
+}
+
+/** One generation or stream chunk as JSON: its text, its message, and its generation info if any. */
+function generationRecord(generation: ChatGeneration | ChatGenerationChunk, where: string): JsonObject {
+  const recorded: JsonObject = {
+    text: generation.text,
+    message: encodeJson(messageRecord(generation.message), where),
+  }
+  if (generation.generationInfo !== undefined)
+    recorded.generationInfo = encodeJson(generation.generationInfo, where)
+  return recorded
 }
 
 /** The `_generate` result a generate action stands for, with fresh messages. */

@@ -5,6 +5,6 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 export type ChatModel = BaseChatModel
 /** What a chat model's `_generate` and `_streamResponseChunks` receive besides the messages. */
 export type CallOptions = BaseChatModel['ParsedCallOptions']
-// A message of a conversation; what `_generate` returns; one chunk of `_streamResponseChunks`.
+// A message of a conversation; one generation of what `_generate` returns, and all of it; one chunk of `_streamResponseChunks`.
 export type { BaseMessage } from '@langchain/core/messages'
-export type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs'
+export type { ChatGeneration, ChatGenerationChunk, ChatResult } from '@langchain/core/outputs'
