@@ -1,7 +1,12 @@
 import { bisect } from './bisect.js'
 import type { Interval } from './estimate.js'
 import { normalCdf, twoSidedZ } from './normal.js'
-import { pairedCells, type PairedCells as Cells, type PairedTable } from './tango.js'
+import {
+  pairedCells,
+  scaledByRestrictedVariance,
+  type PairedCells as Cells,
+  type PairedTable,
+} from './tango.js'
 import { assertConfidence } from './validate.js'
 
 /**
@@ -109,19 +114,9 @@ function lowerStatistic(cells: Cells, delta0: number, correction: number): numbe
   return scaled(cells, delta0, numerator)
 }
 
-/**
- * numerator / √(N·(2·q̃21 + Δ0·(1 − Δ0))), Tango's restricted variance (the closed form of
- * src/stats/tango.ts, repeated here because that module keeps it private). A zero numerator is 0
- * even where the variance vanishes.
- */
-function scaled({ n12, n21, total }: Cells, delta0: number, numerator: number): number {
-  if (numerator === 0) return 0
-  const w = -n12 - n21 + (2 * total - n12 + n21) * delta0
-  const discriminant = Math.max(0, w * w + 8 * total * n21 * delta0 * (1 - delta0))
-  const q21 = Math.max(0, (Math.sqrt(discriminant) - w) / (4 * total))
-  const variance = total * (2 * q21 + delta0 * (1 - delta0))
-  if (!(variance > 0)) return numerator > 0 ? Infinity : -Infinity
-  return numerator / Math.sqrt(variance)
+/** numerator / √(Tango's restricted variance); a zero numerator is 0 even where the variance vanishes. */
+function scaled(cells: Cells, delta0: number, numerator: number): number {
+  return numerator === 0 ? 0 : scaledByRestrictedVariance(cells, delta0, numerator)
 }
 
 function assertCorrection(fn: string, correction: number): void {

@@ -92,10 +92,23 @@ export function pairedCells(fn: string, table: PairedTable): PairedCells {
   return { n12, n21, total: n11 + n12 + n21 + n22 }
 }
 
-function scoreStatistic({ n12, n21, total }: PairedCells, delta0: number): number {
-  const numerator = n12 - n21 - total * delta0
+function scoreStatistic(cells: PairedCells, delta0: number): number {
+  const numerator = cells.n12 - cells.n21 - cells.total * delta0
   // Exactly at the observed difference the statistic is 0 even when the variance is 0 as well.
-  if (Math.abs(numerator) <= 1e-12 * total) return 0
+  if (Math.abs(numerator) <= 1e-12 * cells.total) return 0
+  return scaledByRestrictedVariance(cells, delta0, numerator)
+}
+
+/**
+ * `numerator` / √(N·(2·q̃21 + Δ0·(1 − Δ0))): a score numerator over Tango's variance restricted to
+ * Δ = Δ0, with q̃21 in closed form (see {@link tango}); ±∞ where that variance vanishes. The
+ * continuity-corrected interval divides its shifted numerators by the same variance.
+ */
+export function scaledByRestrictedVariance(
+  { n12, n21, total }: PairedCells,
+  delta0: number,
+  numerator: number,
+): number {
   const w = -n12 - n21 + (2 * total - n12 + n21) * delta0
   const discriminant = Math.max(0, w * w + 8 * total * n21 * delta0 * (1 - delta0))
   const q21 = Math.max(0, (Math.sqrt(discriminant) - w) / (4 * total))
