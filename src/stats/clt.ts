@@ -1,6 +1,6 @@
 import type { Interval } from './estimate.js'
 import { twoSidedZ } from './normal.js'
-import { assertSample, mean } from './sample.js'
+import { assertSample, mean, standardErrorOfMean } from './sample.js'
 import { assertConfidence } from './validate.js'
 
 /**
@@ -16,9 +16,7 @@ export function cltMean(values: readonly number[], confidence = 0.95): Interval 
   assertSample('cltMean', values)
   if (values.length < 2) throw new RangeError('cltMean: needs at least two values to estimate the spread')
   const point = mean(values)
-  let squares = 0
-  for (const value of values) squares += (value - point) ** 2
-  const standardError = Math.sqrt(squares / (values.length - 1) / values.length)
+  const standardError = standardErrorOfMean(values, point)
   const half = twoSidedZ(confidence) * standardError
   return { point, low: point - half, high: point + half, confidence, method: 'clt' }
 }

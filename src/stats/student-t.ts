@@ -1,6 +1,6 @@
 import type { Interval } from './estimate.js'
 import { inverseRegularizedIncompleteBeta, regularizedIncompleteBeta } from './incomplete-beta.js'
-import { assertSample, mean } from './sample.js'
+import { assertSample, mean, standardErrorOfMean } from './sample.js'
 import { assertConfidence } from './validate.js'
 
 /**
@@ -58,9 +58,7 @@ export function studentTMean(values: readonly number[], confidence = 0.95): Inte
     throw new RangeError('studentTMean: needs at least two values to estimate the spread')
   }
   const point = mean(values)
-  let squares = 0
-  for (const value of values) squares += (value - point) ** 2
-  const standardError = Math.sqrt(squares / (values.length - 1) / values.length)
+  const standardError = standardErrorOfMean(values, point)
   const half = twoSidedT(confidence, values.length - 1) * standardError
   return { point, low: point - half, high: point + half, confidence, method: 'student-t' }
 }
