@@ -5,7 +5,7 @@ import { niceDomain, renderIntervalChart, type ChartRow } from './chart.js'
 import { markup, type Markup } from './markup.js'
 import { describeMethod, signed, signedInterval } from './numbers.js'
 import { confidenceLevel } from '../text/numbers.js'
-import { effectMatchesLocusTest, unestimatedShapley } from '../text/attribution.js'
+import { effectLevel, effectMatchesLocusTest, unestimatedShapley } from '../text/attribution.js'
 import { TANGO_CORRECTED_METHOD } from '../stats/tango-corrected.js'
 import { attributionFailedText } from '../text/verdict-message.js'
 
@@ -82,7 +82,7 @@ const SEQUENTIAL_POINT_NOTE =
 
 /** The level, sidedness and method of the contrastive effect intervals, as the caption states them. */
 function contrastiveIntervals(result: ContrastiveResult): string {
-  const level = result.steps.find((step) => step.evaluated)?.effect.confidence ?? result.confidence
+  const level = effectLevel(result)
   const method =
     result.methods.effect === 'tango-corrected'
       ? TANGO_CORRECTED_METHOD

@@ -222,7 +222,7 @@ export function unestimatedShapley(result: ShapleyResult): string {
  * The level of the printed effect intervals: the first evaluated step's (they all share it), else
  * the attribution's confidence.
  */
-function effectLevel(result: ContrastiveResult): number {
+export function effectLevel(result: ContrastiveResult): number {
   return result.steps.find((step) => step.evaluated)?.effect.confidence ?? result.confidence
 }
 

@@ -9,7 +9,7 @@
 export type StepNamer = (call: { ordinal: number }) => string
 
 /** `family#ordinal`: the step name of the `ordinal`-th call (1-based) of a model named `family`. */
-export function numberedStep(family: string, ordinal: number): string {
+function numberedStep(family: string, ordinal: number): string {
   return `${family}#${ordinal}`
 }
 
