@@ -100,7 +100,10 @@ export const ContextAttributionResultSchema = z.object({
   parts: z.array(ContextPartSchema),
   /** Null when no part's removal rescues significantly (abstain), or when the budget stopped first. */
   culprit: ContextCulpritSchema.nullable(),
-  /** Null when no part rescued, or when the culprit part has a single unit. */
+  /**
+   * Null when no part rescued, when the culprit part has a single unit or no text of its own (a JSON
+   * value), or with `refine: false`.
+   */
   refinement: ContextRefinementSchema.nullable(),
   /** Share of held steps whose name and context matched the recording, over every replay. */
   actionMatchRate: z.number().min(0).max(1),
