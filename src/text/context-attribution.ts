@@ -26,7 +26,7 @@ export function formatContextAttribution(result: ContextAttributionResult): stri
   const spent = plural(result.rolloutsUsed, 'rollout')
   const lines: string[] = []
   if (result.culprit !== null) {
-    lines.push(culpritLine(result.culprit))
+    lines.push(culpritLine(result.culprit, refined(result)))
     if (result.truncated) {
       lines.push(
         `context attribution stopped early (the budget ran out after ${spent}; ${RAISE}): ${evaluated} of ${plural(result.parts.length, 'part')} evaluated`,
@@ -49,13 +49,22 @@ export function formatContextAttribution(result: ContextAttributionResult): stri
   return lines
 }
 
+/**
+ * Whether the culprit is a span the refinement found (some probe rescued) rather than a whole
+ * part: its p-value is then Bonferroni-adjusted over the spans the search could probe, not Holm's
+ * over the parts.
+ */
+function refined(result: ContextAttributionResult): boolean {
+  return result.refinement?.probes.some((probe) => probe.rescues) ?? false
+}
+
 /** "the locus decided on: "…" (message 2, user); removing it rescues 96% [84%, 100%] (90% CI, Holm p = 0.0039)". */
-function culpritLine(culprit: ContextCulprit): string {
+function culpritLine(culprit: ContextCulprit, isSpan: boolean): string {
   const rescue = rescueOf(culprit.effect)
   return (
     `the locus decided on: ${quoted(culprit.text)} (${partName(culprit.label)}); ` +
     `removing it rescues ${wholePercent(rescue.point)} [${wholePercent(rescue.low)}, ${wholePercent(rescue.high)}] ` +
-    `(${confidenceLevel(culprit.effect.confidence)} CI, Holm ${pValue(culprit.pValue)})`
+    `(${confidenceLevel(culprit.effect.confidence)} CI, ${isSpan ? 'Bonferroni' : 'Holm'} ${pValue(culprit.pValue)})`
   )
 }
 

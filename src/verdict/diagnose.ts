@@ -192,9 +192,14 @@ async function attribute(
           step,
           seed: deriveSeed(options.seed, `context-attribution/${failing.rollout}`),
           rollouts,
-          // By default at most what the contrastive attribution before it spent: the diagnosis at
-          // most doubles. Charged to the gate's budget too, whose limits still hold.
-          budget: new CappedBudget(options.budget, maxRollouts ?? contrastiveResult.rolloutsUsed),
+          // By default at most what the contrastive attribution before it spent, so the diagnosis at
+          // most doubles; but two arms' worth at least: a locus found in 16 rollouts leaves too few
+          // to compare two parts with the intact context (each arm needs 14 or more pairs to
+          // decide). Charged to the gate's budget too, whose limits still hold.
+          budget: new CappedBudget(
+            options.budget,
+            maxRollouts ?? Math.max(contrastiveResult.rolloutsUsed, 2 * rollouts),
+          ),
         })
       }
     } catch (error) {

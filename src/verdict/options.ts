@@ -43,8 +43,8 @@ export interface AttributeOptions {
    * Default true. After contrastive attribution names a causal locus whose context has two or more
    * parts (an object context's keys; a chat context's messages, system prompt and tool results),
    * take that context apart: which part (refined to a sentence or line) did the locus decide on?
-   * It spends at most the rollouts the contrastive attribution spent. `false` skips it; an object
-   * sets how parts are ablated.
+   * It spends at most the rollouts the contrastive attribution spent, or two arms' worth
+   * (2 × `rollouts`) when that was less. `false` skips it; an object sets how parts are ablated.
    */
   context?: boolean | ContextAttributeOptions
 }
@@ -59,8 +59,10 @@ export interface ContextAttributeOptions extends Pick<
 > {
   /**
    * Default: the rollouts the contrastive attribution before it spent, so the context attribution
-   * at most doubles the attribution's cost. The most rollouts it may spend (from the gate's
-   * `budget`, which still caps it); when they run out it reports the work done (`truncated`).
+   * at most doubles the attribution's cost; but at least 2 × `rollouts`, because a locus found in a
+   * handful of rollouts leaves too few to compare even two parts with the intact context. The most
+   * rollouts it may spend (from the gate's `budget`, which still caps it); when they run out it
+   * reports the work done (`truncated`).
    */
   maxRollouts?: number
 }
