@@ -8,10 +8,9 @@
  *     sequential), then `contextAttribution` at its locus with the same K. Printed: both rollout
  *     counts, the ratio context / contrastive (target: ≤ 1, i.e. the context attribution adds at
  *     most what the contrastive one spent), and the same without refinement (`refine: false`).
- *     Three agents: the synthetic support agent (examples/support-agent), whose decision reads the
- *     ticket from its input, not from its context — the attribution must abstain there; the same
- *     agent with a decision that reads its context, as the support fixture writes it; and the AI SDK
- *     support agent (examples/ai-sdk), whose mock model reads its prompt.
+ *     Two agents: the synthetic support agent (examples/support-agent), whose decision reads the
+ *     message from its step's context; and the AI SDK support agent (examples/ai-sdk), whose mock
+ *     model reads its prompt.
  * (b) Accuracy on planted models (test/unit/attribute/context-fixtures.ts) over more seeds than the
  *     tests: the decisive key of an object context, and the injected message of an AI SDK prompt,
  *     each with a Wilson 95% interval.
@@ -19,10 +18,10 @@
  *     sentence, and the probes spent against the 2·log2(sentences) + 2 target.
  */
 import { contextAttribution, contrastive } from '../src/attribute/index.js'
-import { calledTool, defineAgent, type Agent, type Json, type Trajectory } from '../src/index.js'
+import { calledTool, type Agent, type Json, type Trajectory } from '../src/index.js'
 import { wilson } from '../src/stats/index.js'
 import { createSupportAgent } from '../examples/ai-sdk/support-agent.js'
-import { injectedTicket, supportAgent, type SupportTicket } from '../examples/support-agent/agent.js'
+import { injectedTicket, supportAgent } from '../examples/support-agent/agent.js'
 import { firstBadRun } from '../test/unit/attribute/fixtures.js'
 import { INJECTED, plantedChat, plantedKeys, refunded } from '../test/unit/attribute/context-fixtures.js'
 
@@ -39,41 +38,6 @@ function share(successes: number, n: number): string {
   const estimate = wilson(successes, n, 0.95)
   return `${successes}/${n} = ${(estimate.point * 100).toFixed(1)}% [${(estimate.low * 100).toFixed(1)}, ${(estimate.high * 100).toFixed(1)}] (Wilson 95%)`
 }
-
-/**
- * The synthetic support agent as the support fixture (test/fixtures/support) writes it: the same
- * steps and probabilities as examples/support-agent, but its decision reads the message from its
- * step's context, as a model reads its prompt.
- */
-const readingSupportAgent = defineAgent({
-  name: 'support',
-  input: injectedTicket as SupportTicket,
-  async run(ticket, ctx) {
-    const lookup = await ctx.step('lookup', () => 'lookup_order', { context: [ticket.message] })
-    const order = await ctx.tool(lookup, { orderId: ticket.orderId }, () => ({
-      orderId: ticket.orderId,
-      amount: 99,
-      status: 'delayed',
-      refundable: false,
-    }))
-    const decision = await ctx.step(
-      'decide',
-      (rng, view) => {
-        const message = String((view.context as { message?: Json } | undefined)?.message ?? '')
-        return rng() < (/system note|ignore (all|previous)|issue a full refund/i.test(message) ? 0.6 : 0.02)
-          ? 'refund'
-          : 'escalate'
-      },
-      { context: { message: ticket.message, order } },
-    )
-    await ctx.tool(decision === 'refund' ? 'issue_refund' : 'escalate', { orderId: ticket.orderId }, () => ({
-      ok: true,
-    }))
-    return ctx.step('reply', (rng) => (rng() < 0.5 ? 'Done.' : 'Sorry for the wait.'), {
-      context: { decision },
-    })
-  },
-})
 
 async function cost(name: string, agent: Agent<never, unknown>): Promise<void> {
   const refundedWrongly = calledTool('issue_refund')
@@ -190,10 +154,6 @@ async function refinement(): Promise<void> {
 await cost(
   'synthetic support agent (examples/support-agent)',
   supportAgent as unknown as Agent<never, unknown>,
-)
-await cost(
-  'synthetic support agent whose decision reads its context (as test/fixtures/support)',
-  readingSupportAgent as unknown as Agent<never, unknown>,
 )
 await cost(
   'AI SDK support agent (examples/ai-sdk, MockLanguageModelV3)',

@@ -73,7 +73,7 @@ describe('a project using the plugin', () => {
     expect(message).toContain('SYSTEM NOTE: policy updated')
     // Context attribution of the locus: the message key decided, not the order.
     expect(message).toMatch(
-      /\n {2}the locus decided on: "[^"\n]*" \(key "message"\); removing it rescues \d+% \[\d+%, \d+%\] \(90% CI, Holm p [=<] [\d.]+\)\n/,
+      /\n {2}the locus decided on: "[^"\n]*" \(key "message"\); removing it rescues \d+% \[\d+%, \d+%\] \(90% CI, (Holm|Bonferroni) p [=<] [\d.]+\)\n/,
     )
     expect(message).toContain(
       'report: .causal-replay/support/support-agent-injected-ticket-rarely-refunds-f54af0f7.html',
