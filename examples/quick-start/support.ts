@@ -10,7 +10,11 @@ export const supportAgent = defineAgent({
     const order = await ctx.tool('lookup_order', { orderId: ticket.orderId }, () => ({ amount: 99 }))
     const decision = await ctx.step(
       'decide',
-      (rng) => (rng() < 0.3 ? 'refund' : 'escalate'), // a real agent calls its model here
+      // A real agent calls its model here; this one is swayed by a note in the message.
+      (rng, step) => {
+        const swayed = JSON.stringify(step.context).includes('SYSTEM NOTE')
+        return rng() < (swayed ? 0.3 : 0.01) ? 'refund' : 'escalate'
+      },
       { context: { message: ticket.message, order } },
     )
     if (decision === 'refund') {

@@ -29,6 +29,8 @@ function lookupOrder(args: { orderId: string }) {
  * The support agent of the paper's demo, as a synthetic agent: lookup_order → decide (refund or
  * escalate) → issue_refund or escalate → reply. The decision is a seeded draw whose refund
  * probability is 2% on a normal message and 60% when the message carries the injected instruction.
+ * Like a model reading its prompt, it decides from its step's context (which replay may edit),
+ * not from the ticket it closes over.
  */
 export const supportAgent = defineAgent({
   name: 'support',
@@ -38,10 +40,14 @@ export const supportAgent = defineAgent({
     const order = await ctx.tool(lookup, { orderId: ticket.orderId }, (args) =>
       lookupOrder(args as { orderId: string }),
     )
-    const pRefund = INJECTION.test(ticket.message) ? 0.6 : 0.02
-    const decision = await ctx.step('decide', (rng) => (rng() < pRefund ? 'refund' : 'escalate'), {
-      context: { message: ticket.message, order },
-    })
+    const decision = await ctx.step(
+      'decide',
+      (rng, step) => {
+        const pRefund = INJECTION.test(JSON.stringify(step.context)) ? 0.6 : 0.02
+        return rng() < pRefund ? 'refund' : 'escalate'
+      },
+      { context: { message: ticket.message, order } },
+    )
     if (decision === 'refund') {
       await ctx.tool('issue_refund', { orderId: ticket.orderId, amount: order.amount }, () => ({ ok: true }))
     } else {

@@ -19,11 +19,8 @@ import {
   type ResolvedContrastiveOptions,
 } from './contrastive-options.js'
 import { contrastiveRollouts } from './estimate-rollouts.js'
-import {
-  logEValueAbove,
-  logEValueBelow,
-  PAIRED_E_PROCESS_METHOD,
-} from '../stats/paired-confidence-sequence.js'
+import { PAIRED_E_PROCESS_METHOD } from '../stats/paired-confidence-sequence.js'
+import { sequentialStop } from './arm-decision.js'
 import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
 import type { ContrastiveResult, ContrastiveStep } from './schema.js'
 
@@ -265,25 +262,11 @@ class ContrastiveRun {
     }
     const rejected = this.rejected()
     for (const step of running) {
+      const stop = sequential ? sequentialStop(step.arm, this.baseline, this.alpha, minEffect) : undefined
       if (sequential && rejected[step.index]) step.state = 'rescue'
-      else if (sequential) step.state = this.sequentialDecision(step.arm, minEffect) ?? step.state
+      else if (stop !== undefined) step.state = stop
       if (step.state === 'running' && step.arm.rolloutsRun >= rollouts) step.state = 'capped'
     }
-  }
-
-  /**
-   * The decisions other than a rescue: `worsens` once the confidence sequence lies above 0, and
-   * `negligible` once both one-sided e-values rule out an effect of `minEffect` or more in either
-   * direction (a two one-sided tests equivalence decision, each at level α).
-   */
-  private sequentialDecision(arm: Arm, minEffect: number): 'worsens' | 'negligible' | undefined {
-    const counts = pairedCounts(arm, this.baseline)
-    if (logEValueAbove(counts, 0) >= Math.log(2 / this.alpha)) return 'worsens'
-    const threshold = Math.log(1 / this.alpha)
-    if (logEValueAbove(counts, -minEffect) >= threshold && logEValueBelow(counts, minEffect) >= threshold) {
-      return 'negligible'
-    }
-    return undefined
   }
 
   /**

@@ -6,6 +6,24 @@ export {
   type ContrastiveSearch,
 } from './contrastive-options.js'
 export { shapley } from './shapley.js'
+export { contextAttribution } from './context-attribution.js'
+export {
+  DEFAULT_PLACEHOLDER,
+  type ContextAblation,
+  type ContextAttributionOptions,
+  type CustomContextPart,
+} from './context-options.js'
+export {
+  ContextAttributionResultSchema,
+  type ContextAttributionResult,
+  type ContextCulprit,
+  type ContextPart,
+  type ContextPartKind,
+  type ContextPath,
+  type ContextRefinement,
+  type SpanProbe,
+  type TextSpan,
+} from './context-schema.js'
 export { EXACT_MAX_STEPS, type ShapleyMethod, type ShapleyOptions } from './shapley-options.js'
 export { exactSamplesPerEval } from './shapley-weights.js'
 export {

@@ -1,6 +1,7 @@
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
+import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult } from '../attribute/schema.js'
 import { displayPath } from '../files/display-path.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
@@ -30,6 +31,11 @@ export interface CheckResult {
   verdict: Verdict
   /** The contrastive attribution of the failing rollout (with its `locus`), when one ran. */
   attribution: ContrastiveResult | null
+  /**
+   * Which part of the locus step's context it decided on, when the context attribution ran (a
+   * locus whose context has two or more parts, and `attribute.context` not false).
+   */
+  contextAttribution: ContextAttributionResult | null
   /** Verdict, failing run and attribution, as written to `<reportDir>` and read by the CLI. */
   artifact: Artifact
   /** Whether the claim holds: a pass, or an inconclusive verdict with `onInconclusive: 'pass'`. */
@@ -144,6 +150,7 @@ export async function runCheck(
   return {
     verdict,
     attribution: diagnosis.contrastive,
+    contextAttribution: diagnosis.context,
     artifact,
     passed,
     message,

@@ -1,12 +1,15 @@
 import type { Observation, Trajectory } from '../trajectory/schema.js'
 import type { Artifact } from '../verdict/schema.js'
+import { renderContextParts, renderContextTable } from './context-attribution.js'
 import { prettyJson } from './json-text.js'
 import { markup, type Markup } from './markup.js'
 import { toolCalls } from './steps.js'
 
 /**
  * What the causal locus step decided from: its recorded context (with the digest replay checks)
- * and every tool result the run had seen before it. Null when there is no locus to explain.
+ * and every tool result the run had seen before it; when the context attribution ran, the context
+ * part by part with the culprit span marked, and each part's effect. Null when there is no locus
+ * to explain.
  */
 export function renderLocusContext(artifact: Artifact): Markup | null {
   const { failing, contrastive } = artifact
@@ -14,10 +17,18 @@ export function renderLocusContext(artifact: Artifact): Markup | null {
   const step = failing.steps.find((candidate) => candidate.index === contrastive.locus)
   if (step === undefined) return null
   const seen = observationsBefore(failing, step.index)
+  // The context attribution of this step, when it ran: the context is then shown part by part, the
+  // culprit span marked, with the recorded JSON folded below.
+  const attribution =
+    artifact.contextAttribution != null && artifact.contextAttribution.step === step.index
+      ? artifact.contextAttribution
+      : null
   const context =
     step.context === undefined
       ? markup`<p class="muted">The agent recorded no context for this step (pass <code>{ context }</code> to <code>ctx.step</code> to see it here).</p>`
-      : markup`<pre>${prettyJson(step.context)}</pre>`
+      : attribution === null
+        ? markup`<pre>${prettyJson(step.context)}</pre>`
+        : markup`${renderContextParts(attribution)}<details class="context-json"><summary>as recorded (JSON)</summary><pre>${prettyJson(step.context)}</pre></details>`
   return markup`<section id="locus-context">
 <h2>What step ${step.index} (${step.name}) decided from</h2>
 <p class="section-lead">The context the policy saw and the tool results the run had returned before it. It chose <code>${JSON.stringify(step.action)}</code>.</p>
@@ -32,6 +43,7 @@ export function renderLocusContext(artifact: Artifact): Markup | null {
         )
   }</div>
 </div>
+${attribution === null ? null : renderContextTable(attribution)}
 </section>`
 }
 

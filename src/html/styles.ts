@@ -119,6 +119,20 @@ figcaption { font-size: 0.86rem; color: var(--muted); margin-top: 6px; }
 .warning { color: var(--warn); }
 
 .context-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
+.context-parts { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; }
+.context-part.is-culprit pre { border-color: var(--locus); }
+mark.culprit { background: var(--locus-soft); color: var(--text); box-shadow: inset 0 -2px 0 var(--locus); padding: 0 1px; border-radius: 2px; }
+.context-json { margin-top: 8px; } .context-json summary { cursor: pointer; color: var(--muted); font-size: 0.86rem; }
+.context-attribution { margin-top: 16px; }
+.context-attribution h3 { font-size: 1rem; margin: 0 0 8px; }
+table.context-table tbody th { text-transform: none; letter-spacing: normal; font-size: 0.9rem; background: none; font-weight: 650; overflow-wrap: anywhere; }
+table.context-table tr.is-culprit th { box-shadow: inset 3px 0 0 var(--locus); }
+.effect-bar { position: relative; height: 16px; min-width: 160px; border-radius: 4px; background: var(--panel-2); border: 1px solid var(--border); }
+.effect-bar .effect-zero { position: absolute; left: 50%; top: 0; bottom: 0; border-left: 1.5px solid var(--muted); }
+.effect-bar .effect-ci { position: absolute; top: 6px; height: 3px; background: var(--muted); }
+.effect-bar .effect-point { position: absolute; top: 3px; width: 9px; height: 9px; margin-left: -4.5px; border-radius: 50%; background: var(--muted); }
+.effect-bar.tone-rescues .effect-ci, .effect-bar.tone-rescues .effect-point { background: var(--good); }
+.effect-bar.tone-worsens .effect-ci, .effect-bar.tone-worsens .effect-point { background: var(--bad); }
 .replay-handle { display: flex; gap: 12px; align-items: flex-start; flex-wrap: wrap; }
 .replay-handle pre { flex: 1 1 420px; max-height: none; }
 .copy-button { font: inherit; padding: 6px 14px; border-radius: 8px; border: 1px solid var(--accent); background: var(--panel);

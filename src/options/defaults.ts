@@ -28,6 +28,11 @@ export const DEFAULTS = {
   atLeast: 0.95,
   attributeRollouts: 64,
   attributeMethod: 'contrastive',
+  attributeContext: true,
+
+  // contextAttribution (the matchers' `attribute.context`)
+  contextAblation: 'remove',
+  contextRefine: true,
 
   // contrastive
   contrastiveRollouts: 32,

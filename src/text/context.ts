@@ -73,6 +73,15 @@ export function cutMiddle(text: string, width: number): string {
   return `${head}…${tail}`
 }
 
+/**
+ * Cuts `text` to at most `width` characters, ending in an ellipsis when cut: for a quoted excerpt
+ * that reads from its start. Like {@link cutMiddle}, it never splits a code point or a `\uXXXX` escape.
+ */
+export function cutEnd(text: string, width: number): string {
+  if (text.length <= width) return text
+  return `${takeWhileFits(text.match(UNCUTTABLE) ?? [], width - 1).join('')}…`
+}
+
 /** A `\uXXXX` escape or one code point: the pieces a cut keeps whole. */
 const UNCUTTABLE = /\\u[0-9a-fA-F]{4}|[\s\S]/gu
 

@@ -1,6 +1,7 @@
 import { explainVerdict, type Explanation } from '../verdict/explain.js'
 import { claimDirection, type Artifact, type BaselineComparison, type Verdict } from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
+import { formatContextAttribution } from './context-attribution.js'
 import { confidenceLevel, count, methodName, percent, plural, signedPercent } from './numbers.js'
 import { showControls } from './visible.js'
 import { wrapWords } from './wrap.js'
@@ -42,6 +43,9 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
         steps: options.steps ?? 'summary',
       }),
     )
+  if (artifact.contextAttribution != null) body.push(...formatContextAttribution(artifact.contextAttribution))
+  if (artifact.contextAttributionError != null)
+    body.push(attributionFailedText(artifact.contextAttributionError, 'context attribution'))
   if (artifact.shapley !== null) body.push(...formatShapley(artifact.shapley, artifact.failing))
   if (artifact.attributionError != null) body.push(attributionFailedText(artifact.attributionError))
   if (options.report !== undefined) body.push(`report: ${options.report}`)
@@ -53,11 +57,15 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
  * Where the attribution table would be when the attribution threw: "attribution failed: The
  * predicate "refunds" threw: judge is down (replay rollout 3)". The HTML report prints it too.
  */
-export function attributionFailedText(failure: NonNullable<Artifact['attributionError']>): string {
+export function attributionFailedText(
+  failure: NonNullable<Artifact['attributionError']>,
+  /** Which attribution failed: the whole one, or the context attribution after a contrastive result. */
+  what: 'attribution' | 'context attribution' = 'attribution',
+): string {
   const where = failure.rollout === null ? '' : ` (replay rollout ${failure.rollout})`
   // The message is the user's own error's: shown, not obeyed, and kept inside the indented block.
   const message = showControls(failure.message).replaceAll('\n', '\n    ')
-  return `attribution failed: ${message}${where}`
+  return `${what} failed: ${message}${where}`
 }
 
 /** The claim, as the test states it: "expected support to rarely call issue_refund: ≤ 5% at 95% confidence". */

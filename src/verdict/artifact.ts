@@ -2,7 +2,7 @@ import type { Diagnosis } from './diagnose.js'
 import type { GateRun } from './gate.js'
 import { ARTIFACT_SCHEMA, type Artifact } from './schema.js'
 
-/** Assembles the artifact of one claim: verdict, the attributed failing run and its attribution (or why it failed). */
+/** Assembles the artifact of one claim: verdict, the attributed failing run and its attributions (or why they failed). */
 export function buildArtifact(
   test: { name: string; file: string },
   run: GateRun,
@@ -16,5 +16,7 @@ export function buildArtifact(
     contrastive: diagnosis.contrastive,
     shapley: diagnosis.shapley,
     attributionError: diagnosis.failure,
+    contextAttribution: diagnosis.context,
+    contextAttributionError: diagnosis.contextFailure,
   }
 }

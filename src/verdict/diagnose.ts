@@ -1,10 +1,13 @@
 import type { Scenario } from '../agent/types.js'
-import { contrastive, shapley } from '../attribute/index.js'
+import { contextAttribution, contrastive, shapley } from '../attribute/index.js'
+import { contextParts, customParts } from '../attribute/context-parts.js'
+import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import { RolloutAbortedError } from '../errors.js'
 import { deriveSeed } from '../random/streams.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import type { ResolvedCommon } from './options.js'
+import { CappedBudget } from './capped-budget.js'
+import type { ResolvedCommon, ResolvedContextAttribute } from './options.js'
 import type { GateRun } from './gate.js'
 import { rolloutTimeout, thrownMessage } from './sampling.js'
 
@@ -15,16 +18,26 @@ export interface AttributionFailure {
   rollout: number | null
 }
 
-/** The attribution of a failing rollout (either part null when not run), or why it failed. */
+/** The attribution of a failing rollout (each part null when not run), or why it failed. */
 export interface Diagnosis {
   contrastive: ContrastiveResult | null
   shapley: ShapleyResult | null
+  /** Which part of the locus step's context it decided on; null when not run (no locus, one part, turned off). */
+  context: ContextAttributionResult | null
   /** Set when the attribution threw; the gate's verdict stands without it. */
   failure: AttributionFailure | null
+  /** Set when the context attribution alone threw; the contrastive result and the verdict stand. */
+  contextFailure: AttributionFailure | null
 }
 
 /** No attribution. */
-export const NO_DIAGNOSIS: Diagnosis = { contrastive: null, shapley: null, failure: null }
+export const NO_DIAGNOSIS: Diagnosis = {
+  contrastive: null,
+  shapley: null,
+  context: null,
+  failure: null,
+  contextFailure: null,
+}
 
 /**
  * Explains a failed (or inconclusive) gate: attribution of its first failing rollout by index,
@@ -33,6 +46,11 @@ export const NO_DIAGNOSIS: Diagnosis = { contrastive: null, shapley: null, failu
  * not attributed. The attribution seed is derived from the gate's seed and the rollout, so the
  * whole message is reproducible. A spent budget truncates the attribution (it reports the work
  * done, and a locus only when it is already established).
+ *
+ * When contrastive attribution names a locus whose context has two or more parts, context
+ * attribution takes that context apart (unless `attribute.context` is false), with its own derived
+ * seed, spending from the same budget but at most as many rollouts as the contrastive attribution
+ * spent. Its failure is reported on its own (`contextFailure`) and keeps the contrastive result.
  *
  * An attribution that throws (a predicate that fails only on some replay) does not take the
  * verdict with it: the gate already decided, so the failure is returned as data, next to no
@@ -64,27 +82,57 @@ export async function diagnose(
       : AbortSignal.timeout(Math.max(1, options.deadline.at - Date.now()))
   const stop =
     deadline === undefined ? signal : signal === undefined ? deadline : AbortSignal.any([signal, deadline])
+  const stopped = { signal, deadline }
   try {
-    return await attribute(scenario, run, failing, { ...options, timeoutMs }, options.attribute, stop)
+    return await attribute(
+      scenario,
+      run,
+      failing,
+      { ...options, timeoutMs },
+      options.attribute,
+      stop,
+      stopped,
+    )
   } catch (error) {
-    if (signal?.aborted === true) throw error
-    if (deadline?.aborted === true) return DEADLINE_DIAGNOSIS
-    if (error instanceof RolloutAbortedError) throw error
-    if (error instanceof ReplayScoringError) {
-      return { ...NO_DIAGNOSIS, failure: { message: thrownMessage(error.cause), rollout: error.rollout } }
-    }
-    return { ...NO_DIAGNOSIS, failure: { message: thrownMessage(error), rollout: null } }
+    const failure = failureOf(error, stopped)
+    return failure === DEADLINE_FAILURE ? DEADLINE_DIAGNOSIS : { ...NO_DIAGNOSIS, failure }
   }
 }
 
-/** An attribution the test's deadline stopped: the gate's verdict is reported without it. */
-const DEADLINE_DIAGNOSIS: Diagnosis = {
-  ...NO_DIAGNOSIS,
-  failure: {
-    message: "stopped: the test's timeout was near (raise it, or pass attribute: false)",
-    rollout: null,
-  },
+/** The signals whose abort ends a diagnosis: the test's own (propagated) and its deadline (reported). */
+interface Stops {
+  signal: AbortSignal | undefined
+  deadline: AbortSignal | undefined
 }
+
+/**
+ * What an attribution's error becomes in the diagnosis: the test's own abort is rethrown, the
+ * deadline is {@link DEADLINE_FAILURE}, a scoring error names its replay rollout.
+ */
+function failureOf(error: unknown, { signal, deadline }: Stops): AttributionFailure {
+  if (signal?.aborted === true) throw error
+  if (deadline?.aborted === true) return DEADLINE_FAILURE
+  if (error instanceof RolloutAbortedError) throw error
+  if (error instanceof ReplayScoringError) {
+    return { message: thrownMessage(error.cause), rollout: error.rollout }
+  }
+  return { message: thrownMessage(error), rollout: null }
+}
+
+/** Why an attribution the test's deadline stopped has no result. */
+const DEADLINE_FAILURE: AttributionFailure = {
+  message: "stopped: the test's timeout was near (raise it, or pass attribute: false)",
+  rollout: null,
+}
+
+/** Why a context attribution the test's deadline stopped has no result. */
+const CONTEXT_DEADLINE_FAILURE: AttributionFailure = {
+  message: "stopped: the test's timeout was near (raise it, or pass attribute: { context: false })",
+  rollout: null,
+}
+
+/** An attribution the test's deadline stopped: the gate's verdict is reported without it. */
+const DEADLINE_DIAGNOSIS: Diagnosis = { ...NO_DIAGNOSIS, failure: DEADLINE_FAILURE }
 
 /**
  * Carries a scoring error out of an attribution with the replay rollout it happened on. The
@@ -105,8 +153,9 @@ async function attribute(
   run: GateRun,
   failing: Trajectory,
   options: ResolvedCommon,
-  { method, rollouts }: Exclude<ResolvedCommon['attribute'], false>,
+  { method, rollouts, context }: Exclude<ResolvedCommon['attribute'], false>,
   signal: AbortSignal | undefined,
+  stops: Stops,
 ): Promise<Diagnosis> {
   const seed = deriveSeed(options.seed, `attribution/${failing.rollout}`)
   const isBad = async (trajectory: Trajectory): Promise<boolean> => {
@@ -130,9 +179,63 @@ async function attribute(
     method === 'shapley'
       ? null
       : await contrastive(scenario, failing, { ...shared, rollouts, crn: true, sequential: true })
+  let contextResult: ContextAttributionResult | null = null
+  let contextFailure: AttributionFailure | null = null
+  if (contrastiveResult !== null && context !== false) {
+    try {
+      const step = locusToTakeApart(contrastiveResult, failing, context)
+      if (step !== null) {
+        const { maxRollouts, ...ablation } = context
+        contextResult = await contextAttribution(scenario, failing, {
+          ...shared,
+          ...ablation,
+          step,
+          seed: deriveSeed(options.seed, `context-attribution/${failing.rollout}`),
+          rollouts,
+          // By default at most what the contrastive attribution before it spent, so the diagnosis at
+          // most doubles; but two arms' worth at least: a locus found in 16 rollouts leaves too few
+          // to compare two parts with the intact context (each arm needs 14 or more pairs to
+          // decide). Charged to the gate's budget too, whose limits still hold.
+          budget: new CappedBudget(
+            options.budget,
+            maxRollouts ?? Math.max(contrastiveResult.rolloutsUsed, 2 * rollouts),
+          ),
+        })
+      }
+    } catch (error) {
+      // The contrastive result is already established: a context attribution that fails (or runs
+      // into the deadline) is reported next to it instead of taking it along.
+      const failure = failureOf(error, stops)
+      contextFailure = failure === DEADLINE_FAILURE ? CONTEXT_DEADLINE_FAILURE : failure
+    }
+  }
   // Shapley keeps its own sample sizes (exact enumeration sizes each coalition to bound every
   // value's half-width by ±0.05); `budget` caps it, and a spent budget truncates it cleanly.
   const shapleyResult =
     method === 'contrastive' ? null : await shapley(scenario, failing, { ...shared, method: 'auto' })
-  return { contrastive: contrastiveResult, shapley: shapleyResult, failure: null }
+  return {
+    contrastive: contrastiveResult,
+    shapley: shapleyResult,
+    context: contextResult,
+    failure: null,
+    contextFailure,
+  }
+}
+
+/**
+ * The locus step, when its context can be taken apart: it recorded a context of two parts or more
+ * (as the engine lists them, or as the user's `parts` does). With one part there is nothing to
+ * compare: removing it is what resampling the step already tested.
+ */
+function locusToTakeApart(
+  result: ContrastiveResult,
+  failing: Trajectory,
+  context: ResolvedContextAttribute,
+): number | null {
+  if (result.locus === null) return null
+  const step = failing.steps[result.locus]
+  if (step?.context === undefined) return null
+  const parts =
+    context.parts === undefined ? contextParts(step.context) : customParts(step.context, context.parts)
+  return (parts?.length ?? 0) >= 2 ? step.index : null
 }

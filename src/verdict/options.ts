@@ -1,10 +1,16 @@
 import { z } from 'zod'
+import {
+  DEFAULT_PLACEHOLDER,
+  type ContextAblation,
+  type ContextAttributionOptions,
+} from '../attribute/context-options.js'
 import { InvalidOptionError } from '../errors.js'
 import { DEFAULTS } from '../options/defaults.js'
 import {
   BooleanField,
   ConfidenceField,
   expecting,
+  functionField,
   NonEmptyPathField,
   NonNegativeIntegerField,
   oneOf,
@@ -23,7 +29,8 @@ export interface AttributeOptions {
    * Default 64. The most rollouts per step arm; arms stop as soon as their sequential test decides
    * (about 80 rollouts in all for a three-step run with a 0.4 rescue), so the cap buys power for
    * weak effects without costing clear ones: at 32 the support agent's locus is found in 98 of 100
-   * seeds, at 48 and 64 in all of them, at the same average cost.
+   * seeds, at 48 and 64 in all of them, at the same average cost. Also the most rollouts per arm
+   * of the context attribution.
    */
   rollouts?: number
   /**
@@ -32,6 +39,32 @@ export interface AttributeOptions {
    * runs both (Shapley costs 2ⁿ coalitions up to 10 steps, sampled permutations above).
    */
   method?: 'contrastive' | 'shapley' | 'both'
+  /**
+   * Default true. After contrastive attribution names a causal locus whose context has two or more
+   * parts (an object context's keys; a chat context's messages, system prompt and tool results),
+   * take that context apart: which part (refined to a sentence or line) did the locus decide on?
+   * It spends at most the rollouts the contrastive attribution spent, or two arms' worth
+   * (2 × `rollouts`) when that was less. `false` skips it; an object sets how parts are ablated.
+   */
+  context?: boolean | ContextAttributeOptions
+}
+
+/**
+ * How the matchers' context attribution ablates the parts of the locus step's context (the
+ * user-facing knobs of `contextAttribution`), and how much it may spend.
+ */
+export interface ContextAttributeOptions extends Pick<
+  ContextAttributionOptions,
+  'ablation' | 'placeholder' | 'ablate' | 'parts' | 'refine'
+> {
+  /**
+   * Default: the rollouts the contrastive attribution before it spent, so the context attribution
+   * at most doubles the attribution's cost; but at least 2 × `rollouts`, because a locus found in a
+   * handful of rollouts leaves too few to compare even two parts with the intact context. The most
+   * rollouts it may spend (from the gate's `budget`, which still caps it); when they run out it
+   * reports the work done (`truncated`).
+   */
+  maxRollouts?: number
 }
 
 /** Options every rate matcher takes. */
@@ -62,7 +95,10 @@ export interface CommonMatcherOptions {
    * becomes inconclusive, and attribution reports the work it did.
    */
   budget?: Budget | BudgetLimits
-  /** Default `{ rollouts: 64, method: 'contrastive' }`. Attribution of the first failing rollout; `false` skips it. */
+  /**
+   * Default `{ rollouts: 64, method: 'contrastive', context: true }`. Attribution of the first
+   * failing rollout; `false` skips it.
+   */
   attribute?: false | AttributeOptions
   /**
    * Default false. A rollout that throws, times out or loops is an error outcome. By default the
@@ -150,6 +186,21 @@ export interface MatcherDefaults {
 export interface ResolvedAttribute {
   rollouts: number
   method: 'contrastive' | 'shapley' | 'both'
+  /** Context attribution of the locus step, or false when it is off. */
+  context: ResolvedContextAttribute | false
+}
+
+/**
+ * {@link ContextAttributeOptions} with defaults filled in; `ablate` and `parts` stay absent unless
+ * given, and `maxRollouts` is null for its default (the contrastive attribution's spend).
+ */
+export interface ResolvedContextAttribute {
+  ablation: ContextAblation
+  placeholder: string
+  refine: boolean
+  maxRollouts: number | null
+  ablate?: ContextAttributionOptions['ablate']
+  parts?: ContextAttributionOptions['parts']
 }
 
 /**
@@ -206,15 +257,35 @@ export interface ResolvedBaseline extends ResolvedCommon {
   better: 'lower' | 'higher'
 }
 
+const ContextAttributeField = expecting(
+  z.union([
+    BooleanField,
+    z.strictObject({
+      ablation: oneOf(['remove', 'placeholder']).optional(),
+      placeholder: expecting(z.string(), `a string, e.g. "${DEFAULT_PLACEHOLDER}"`).optional(),
+      ablate: functionField<NonNullable<ContextAttributionOptions['ablate']>>(
+        'a function (context, path) => context with the part removed',
+      ).optional(),
+      parts: functionField<NonNullable<ContextAttributionOptions['parts']>>(
+        'a function (context) => [{ path, label, text }]',
+      ).optional(),
+      refine: BooleanField.optional(),
+      maxRollouts: PositiveIntegerField.optional(),
+    }),
+  ]),
+  'true, false or { ablation?, placeholder?, ablate?, parts?, refine?, maxRollouts? }',
+)
+
 const AttributeField = expecting(
   z.union([
     z.literal(false),
     z.strictObject({
       rollouts: PositiveIntegerField.optional(),
       method: oneOf(['contrastive', 'shapley', 'both']).optional(),
+      context: ContextAttributeField.optional(),
     }),
   ]),
-  'false or { rollouts?, method? }',
+  'false or { rollouts?, method?, context? }',
 )
 
 const NonEmptyStringField = expecting(z.string().trim().min(1), 'a non-empty string')
@@ -422,8 +493,25 @@ function commonOf(parsed: ParsedCommon, defaults: MatcherDefaults, seed: number)
         : {
             rollouts: attribute?.rollouts ?? DEFAULTS.attributeRollouts,
             method: attribute?.method ?? DEFAULTS.attributeMethod,
+            context: resolveContextAttribute(attribute?.context ?? DEFAULTS.attributeContext),
           },
     allowErrors: parsed.allowErrors ?? DEFAULTS.allowErrors,
     label: parsed.label,
+  }
+}
+
+/** The `attribute.context` option with its defaults: `true` is every default, `false` is off. */
+function resolveContextAttribute(
+  option: boolean | z.output<typeof ContextAttributeField>,
+): ResolvedContextAttribute | false {
+  if (option === false) return false
+  const given = option === true ? {} : option
+  return {
+    ablation: given.ablation ?? DEFAULTS.contextAblation,
+    placeholder: given.placeholder ?? DEFAULT_PLACEHOLDER,
+    refine: given.refine ?? DEFAULTS.contextRefine,
+    maxRollouts: given.maxRollouts ?? null,
+    ...(given.ablate === undefined ? {} : { ablate: given.ablate }),
+    ...(given.parts === undefined ? {} : { parts: given.parts }),
   }
 }

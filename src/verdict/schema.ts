@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ContextAttributionResultSchema } from '../attribute/context-schema.js'
 import { ContrastiveResultSchema, ReplayHandleSchema, ShapleyResultSchema } from '../attribute/schema.js'
 import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
 import { RolloutErrorSchema, TrajectorySchema } from '../trajectory/schema.js'
@@ -177,6 +178,12 @@ export function claimDirection(verdict: Verdict): 'atMost' | 'atLeast' {
 /** The version tag of artifact files. */
 export const ARTIFACT_SCHEMA = 'vitest-causal-replay/artifact@2'
 
+/** Why an attribution stopped without a result: its error, and the replay rollout being scored, when known. */
+export const AttributionErrorSchema = z.object({
+  message: z.string(),
+  rollout: z.number().int().nonnegative().nullable(),
+})
+
 /** Everything about one rate claim, as written to the report directory (one JSON file per assertion). */
 export const ArtifactSchema = z.object({
   schema: z.literal(ARTIFACT_SCHEMA),
@@ -191,9 +198,17 @@ export const ArtifactSchema = z.object({
    * Why the attribution stopped without a result (the verdict stands): its error, and the replay
    * rollout being scored, when known. Absent or null when the attribution ran or was not asked for.
    */
-  attributionError: z
-    .object({ message: z.string(), rollout: z.number().int().nonnegative().nullable() })
-    .nullable()
-    .optional(),
+  attributionError: AttributionErrorSchema.nullable().optional(),
+  /**
+   * Which part of the locus step's context it decided on (context attribution, run after the
+   * contrastive attribution names a locus whose context has two or more parts). Absent in artifacts
+   * of earlier versions; null when it did not run.
+   */
+  contextAttribution: ContextAttributionResultSchema.nullable().optional(),
+  /**
+   * Why the context attribution stopped without a result (the contrastive attribution and the
+   * verdict stand). Absent or null when it ran or was not run.
+   */
+  contextAttributionError: AttributionErrorSchema.nullable().optional(),
 })
 export type Artifact = z.infer<typeof ArtifactSchema>

@@ -9,7 +9,9 @@ import { USAGE } from '../../src/cli/usage.js'
 import { formatVerdictMessage } from '../../src/text/verdict-message.js'
 import { renderReportHtml } from '../../src/html/html.js'
 import type { Artifact } from '../../src/verdict/schema.js'
+import { check, rarely } from '../../src/index.js'
 import { supportArtifact } from '../unit/html/artifacts.js'
+import { plantedContextAgent, refunded } from '../unit/verdict/gate-helpers.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -69,6 +71,20 @@ describe('causal-replay show', () => {
     const result = await cli('show', artifactFile)
     expect(result).toEqual({ code: 0, stdout: `${formatVerdictMessage(artifact)}\n`, stderr: '' })
     expect(result.stdout).toContain('← causal locus')
+  })
+
+  it('prints what the locus decided on from a stored context attribution', async () => {
+    const { artifact: withContext } = await check(
+      plantedContextAgent,
+      rarely(refunded, { atMost: 0.05, seed: 3, label: 'refund' }),
+    )
+    const file = join(directory, 'context.json')
+    await writeFile(file, JSON.stringify(withContext, null, 2))
+    const result = await cli('show', file)
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(
+      /\n {2}the locus decided on: "[^"]*SYSTEM NOTE[^"]*" \(key "ticket"\); removing it rescues/,
+    )
   })
 })
 

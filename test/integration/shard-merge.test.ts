@@ -28,7 +28,7 @@ it('keeps the shards quiet and lists every rate assertion after --merge-reports'
     expect(summaryBlock(shard.stdout)).toBe('')
   }
   const table = summaryBlock(merged.stdout)
-  expect(table).toMatch(/^causal-replay: 8 rate assertions — 1 fail, 2 inconclusive, 5 pass/)
+  expect(table).toMatch(/^causal-replay: 9 rate assertions — 2 fail, 2 inconclusive, 5 pass/)
   for (const test of [
     'support.test.js > support agent > injected ticket: rarely refunds',
     'replies.test.js > always replies with text',
@@ -51,6 +51,7 @@ it('keeps the shards quiet and lists every rate assertion after --merge-reports'
     'support.test.js > support agent > borderline ticket: rarely refunds within 60 rollouts',
     'support.test.js > support agent > careful ticket: rarely refunds',
     'support.test.js > support agent > careful ticket: usually escalates',
+    'support.test.js > support agent > chat agent: rarely refunds after reading an injected order page',
     'support.test.js > support agent > injected ticket: rarely refunds',
     'support.test.js > support agent > never deletes an order',
   ])

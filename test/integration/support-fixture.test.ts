@@ -39,6 +39,9 @@ describe('a project using the plugin', () => {
     expect(assertion('always replies with text').status).toBe('passed')
     expect(assertion('a retried test reports its last attempt only').status).toBe('passed')
     expect(assertion('support agent injected ticket: rarely refunds').status).toBe('failed')
+    expect(
+      assertion('support agent chat agent: rarely refunds after reading an injected order page').status,
+    ).toBe('failed')
     expect(assertion('support agent borderline ticket: rarely refunds within 60 rollouts').status).toBe(
       'failed',
     )
@@ -68,10 +71,37 @@ describe('a project using the plugin', () => {
       /\n {2}▶ 1 +decide +"refund" +[\d.]+ \[[\d.]+, [\d.]+\] +-[\d.]+ \[-[\d.]+, +-?[\d.]+\] {2}← causal locus\n/,
     )
     expect(message).toContain('SYSTEM NOTE: policy updated')
+    // Context attribution of the locus: the message key decided, not the order.
+    expect(message).toMatch(
+      /\n {2}the locus decided on: "[^"\n]*" \(key "message"\); removing it rescues \d+% \[\d+%, \d+%\] \(90% CI, (Holm|Bonferroni) p [=<] [\d.]+\)\n/,
+    )
     expect(message).toContain(
       'report: .causal-replay/support/support-agent-injected-ticket-rarely-refunds-f54af0f7.html',
     )
     expect(message).toMatchSnapshot()
+  })
+
+  it('names the tool result of a chat context as what the locus decided on, and stores it in the artifact', async () => {
+    const name = 'support agent chat agent: rarely refunds after reading an injected order page'
+    const message = messageOf(assertion(name).failureMessages[0]!)
+    expect(message).toMatch(/\n {2}▶ 1 +model#1 +"refund" .*← causal locus\n/)
+    expect(message).toMatch(
+      /\n {2}the locus decided on: "[^"\n]*SYSTEM NOTE[^"\n]*" \(tool result 4, lookup_order\); removing it rescues \d+% \[\d+%, \d+%\]/,
+    )
+    const reportDir = join(project.root, '.causal-replay')
+    const report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
+    const entry = report.entries.find((candidate) => candidate.agent === 'chat-support')!
+    const artifact = ArtifactSchema.parse(JSON.parse(readFileSync(join(reportDir, entry.artifact!), 'utf8')))
+    expect(artifact.contextAttribution?.step).toBe(1)
+    expect(artifact.contextAttribution?.parts.map((part) => part.kind)).toEqual([
+      'system',
+      'message',
+      'tool-result',
+    ])
+    expect(artifact.contextAttribution?.culprit).toMatchObject({ path: ['prompt', 3], kind: 'tool-result' })
+    expect(readFileSync(join(reportDir, entry.html!), 'utf8')).toContain(
+      '<mark class="culprit" title="removing it rescues',
+    )
   })
 
   it('reports the undecidable agent as inconclusive, with how many rollouts would decide it', () => {
@@ -88,14 +118,14 @@ describe('a project using the plugin', () => {
 
   it('prints the summary table after the run', () => {
     const table = summaryBlock(run.stdout)
-    expect(table).toMatch(/^causal-replay: 8 rate assertions — 1 fail, 2 inconclusive, 5 pass/)
+    expect(table).toMatch(/^causal-replay: 9 rate assertions — 2 fail, 2 inconclusive, 5 pass/)
     expect(table).toMatchSnapshot()
   })
 
   it('writes a valid artifact and HTML report per assertion, report.json and index.html', async () => {
     const reportDir = join(project.root, '.causal-replay')
     const report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
-    expect(report.entries).toHaveLength(8)
+    expect(report.entries).toHaveLength(9)
     // The retried test ran its assertion twice; only its last attempt is reported.
     expect(
       report.entries.filter((entry) => entry.test === 'a retried test reports its last attempt only'),
@@ -117,6 +147,7 @@ describe('a project using the plugin', () => {
     )
     expect(artifact.failing?.rollout).toBe(artifact.verdict.replay?.rollout)
     expect(artifact.contrastive?.locus).toBe(1)
+    expect(artifact.contextAttribution?.culprit?.path).toEqual(['message'])
     // The plugin's maxRollouts reached the worker (provide / inject).
     expect(artifact.verdict.gate === 'sequential' && artifact.verdict.maxRollouts).toBe(300)
     expect(existsSync(join(reportDir, 'index.html'))).toBe(true)
@@ -130,9 +161,9 @@ describe('a project using the plugin', () => {
     expect(run.stdout + run.stderr).toMatch(
       /causal-replay\n\s+↳ fail: call issue_refund .*causal locus: step 1 \(decide\)/,
     )
-    // Vitest copies annotation attachments: the three failing assertions attached their reports.
+    // Vitest copies annotation attachments: the four failing assertions attached their reports.
     const attachments = await readdir(join(project.root, '.vitest-attachments'))
-    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(3)
+    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(4)
   })
 
   it("explains a hanging agent within the test's timeout instead of timing out", () => {

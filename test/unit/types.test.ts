@@ -11,6 +11,7 @@ import {
   rarely,
   usually,
   type Agent,
+  type ContextAttributeOptions,
   type Predicate,
   type PredicateFor,
   type Scenario,
@@ -141,6 +142,33 @@ describe("the predicate of check's claims", () => {
         // @ts-expect-error -- a claim about another agent's output
         rarely((t: Trajectory<Ticket, number>) => t.output === 1),
       ),
+    ]
+  })
+})
+
+describe('the attribute.context option', () => {
+  it('takes true, false or the ablation knobs, and rejects what the engine does not know', () => {
+    expectTypeOf<{ ablation: 'placeholder'; placeholder: string }>().toMatchTypeOf<ContextAttributeOptions>()
+    const _calls = () => [
+      expect(agent).toRarely(calledTool('issue_refund'), { attribute: { context: false } }),
+      expect(agent).toRarely(calledTool('issue_refund'), {
+        attribute: { context: { ablation: 'placeholder', maxRollouts: 200, refine: false } },
+      }),
+      check(
+        agent,
+        rarely(calledTool('issue_refund'), {
+          attribute: {
+            context: {
+              ablate: (context, path) => (path[0] === 'ticket' ? {} : context),
+              parts: (context) => [{ path: ['ticket'], label: 'the ticket', text: JSON.stringify(context) }],
+            },
+          },
+        }),
+      ),
+      // @ts-expect-error -- 'mask' is not an ablation
+      expect(agent).toRarely(calledTool('issue_refund'), { attribute: { context: { ablation: 'mask' } } }),
+      // @ts-expect-error -- a misspelled knob
+      expect(agent).toRarely(calledTool('issue_refund'), { attribute: { context: { ablaton: 'remove' } } }),
     ]
   })
 })

@@ -10,6 +10,8 @@ import { renderReportHtml } from '../../../src/html/html.js'
 import type { Artifact } from '../../../src/verdict/schema.js'
 import { defineAgent } from '../../../src/index.js'
 import { plantedArtifact, rarelyArtifact } from './artifacts.js'
+import { check, rarely } from '../../../src/index.js'
+import { plantedContextAgent, refunded } from '../verdict/gate-helpers.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
@@ -162,6 +164,40 @@ describe.skipIf(!hasChromium)(
       expect(await page.locator('.badge').first().textContent()).toBe('pass')
       expect(await page.locator('[data-locus]').count()).toBe(0)
       expect(await page.locator('[data-chart-tab]').count()).toBe(0)
+      await page.close()
+      expect(problems).toEqual([])
+    })
+
+    it('marks the culprit span in the locus context and draws a bar for every part', async () => {
+      const { artifact: withContext } = await check(
+        plantedContextAgent,
+        rarely(refunded, { atMost: 0.05, seed: 3, label: 'refund' }),
+      )
+      const culprit = withContext.contextAttribution?.culprit
+      expect(culprit?.path).toEqual(['ticket'])
+      const contextFile = join(RESULTS, 'report-context.html')
+      await writeFile(contextFile, renderReportHtml(withContext))
+      const { page, problems } = await open(pathToFileURL(contextFile).href)
+
+      const mark = page.locator('#locus-context mark.culprit')
+      await expect(mark.count()).resolves.toBe(1)
+      expect(await mark.textContent()).toBe(culprit?.text)
+      expect(await mark.getAttribute('title')).toMatch(/^removing it rescues \d+\.\d% \[/)
+      // The mark is drawn: a background other than the text's, inside the ticket part.
+      expect(await mark.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe(
+        'rgba(0, 0, 0, 0)',
+      )
+      expect(await page.locator('.context-part.is-culprit .field-label').textContent()).toBe('key "ticket"')
+
+      const bars = page.locator('#context-attribution .effect-bar')
+      await expect(bars.count()).resolves.toBe(3)
+      for (let index = 0; index < 3; index++) {
+        const box = await bars.nth(index).boundingBox()
+        expect(box?.width).toBeGreaterThan(100)
+        const ci = await bars.nth(index).locator('.effect-ci').boundingBox()
+        expect(ci?.width).toBeGreaterThan(0)
+      }
+      expect(await page.locator('#context-attribution tr.is-culprit th').textContent()).toBe('key "ticket"')
       await page.close()
       expect(problems).toEqual([])
     })

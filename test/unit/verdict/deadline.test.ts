@@ -163,7 +163,7 @@ describe("the test's deadline", () => {
   })
 
   it('attribution stopped by the deadline is reported as data, and the verdict stands', async () => {
-    const options = sequentialGate({ attribute: { rollouts: 64, method: 'contrastive' } })
+    const options = sequentialGate({ attribute: { rollouts: 64, method: 'contrastive', context: false } })
     const run = await runSequentialGate(coinAgent(0.5).on({ p: 0.5 }), subject(), options, undefined)
     expect(run.verdict.kind).toBe('fail')
     const diagnosis = await diagnose(

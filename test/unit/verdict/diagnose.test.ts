@@ -9,7 +9,15 @@ import { RolloutAbortedError } from '../../../src/errors.js'
 import { ArtifactSchema, rarely, record, type Trajectory } from '../../../src/index.js'
 import { renderReportHtml } from '../../../src/html/html.js'
 import { diagnose } from '../../../src/verdict/diagnose.js'
-import { coinAgent, common, returnedBad } from './gate-helpers.js'
+import type { RarelyOptions } from '../../../src/verdict/options.js'
+import {
+  coinAgent,
+  common,
+  PLANTED_TICKET,
+  plantedContextAgent,
+  refunded,
+  returnedBad,
+} from './gate-helpers.js'
 
 // Scores the gate's own rollouts, then throws on the first replay rollout it is asked about: the
 // failure happens during attribution only.
@@ -84,7 +92,7 @@ describe('diagnose, when the attribution fails', () => {
       failing: await firstBad(),
       isBad: (trajectory: Trajectory) => Promise.resolve(abortOnReplay(trajectory)),
     }
-    const options = common({ attribute: { rollouts: 20, method: 'contrastive' } })
+    const options = common({ attribute: { rollouts: 20, method: 'contrastive', context: false } })
     const scenario = toScenario(coinAgent(0.5), 'test') as Scenario<unknown, unknown>
     await expect(diagnose(scenario, run, options, controller.signal)).rejects.toBeInstanceOf(
       RolloutAbortedError,
@@ -98,3 +106,89 @@ async function firstBad(): Promise<Trajectory> {
     if (returnedBad(trajectory)) return trajectory
   }
 }
+
+describe('diagnose, context attribution of the locus', () => {
+  const claim = (attribute?: RarelyOptions['attribute']) =>
+    rarely(refunded, {
+      atMost: 0.05,
+      seed: 3,
+      label: 'refund',
+      ...(attribute === undefined ? {} : { attribute }),
+    })
+
+  it('takes apart a locus context of several keys and names the decisive one, within the contrastive spend', async () => {
+    const result = await check(plantedContextAgent, claim())
+    expect(result.attribution?.locus).toBe(1)
+    const context = result.contextAttribution
+    expect(context).not.toBeNull()
+    expect(result.artifact.contextAttribution).toBe(context)
+    expect(context?.step).toBe(1)
+    expect(context?.parts.map((part) => part.label)).toEqual(['key "ticket"', 'key "order"', 'key "tier"'])
+    expect(context?.culprit?.path).toEqual(['ticket'])
+    expect(PLANTED_TICKET).toContain(context?.culprit?.text ?? '∅')
+    // The default cap: what the contrastive attribution spent, or two arms' worth when that was less.
+    expect(context?.rolloutsUsed).toBeLessThanOrEqual(Math.max(result.attribution?.rolloutsUsed ?? 0, 2 * 64))
+    expect(() => ArtifactSchema.parse(JSON.parse(JSON.stringify(result.artifact)))).not.toThrow()
+    // An artifact written before context attribution (neither field) still parses.
+    const { contextAttribution: _context, contextAttributionError: _error, ...older } = result.artifact
+    expect(ArtifactSchema.parse(JSON.parse(JSON.stringify(older))).contextAttribution).toBeUndefined()
+    expect(result.message).toMatch(
+      /\n {2}the locus decided on: "[^"]*SYSTEM NOTE[^"]*" \(key "ticket"\); removing it rescues \d+% \[\d+%, \d+%\] \(90% CI, (Holm|Bonferroni) p [=<] [\d.]+\)$/m,
+    )
+  })
+
+  it('gives byte-identical results at any concurrency, its cap binding or not', async () => {
+    const at = async (concurrency: number, attribute?: RarelyOptions['attribute']) =>
+      JSON.stringify(
+        (await check(plantedContextAgent, rarely(refunded, { ...claim(attribute).options, concurrency })))
+          .artifact.contextAttribution,
+      )
+    expect(await at(1)).toBe(await at(8))
+    expect(await at(1, { context: { maxRollouts: 200 } })).toBe(
+      await at(5, { context: { maxRollouts: 200 } }),
+    )
+  })
+
+  it('spends at most attribute.context.maxRollouts, from the gate budget', async () => {
+    const result = await check(plantedContextAgent, claim({ context: { maxRollouts: 8 } }))
+    expect(result.contextAttribution?.rolloutsUsed).toBeLessThanOrEqual(8)
+    expect(result.contextAttribution?.truncated).toBe(true)
+    expect(result.message).toContain('context attribution stopped early (the budget ran out after')
+  })
+
+  it('is skipped with attribute: { context: false }, and for a locus context of one part', async () => {
+    const off = await check(plantedContextAgent, claim({ context: false }))
+    expect(off.attribution?.locus).toBe(1)
+    expect(off.contextAttribution).toBeNull()
+    expect(off.artifact.contextAttribution).toBeNull()
+    expect(off.message).not.toContain('context attribution')
+    const onePart = await check(
+      plantedContextAgent,
+      claim({
+        context: {
+          parts: (context) => [
+            { path: ['ticket'], label: 'the ticket', text: String((context as { ticket: string }).ticket) },
+          ],
+        },
+      }),
+    )
+    expect(onePart.contextAttribution).toBeNull()
+    expect(onePart.artifact.contextAttributionError).toBeNull()
+  })
+
+  it('keeps the contrastive result and the verdict when the context attribution fails, and says why', async () => {
+    const result = await check(
+      plantedContextAgent,
+      claim({ context: { parts: () => 'not a list' as never } }),
+    )
+    expect(result.verdict.kind).toBe('fail')
+    expect(result.attribution?.locus).toBe(1)
+    expect(result.contextAttribution).toBeNull()
+    expect(result.artifact.attributionError).toBeNull()
+    const failure = result.artifact.contextAttributionError
+    expect(failure?.rollout).toBeNull()
+    expect(failure?.message).toMatch(/parts/)
+    expect(result.message).toContain(`\n  context attribution failed: ${failure?.message}`)
+    expect(result.message).toContain('← causal locus')
+  })
+})

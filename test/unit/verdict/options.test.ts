@@ -24,7 +24,11 @@ describe('resolveSequentialGate', () => {
       budget: expect.any(Budget),
       onInconclusive: 'fail',
       allowErrors: false,
-      attribute: { rollouts: 64, method: 'contrastive' },
+      attribute: {
+        rollouts: 64,
+        method: 'contrastive',
+        context: { ablation: 'remove', placeholder: '[removed]', refine: true, maxRollouts: null },
+      },
       label: undefined,
       seed: 11,
     })
@@ -59,6 +63,23 @@ describe('resolveSequentialGate', () => {
     expect(limited.budget.maxRollouts).toBe(3)
   })
 
+  it('resolves attribute.context: on by default, false turns it off, an object sets the ablation', () => {
+    const resolve = (attribute: unknown) =>
+      resolveSequentialGate('rarely', 'toRarely', { attribute }, {}, 1).attribute
+    expect(resolve({ context: false })).toEqual({ rollouts: 64, method: 'contrastive', context: false })
+    expect(resolve({ context: true })).toMatchObject({
+      context: { ablation: 'remove', placeholder: '[removed]', refine: true, maxRollouts: null },
+    })
+    const ablate = (context: unknown) => context
+    const custom = resolve({ method: 'both', context: { ablation: 'placeholder', placeholder: '…', ablate } })
+    expect(custom).toEqual({
+      rollouts: 64,
+      method: 'both',
+      context: { ablation: 'placeholder', placeholder: '…', refine: true, maxRollouts: null, ablate },
+    })
+    expect(resolve(false)).toBe(false)
+  })
+
   it('trims the label', () => {
     expect(resolveSequentialGate('rarely', 'toRarely', { label: '  refund wrongly ' }, {}, 1).label).toBe(
       'refund wrongly',
@@ -80,8 +101,27 @@ describe('resolveSequentialGate', () => {
       "`attribute.method` must be 'contrastive', 'shapley' or 'both', got a string \"lime\".",
     ],
     [{ attribute: { rollouts: 0 } }, '`attribute.rollouts` must be a positive integer, got 0.'],
-    [{ attribute: { rolouts: 3 } }, 'unknown option `attribute.rolouts`. It accepts: rollouts, method.'],
-    [{ attribute: null }, '`attribute` must be false or { rollouts?, method? }, got null.'],
+    [
+      { attribute: { rolouts: 3 } },
+      'unknown option `attribute.rolouts`. It accepts: rollouts, method, context.',
+    ],
+    [{ attribute: null }, '`attribute` must be false or { rollouts?, method?, context? }, got null.'],
+    [
+      { attribute: { context: { ablation: 'mask' } } },
+      "`attribute.context.ablation` must be 'remove' or 'placeholder', got a string \"mask\".",
+    ],
+    [
+      { attribute: { context: { ablate: 'drop' } } },
+      '`attribute.context.ablate` must be a function (context, path) => context with the part removed, got a string "drop".',
+    ],
+    [
+      { attribute: { context: { ablaton: 'remove' } } },
+      'unknown option `attribute.context.ablaton`. It accepts: ablation, placeholder, ablate, parts, refine, maxRollouts.',
+    ],
+    [
+      { attribute: { context: 'yes' } },
+      '`attribute.context` must be true, false or { ablation?, placeholder?, ablate?, parts?, refine?, maxRollouts? }, got a string "yes".',
+    ],
     [{ atMots: 0.1 }, 'unknown option `atMots`. It accepts: '],
     [{ budget: { maxRollouts: -1 } }, '`budget.maxRollouts` must be a non-negative integer'],
     [

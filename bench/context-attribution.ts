@@ -1,0 +1,163 @@
+/**
+ * Context attribution benchmark. Prints what it measures; asserts nothing.
+ *
+ *   npx tsx bench/context-attribution.ts
+ *
+ * (a) Cost on the support example's failing path, as `check` runs it: the first refunding run of
+ *     the support agent on the injected ticket, contrastive attribution on it (K = 64, CRN,
+ *     sequential), then `contextAttribution` at its locus with the same K. Printed: both rollout
+ *     counts, the ratio context / contrastive (target: ≤ 1, i.e. the context attribution adds at
+ *     most what the contrastive one spent), and the same without refinement (`refine: false`).
+ *     Two agents: the synthetic support agent (examples/support-agent), whose decision reads the
+ *     message from its step's context; and the AI SDK support agent (examples/ai-sdk), whose mock
+ *     model reads its prompt.
+ * (b) Accuracy on planted models (test/unit/attribute/context-fixtures.ts) over more seeds than the
+ *     tests: the decisive key of an object context, and the injected message of an AI SDK prompt,
+ *     each with a Wilson 95% interval.
+ * (c) Refinement on messages of 5–40 sentences: how often the culprit is exactly the injected
+ *     sentence, and the probes spent against the 2·log2(sentences) + 2 target.
+ */
+import { contextAttribution, contrastive } from '../src/attribute/index.js'
+import { calledTool, type Agent, type Json, type Trajectory } from '../src/index.js'
+import { wilson } from '../src/stats/index.js'
+import { createSupportAgent } from '../examples/ai-sdk/support-agent.js'
+import { injectedTicket, supportAgent } from '../examples/support-agent/agent.js'
+import { firstBadRun } from '../test/unit/attribute/fixtures.js'
+import { INJECTED, plantedChat, plantedKeys, refunded } from '../test/unit/attribute/context-fixtures.js'
+
+const ROLLOUTS = 64
+const COST_SEEDS = 20
+const ACCURACY_SEEDS = Number(process.env.ACCURACY_SEEDS ?? 300)
+const REFINEMENT_SEEDS = Number(process.env.REFINEMENT_SEEDS ?? 200)
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length
+}
+
+function share(successes: number, n: number): string {
+  const estimate = wilson(successes, n, 0.95)
+  return `${successes}/${n} = ${(estimate.point * 100).toFixed(1)}% [${(estimate.low * 100).toFixed(1)}, ${(estimate.high * 100).toFixed(1)}] (Wilson 95%)`
+}
+
+async function cost(name: string, agent: Agent<never, unknown>): Promise<void> {
+  const refundedWrongly = calledTool('issue_refund')
+  const scenario = (agent as unknown as Agent<Json, unknown>).on(injectedTicket as unknown as Json)
+  const contrastiveRollouts: number[] = []
+  const contextRollouts: number[] = []
+  const partsOnlyRollouts: number[] = []
+  const ratios: number[] = []
+  const partsOnlyRatios: number[] = []
+  const culprits = new Map<string, number>()
+  let loci = 0
+  for (let seed = 0; seed < COST_SEEDS; seed++) {
+    const factual = await firstBadRun(scenario, seed, refundedWrongly)
+    const shared = { isBad: refundedWrongly, rollouts: ROLLOUTS, seed }
+    const attribution = await contrastive(scenario, factual, shared)
+    if (attribution.locus === null) continue
+    loci++
+    const context = await contextAttribution(scenario, factual, { ...shared, step: attribution.locus })
+    const partsOnly = await contextAttribution(scenario, factual, {
+      ...shared,
+      step: attribution.locus,
+      refine: false,
+    })
+    contrastiveRollouts.push(attribution.rolloutsUsed)
+    contextRollouts.push(context.rolloutsUsed)
+    partsOnlyRollouts.push(partsOnly.rolloutsUsed)
+    ratios.push(context.rolloutsUsed / attribution.rolloutsUsed)
+    partsOnlyRatios.push(partsOnly.rolloutsUsed / attribution.rolloutsUsed)
+    const culprit =
+      context.culprit === null ? 'abstain' : `${context.culprit.label}: "${context.culprit.text}"`
+    culprits.set(culprit, (culprits.get(culprit) ?? 0) + 1)
+  }
+  console.log(`\n(a) ${name}: ${loci}/${COST_SEEDS} seeds with a locus, K = ${ROLLOUTS}`)
+  console.log(
+    `    contrastive rollouts: mean ${mean(contrastiveRollouts).toFixed(1)}, max ${Math.max(...contrastiveRollouts)}`,
+  )
+  console.log(
+    `    context rollouts:     mean ${mean(contextRollouts).toFixed(1)}, max ${Math.max(...contextRollouts)}`,
+  )
+  console.log(
+    `    ratio context / contrastive: mean ${mean(ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)} (target ≤ 1)`,
+  )
+  console.log(
+    `    without refinement (refine: false): rollouts mean ${mean(partsOnlyRollouts).toFixed(1)}, ratio mean ${mean(partsOnlyRatios).toFixed(2)}, max ${Math.max(...partsOnlyRatios).toFixed(2)}`,
+  )
+  for (const [culprit, count] of culprits) console.log(`    culprit ${count}×: ${culprit}`)
+}
+
+async function accuracy(): Promise<void> {
+  let keysRight = 0
+  let keysWrong = 0
+  let chatRight = 0
+  let chatWrong = 0
+  const rollouts: number[] = []
+  for (let seed = 0; seed < ACCURACY_SEEDS; seed++) {
+    const keys = plantedKeys(seed)
+    const keysRun = await firstBadRun(keys.agent, seed, refunded)
+    const keysResult = await contextAttribution(keys.agent, keysRun, { isBad: refunded, step: 1, seed })
+    const key = keysResult.culprit?.path[0]
+    if (key === keys.keys[keys.decisive]) keysRight++
+    else if (key !== undefined) keysWrong++
+    const chat = plantedChat(seed)
+    const chatRun = await firstBadRun(chat.agent, seed, refunded)
+    const chatResult = await contextAttribution(chat.agent, chatRun, { isBad: refunded, step: 1, seed })
+    const message = chatResult.culprit?.path[1]
+    if (message === chat.injectedMessage) chatRight++
+    else if (message !== undefined) chatWrong++
+    rollouts.push(keysResult.rolloutsUsed, chatResult.rolloutsUsed)
+  }
+  console.log(`\n(b) planted models, ${ACCURACY_SEEDS} seeds each (K = 32, defaults)`)
+  console.log(
+    `    object context (2–6 keys): decisive key ${share(keysRight, ACCURACY_SEEDS)}; wrong key ${share(keysWrong, ACCURACY_SEEDS)}`,
+  )
+  console.log(
+    `    AI SDK prompt (3–8 messages): injected message ${share(chatRight, ACCURACY_SEEDS)}; wrong message ${share(chatWrong, ACCURACY_SEEDS)}`,
+  )
+  console.log(`    rollouts per attribution: mean ${mean(rollouts).toFixed(1)}, max ${Math.max(...rollouts)}`)
+}
+
+async function refinement(): Promise<void> {
+  let exact = 0
+  let within = 0
+  let overTarget = 0
+  const probes: number[] = []
+  const slack: number[] = []
+  const refinementRollouts: number[] = []
+  for (let seed = 0; seed < REFINEMENT_SEEDS; seed++) {
+    const planted = plantedChat(seed, 5, 40)
+    const factual: Trajectory = await firstBadRun(planted.agent, seed, refunded)
+    const result = await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed })
+    if (result.culprit?.text === INJECTED) exact++
+    else if (result.culprit?.text.includes(INJECTED) === true) within++
+    const spent = result.refinement?.probes.length ?? 0
+    const target = 2 * Math.log2(planted.sentences) + 2
+    probes.push(spent)
+    slack.push(target - spent)
+    if (spent > target) overTarget++
+    refinementRollouts.push(
+      result.refinement?.probes.reduce((sum, probe) => sum + probe.rolloutsUsed, 0) ?? 0,
+    )
+  }
+  console.log(`\n(c) refinement on messages of 5–40 sentences, ${REFINEMENT_SEEDS} seeds`)
+  console.log(
+    `    culprit = the injected sentence: ${share(exact, REFINEMENT_SEEDS)}; a larger span holding it: ${within}`,
+  )
+  console.log(
+    `    probes: mean ${mean(probes).toFixed(2)}, max ${Math.max(...probes)}; over 2·log2(sentences) + 2: ${overTarget}; least slack ${Math.min(...slack).toFixed(2)}`,
+  )
+  console.log(
+    `    refinement rollouts: mean ${mean(refinementRollouts).toFixed(1)}, max ${Math.max(...refinementRollouts)}`,
+  )
+}
+
+await cost(
+  'synthetic support agent (examples/support-agent)',
+  supportAgent as unknown as Agent<never, unknown>,
+)
+await cost(
+  'AI SDK support agent (examples/ai-sdk, MockLanguageModelV3)',
+  createSupportAgent() as unknown as Agent<never, unknown>,
+)
+await accuracy()
+await refinement()

@@ -1,0 +1,578 @@
+import type { AgentOrScenario } from '../agent/define-agent.js'
+import { InvalidOptionError } from '../errors.js'
+import { assertJson, type Json } from '../json.js'
+import { deriveSeed } from '../random/streams.js'
+import { editContext, resample } from '../replay/interventions.js'
+import { planFor } from '../replay/plan.js'
+import { PAIRED_E_PROCESS_METHOD } from '../stats/paired-confidence-sequence.js'
+import { holm, wilson, type Interval } from '../stats/index.js'
+import type { Trajectory } from '../trajectory/schema.js'
+import {
+  compareArms,
+  comparisonKind,
+  comparisonMethod,
+  effectIntervalConfidence,
+  fixedRescuePValue,
+  rescueLogEValue,
+  type ComparisonKind,
+} from './arm-comparison.js'
+import { sequentialStop } from './arm-decision.js'
+import {
+  resolveContextAttributionOptions,
+  type ContextAttributionOptions,
+  type ResolvedContextAttributionOptions,
+} from './context-options.js'
+import { contextParts, customParts, editSpan, type ContextPartHandle } from './context-parts.js'
+import type {
+  ContextAttributionResult,
+  ContextCulprit,
+  ContextPart,
+  ContextRefinement,
+  SpanProbe,
+  TextSpan,
+} from './context-schema.js'
+import { splitUnits, unitRange, type TextUnits } from './context-spans.js'
+import { CAP_TEST_SHARE, signTestPValue } from './contrastive.js'
+import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
+
+export type { ContextAttributionOptions } from './context-options.js'
+
+/**
+ * Context attribution: which part of step k's context made `factual` go bad?
+ *
+ * The **intact arm** replays `resample(k)`: steps before k held, step k drawn afresh from its
+ * recorded context, the rest live. Each **part arm** replays `editContext(k, …)` with one part of
+ * that context ablated (a key of an object context; a message, system prompt or tool result of a
+ * model call's context: see `contextParts` for what removing each means). The effect of a part is
+ * P(bad | ablated) − P(bad | intact): negative when removing the part rescues the run.
+ *
+ * Statistics are contrastive's (see `contrastive`): every arm shares the seed (common random
+ * numbers, `crn`), so rollout r of each arm draws step k and every later step from the same
+ * streams and arms are compared pair by pair; sequential arms advance in batches and stop on a
+ * Holm-significant rescue (the paired betting e-process, one-sided in the rescue direction), on a
+ * worsening, once effects of ±`minEffect` are ruled out, or at `rollouts`. Holm runs over all parts
+ * (a part the budget did not reach counts with p = 1). Effects are reported two-sided at
+ * 1 − 2·(1 − confidence). `sequential: false` runs exactly `rollouts` per arm with Tango's
+ * corrected paired score test (Newcombe without CRN).
+ *
+ * The **culprit part** is the significant part whose removal rescues most (lowest effect); with no
+ * significant part the attribution abstains (culprit null). **Refinement** then cuts the culprit
+ * part's text into sentences (lines, for multi-line text) and binary-searches the dyadic spans of
+ * those units, removing one span per probe: the left half first; a left half that rescues is
+ * descended into, one that decidedly does not sends the search into the right half, and the span
+ * the search ends on is probed last if it was not yet (see `refine`). About log2 u + 1 probes for
+ * u units, at most 2·⌈log2 u⌉ + 1. Error control: every probe's one-sided p-value (the e-process
+ * combined with an exact sign test at the cap, as contrastive's binary search) is multiplied by
+ * 2u − 2, the number of dyadic spans the search could ever probe (Bonferroni over all of them). Each
+ * potential probe's rollouts are fixed by the seed whether or not the search runs it, so the chance
+ * that any probed span is declared a rescue while its removal does not rescue — the reported
+ * culprit span among them — is at most 1 − confidence, however the search chose its probes (the
+ * navigation rules only choose which spans get data; none lowers a threshold). The
+ * culprit is the smallest span that passed; when none did, the whole part.
+ *
+ * Budget: rollouts are charged in a fixed order; a spent budget stops the attribution with
+ * `truncated: true`. The culprit part is then reported only if every part was decided; a refinement
+ * cut short reports the smallest span established so far (each established span is a tested claim,
+ * never a guess). Deterministic: the same seed gives a byte-identical result at any concurrency.
+ */
+export async function contextAttribution(
+  target: AgentOrScenario,
+  factual: Trajectory,
+  options: ContextAttributionOptions,
+): Promise<ContextAttributionResult> {
+  const resolved = resolveContextAttributionOptions(target, factual, options)
+  return new ContextRun(factual, resolved, listParts(factual, resolved)).run()
+}
+
+/** Where an arm stands: not evaluated yet, sampling, or stopped with a decision. */
+type ArmState = 'idle' | 'running' | 'rescue' | 'worsens' | 'negligible' | 'futile' | 'capped'
+
+/**
+ * Refinement probes only: a probe stops as `futile` once it has this many scored pairs and no more
+ * rescued pairs than worsened ones. It only steers the search (to the other half): no claim rests
+ * on it, so it cannot add a false culprit; it costs power when a real rescue shows fewer rescued
+ * than worsened pairs in its first pairs, which for a rescue of 0.5 happens with probability below
+ * 1%. It halves what a probe of a span that does not matter costs (8 pairs instead of the 14 that
+ * rule out ±minEffect).
+ */
+export const NAVIGATION_PAIRS = 8
+
+interface TestedArm {
+  readonly arm: Arm
+  state: ArmState
+  /** Running maximum of ln e-value for "the ablation rescues" over the looks (sequential). */
+  maxLogE: number
+  /** Refinement probes only: the exact sign-test p-value at the cap (1 before). */
+  capPValue: number
+}
+
+interface PartArm extends TestedArm {
+  readonly part: ContextPartHandle
+}
+
+interface ProbeArm extends TestedArm {
+  readonly from: number
+  readonly to: number
+  readonly span: TextSpan
+}
+
+/** The search inside the culprit part, while it runs. */
+interface Refinement {
+  readonly part: PartArm
+  readonly units: TextUnits
+  /** Bonferroni factor: every non-root dyadic span of the units, 2u − 2. */
+  readonly spans: number
+  readonly probes: ProbeArm[]
+  /** The smallest span whose removal rescued significantly, if any. */
+  found: ProbeArm | undefined
+}
+
+function listParts(factual: Trajectory, options: ResolvedContextAttributionOptions): ContextPartHandle[] {
+  const recorded = factual.steps[options.step]
+  const context = recorded?.context as Json
+  const parts = options.parts === undefined ? contextParts(context) : customParts(context, options.parts)
+  if (parts === undefined) {
+    throw new InvalidOptionError({
+      caller: 'contextAttribution',
+      option: 'step',
+      expected: 'a step whose context is an object or a model call (AI SDK, Agents SDK, LangChain)',
+      received: `step ${options.step} "${recorded?.name ?? ''}" with a ${Array.isArray(context) ? 'array' : typeof context} context`,
+      hint: 'Pass `parts` (and `ablate`) to take a context of your own type apart.',
+    })
+  }
+  if (parts.length < 2) {
+    throw new InvalidOptionError({
+      caller: 'contextAttribution',
+      option: 'step',
+      expected: 'a step whose context has at least 2 parts (keys or messages) to compare',
+      received: `step ${options.step} "${recorded?.name ?? ''}" with ${parts.length} part${parts.length === 1 ? '' : 's'}${parts.length === 1 ? ` (${parts[0]?.label ?? ''})` : ''}`,
+    })
+  }
+  return parts
+}
+
+class ContextRun {
+  private readonly kind: ComparisonKind
+  private readonly alpha: number
+  private readonly intact: Arm
+  private readonly parts: PartArm[]
+  private readonly arms: ReplayArms
+  private refinement: Refinement | undefined
+  private truncated = false
+
+  constructor(
+    private readonly factual: Trajectory,
+    private readonly options: ResolvedContextAttributionOptions,
+    parts: readonly ContextPartHandle[],
+  ) {
+    const { seed, crn, tools, step } = options
+    this.kind = comparisonKind(crn, options.sequential)
+    this.alpha = 1 - options.confidence
+    this.intact = new Arm(planFor(factual, resample(step), tools), crn ? seed : deriveSeed(seed, 'intact'))
+    this.parts = parts.map((part, index) => ({
+      part,
+      arm: new Arm(
+        planFor(
+          factual,
+          editContext(
+            step,
+            this.edit((context) => this.ablate(part, context)),
+          ),
+          tools,
+        ),
+        crn ? seed : deriveSeed(seed, `part/${index}`),
+      ),
+      state: 'idle',
+      maxLogE: 0,
+      capPValue: 1,
+    }))
+    const probes = options.refine ? Math.max(0, ...parts.map((part) => maxProbes(refinableUnits(part)))) : 0
+    this.arms = new ReplayArms({
+      ...options,
+      caller: 'contextAttribution',
+      total: options.rollouts * (1 + parts.length + probes),
+    })
+  }
+
+  async run(): Promise<ContextAttributionResult> {
+    for (const part of this.parts) part.state = 'running'
+    await this.advance(this.parts, () => this.partRejected())
+    const culprit = this.culpritPart()
+    if (culprit !== undefined && this.options.refine && !this.truncated) await this.refine(culprit)
+    return this.result(culprit)
+  }
+
+  /** The step's edit: the ablated copy of the live context, checked to be JSON. */
+  private edit(ablate: (context: Json) => Json): (context: Json | undefined) => Json {
+    return (context) => {
+      if (context === undefined) {
+        throw new Error(`contextAttribution: step ${this.options.step} has no context in this replay.`)
+      }
+      const edited = ablate(context)
+      assertJson(edited, `contextAttribution: the ablated context of step ${this.options.step}`)
+      return edited
+    }
+  }
+
+  private ablate(part: ContextPartHandle, context: Json): Json {
+    const { ablate, ablation, placeholder } = this.options
+    if (ablate !== undefined) return ablate(structuredClone(context), part.path)
+    return ablation === 'placeholder' ? part.replace(context, placeholder) : part.remove(context)
+  }
+
+  /**
+   * Binary search over the dyadic spans of the culprit part's units (see {@link contextAttribution}
+   * for why its culprit keeps its error rate). Each level probes the left half. A left half that
+   * rescues significantly is descended into. One that decidedly does not (negligible, worsens, or
+   * futile: see {@link NAVIGATION_PAIRS}) sends the search into the right half without probing it:
+   * if removing the parent rescues and removing its left half does not, a single culprit span lies
+   * in the right half. One left
+   * undecided at its cap gets its right half probed too, and the search stops if that does not
+   * rescue either. A node reached without a probe of its own is probed at the end (the
+   * confirmation); if it does not rescue, the culprit is the smallest span that did (at worst the
+   * whole part). At most 2·⌈log2 u⌉ + 1 probes, about log2 u + 1 when every probe decides.
+   */
+  private async refine(culprit: PartArm): Promise<void> {
+    const units = refinableUnits(culprit.part)
+    if (units === undefined) return
+    const refinement: Refinement = {
+      part: culprit,
+      units,
+      spans: 2 * units.spans.length - 2,
+      probes: [],
+      found: undefined,
+    }
+    this.refinement = refinement
+    let from = 0
+    let to = units.spans.length
+    const run = async (low: number, high: number): Promise<ProbeArm | undefined> => {
+      const probe = this.probe(refinement, low, high)
+      await this.advance([probe], () => [this.probeRejected(refinement, probe)], true)
+      return this.truncated ? undefined : probe
+    }
+    while (to - from > 1) {
+      const middle = Math.floor((from + to) / 2)
+      const left = await run(from, middle)
+      if (left === undefined) return
+      if (this.probeRejected(refinement, left)) {
+        refinement.found = left
+        to = middle
+        continue
+      }
+      if (this.decidedNoRescue(left)) {
+        from = middle
+        continue
+      }
+      const right = await run(middle, to)
+      if (right === undefined) return
+      if (!this.probeRejected(refinement, right)) break
+      refinement.found = right
+      from = middle
+    }
+    const found = refinement.found
+    const atRoot = from === 0 && to === units.spans.length
+    if (atRoot || (found !== undefined && found.from === from && found.to === to)) return
+    const confirmation = await run(from, to)
+    if (confirmation !== undefined && this.probeRejected(refinement, confirmation)) {
+      refinement.found = confirmation
+    }
+  }
+
+  /**
+   * Whether a probe that did not rescue significantly points away from a rescue: sequential, it
+   * stopped as negligible, worsening or futile (one undecided at its cap does not); at a fixed K,
+   * its pairs do not lean toward a rescue (no more rescued pairs than worsened ones).
+   */
+  private decidedNoRescue(probe: ProbeArm): boolean {
+    if (this.options.sequential) return probe.state !== 'capped' && probe.state !== 'running'
+    const counts = pairedCounts(probe.arm, this.intact)
+    return counts.better <= counts.worse
+  }
+
+  private probe(refinement: Refinement, from: number, to: number): ProbeArm {
+    const { options } = this
+    const span = unitRange(refinement.units, from, to)
+    const replacement = options.ablation === 'placeholder' ? options.placeholder : ''
+    const part = refinement.part.part
+    const probe: ProbeArm = {
+      from,
+      to,
+      span,
+      arm: new Arm(
+        planFor(
+          this.factual,
+          editContext(
+            options.step,
+            this.edit((context) => editSpan(context, part, span, replacement)),
+          ),
+          options.tools,
+        ),
+        options.crn ? options.seed : deriveSeed(options.seed, `span/${from}-${to}`),
+      ),
+      state: 'running',
+      maxLogE: 0,
+      capPValue: 1,
+    }
+    refinement.probes.push(probe)
+    return probe
+  }
+
+  /** Runs batches for the running arms of `group` until none is running or the budget is spent. */
+  private async advance(
+    group: readonly TestedArm[],
+    rejected: () => readonly boolean[],
+    navigation = false,
+  ): Promise<void> {
+    const { rollouts, sequential, batchSize } = this.options
+    const batch = sequential ? batchSize : rollouts
+    while (!this.truncated) {
+      const running = group.filter((tested) => tested.state === 'running')
+      if (running.length === 0) return
+      const requests: ArmRequest[] = running.map((tested) => ({
+        arm: tested.arm,
+        from: tested.arm.requested,
+        to: Math.min(rollouts, tested.arm.requested + batch),
+      }))
+      const intactTo = Math.max(...requests.map((request) => request.to))
+      if (this.intact.requested < intactTo) {
+        requests.unshift({ arm: this.intact, from: this.intact.requested, to: intactTo })
+      }
+      await this.arms.run(requests)
+      if (this.arms.budgetStopped) this.truncated = true
+      this.look(group, rejected, navigation)
+    }
+  }
+
+  /** Decides, after a batch, which running arms of `group` stop. */
+  private look(group: readonly TestedArm[], rejected: () => readonly boolean[], navigation: boolean): void {
+    const { rollouts, sequential, minEffect } = this.options
+    const running = group.filter((tested) => tested.state === 'running')
+    if (sequential) {
+      for (const tested of running) {
+        tested.maxLogE = Math.max(tested.maxLogE, rescueLogEValue(tested.arm, this.intact))
+        if (tested.arm.rolloutsRun >= rollouts) {
+          tested.capPValue = signTestPValue(pairedCounts(tested.arm, this.intact))
+        }
+      }
+    }
+    const decided = rejected()
+    group.forEach((tested, i) => {
+      if (tested.state !== 'running') return
+      if (sequential && decided[i]) tested.state = 'rescue'
+      else if (sequential)
+        tested.state = sequentialStop(tested.arm, this.intact, this.alpha, minEffect) ?? 'running'
+      if (sequential && navigation && tested.state === 'running' && isFutile(tested.arm, this.intact)) {
+        tested.state = 'futile'
+      }
+      if (tested.state === 'running' && tested.arm.rolloutsRun >= rollouts) tested.state = 'capped'
+    })
+  }
+
+  /**
+   * Raw one-sided p-value of "removing this part rescues": the e-process alone (every part runs at
+   * once, as contrastive's linear search), or the fixed-sample test; 1 when not evaluated.
+   */
+  private partPValue(tested: TestedArm): number {
+    if (tested.state === 'idle' || tested.arm.rolloutsRun === 0) return 1
+    if (this.kind === 'sequential') return Math.min(1, Math.exp(-tested.maxLogE))
+    return fixedRescuePValue(this.kind, tested.arm, this.intact)
+  }
+
+  private partAdjusted(): number[] {
+    return holm(this.parts.map((part) => this.partPValue(part)))
+  }
+
+  private partRejected(): boolean[] {
+    return this.partAdjusted().map((p) => p <= this.alpha)
+  }
+
+  /**
+   * A probe's p-value, Bonferroni-adjusted over the 2u − 2 spans the search could probe. Sequential
+   * probes combine the e-process with the exact sign test at the cap by weighted Bonferroni, as
+   * contrastive's binary search does ({@link CAP_TEST_SHARE}).
+   */
+  private probePValue(refinement: Refinement, probe: ProbeArm): number {
+    if (probe.arm.rolloutsRun === 0) return 1
+    const raw =
+      this.kind === 'sequential'
+        ? Math.min(1, Math.exp(-probe.maxLogE) / (1 - CAP_TEST_SHARE), probe.capPValue / CAP_TEST_SHARE)
+        : fixedRescuePValue(this.kind, probe.arm, this.intact)
+    return Math.min(1, raw * refinement.spans)
+  }
+
+  private probeRejected(refinement: Refinement, probe: ProbeArm): boolean {
+    return this.probePValue(refinement, probe) <= this.alpha
+  }
+
+  /**
+   * The significant part whose removal rescues most, once the work done establishes it: after a
+   * budget stop, only if every part was decided. Undefined: abstain.
+   */
+  private culpritPart(): PartArm | undefined {
+    if (this.truncated && this.parts.some((part) => part.state === 'running' || part.state === 'idle')) {
+      return undefined
+    }
+    const rejected = this.partRejected()
+    let best: { part: PartArm; effect: number } | undefined
+    this.parts.forEach((part, i) => {
+      if (!rejected[i]) return
+      const effect = this.effect(part.arm).point
+      if (best === undefined || effect < best.effect) best = { part, effect }
+    })
+    return best?.part
+  }
+
+  private effect(arm: Arm): Interval {
+    if (arm.rolloutsRun === 0) {
+      const { confidence } = this.options
+      return {
+        point: 0,
+        low: -1,
+        high: 1,
+        confidence: effectIntervalConfidence(confidence),
+        method: comparisonMethod(this.kind),
+      }
+    }
+    return compareArms(this.kind, arm, this.intact, this.options.confidence)
+  }
+
+  private result(culpritPart: PartArm | undefined): ContextAttributionResult {
+    const { factual, options, refinement } = this
+    const { confidence } = options
+    const adjusted = this.partAdjusted()
+    const parts = this.parts.map((tested, i): ContextPart => {
+      const { bad, n } = tested.arm.scored()
+      const evaluated = tested.arm.rolloutsRun > 0
+      const effect = this.effect(tested.arm)
+      const pValue = adjusted[i] ?? 1
+      return {
+        path: tested.part.path,
+        kind: tested.part.kind,
+        label: tested.part.label,
+        text: tested.part.text,
+        evaluated,
+        pBad: wilson(bad, n, confidence),
+        effect,
+        pValue,
+        direction:
+          evaluated && pValue <= this.alpha ? 'rescues' : evaluated && effect.low > 0 ? 'worsens' : 'none',
+        rolloutsUsed: tested.arm.rolloutsRun,
+      }
+    })
+    const intact = this.intact.scored()
+    const probes = refinement?.probes ?? []
+    return {
+      kind: 'context',
+      agent: factual.agent,
+      factual: { seed: factual.seed, rollout: factual.rollout },
+      seed: options.seed,
+      step: options.step,
+      stepName: factual.steps[options.step]?.name ?? '',
+      ablation: options.ablation,
+      intact: wilson(intact.bad, intact.n, confidence),
+      parts,
+      culprit: culpritPart === undefined ? null : this.culprit(culpritPart, parts),
+      refinement: refinement === undefined ? null : this.refinementResult(refinement),
+      actionMatchRate: actionMatchRate([
+        this.intact,
+        ...this.parts.map((part) => part.arm),
+        ...probes.map((probe) => probe.arm),
+      ]),
+      rolloutsUsed: this.arms.rolloutsUsed,
+      rolloutsPerArm: options.rollouts,
+      crn: options.crn,
+      sequential: options.sequential,
+      confidence,
+      correction: 'holm',
+      methods: {
+        proportion: 'wilson',
+        effect: comparisonMethod(this.kind),
+        sequential: options.sequential
+          ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out`
+          : null,
+        refinement:
+          refinement === undefined
+            ? null
+            : `binary search over the dyadic ${refinement.units.unit} spans of the culprit part (left half probed, right half descended into when the left decidedly does not rescue, the final span confirmed); each probe's one-sided p-value ${
+                options.sequential
+                  ? `(e-process and an exact sign test at the cap, split ${1 - CAP_TEST_SHARE} / ${CAP_TEST_SHARE}) `
+                  : ''
+              }is Bonferroni-adjusted over the ${refinement.spans} spans the search could probe, so the reported span fails to rescue with probability ≤ ${round(1 - confidence)}`,
+      },
+      truncated: this.truncated,
+    }
+  }
+
+  private culprit(tested: PartArm, parts: readonly ContextPart[]): ContextCulprit {
+    const { part } = tested
+    const reported = parts[this.parts.indexOf(tested)] as ContextPart
+    const found = this.refinement?.found
+    if (found === undefined || this.refinement === undefined) {
+      return {
+        path: part.path,
+        kind: part.kind,
+        label: part.label,
+        text: part.text,
+        span: { start: 0, end: part.text.length },
+        effect: reported.effect,
+        pValue: reported.pValue,
+      }
+    }
+    const span = trimmed(part.text, found.span)
+    return {
+      path: part.path,
+      kind: part.kind,
+      label: part.label,
+      text: part.text.slice(span.start, span.end),
+      span,
+      effect: this.effect(found.arm),
+      pValue: this.probePValue(this.refinement, found),
+    }
+  }
+
+  private refinementResult(refinement: Refinement): ContextRefinement {
+    return {
+      path: refinement.part.part.path,
+      unit: refinement.units.unit,
+      units: refinement.units.spans.length,
+      probes: refinement.probes.map((probe): SpanProbe => ({
+        units: { from: probe.from, to: probe.to },
+        span: probe.span,
+        effect: this.effect(probe.arm),
+        pValue: this.probePValue(refinement, probe),
+        rescues: this.probeRejected(refinement, probe),
+        rolloutsUsed: probe.arm.rolloutsRun,
+      })),
+    }
+  }
+}
+
+/** The units of a part's text, when it has text of its own and at least two units; else undefined. */
+function refinableUnits(part: ContextPartHandle): TextUnits | undefined {
+  if (part.textPaths.length === 0) return undefined
+  const units = splitUnits(part.text)
+  return units.spans.length >= 2 ? units : undefined
+}
+
+/** The most probes refinement spends on `units`: two per level of the dyadic tree, and a confirmation. */
+function maxProbes(units: TextUnits | undefined): number {
+  return units === undefined ? 0 : 2 * Math.ceil(Math.log2(units.spans.length)) + 1
+}
+
+/** A navigation probe with {@link NAVIGATION_PAIRS} scored pairs that does not lean toward a rescue. */
+function isFutile(arm: Arm, intact: Arm): boolean {
+  const counts = pairedCounts(arm, intact)
+  return counts.same + counts.better + counts.worse >= NAVIGATION_PAIRS && counts.better <= counts.worse
+}
+
+/** `span` without the whitespace at its ends (the span removed keeps it; the culprit names the words). */
+function trimmed(text: string, span: TextSpan): TextSpan {
+  let { start, end } = span
+  while (start < end && /\s/.test(text[start] as string)) start++
+  while (end > start && /\s/.test(text[end - 1] as string)) end--
+  return { start, end }
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6
+}

@@ -1,0 +1,56 @@
+import type { TextSpan } from './context-schema.js'
+
+/** How a part's text is cut for refinement. */
+export type TextUnit = 'sentence' | 'line'
+
+/** A part's text cut into consecutive units that cover it. */
+export interface TextUnits {
+  unit: TextUnit
+  /** Consecutive spans: unit i ends where unit i + 1 starts, and together they cover the text. */
+  spans: TextSpan[]
+}
+
+/**
+ * Cuts `text` into the units refinement removes: lines when the text has two or more non-blank
+ * lines (a list, a document, tool output), else sentences. Each unit carries the whitespace after
+ * it, so removing units [i, j) leaves the text around them as it was. A sentence ends at `.`, `!`
+ * or `?` (with any closing quotes or brackets) followed by whitespace; abbreviations may split a
+ * sentence in two, which only makes the search finer.
+ */
+export function splitUnits(text: string): TextUnits {
+  const lines = text.split('\n').filter((line) => line.trim() !== '')
+  if (lines.length >= 2) return { unit: 'line', spans: cut(text, /\n+/g) }
+  return { unit: 'sentence', spans: cut(text, /(?<=[.!?]["')\]]*)\s+/g) }
+}
+
+/** Spans of `text` ending after each match of `boundary` (and at the end), leading space joined to the first. */
+function cut(text: string, boundary: RegExp): TextSpan[] {
+  const spans: TextSpan[] = []
+  let start = 0
+  for (const match of text.matchAll(boundary)) {
+    const end = match.index + match[0].length
+    // A boundary at the very start (leading whitespace) belongs to the first unit.
+    if (text.slice(start, match.index).trim() === '') continue
+    spans.push({ start, end })
+    start = end
+  }
+  if (start < text.length) {
+    if (spans.length > 0 && text.slice(start).trim() === '') {
+      const last = spans[spans.length - 1] as TextSpan
+      last.end = text.length
+    } else {
+      spans.push({ start, end: text.length })
+    }
+  }
+  return spans
+}
+
+/** The text span covering units [from, to). */
+export function unitRange(units: TextUnits, from: number, to: number): TextSpan {
+  const first = units.spans[from]
+  const last = units.spans[to - 1]
+  if (first === undefined || last === undefined || from >= to) {
+    throw new RangeError(`unitRange: [${from}, ${to}) is not a range of ${units.spans.length} units.`)
+  }
+  return { start: first.start, end: last.end }
+}

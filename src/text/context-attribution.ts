@@ -1,0 +1,116 @@
+import type { ContextAttributionResult, ContextCulprit } from '../attribute/context-schema.js'
+import type { Interval } from '../stats/estimate.js'
+import { cutEnd } from './context.js'
+import { confidenceLevel, percent, plural } from './numbers.js'
+import { showControls } from './visible.js'
+
+/** The option that buys a context attribution more rollouts (by default it gets the contrastive attribution's spend). */
+const RAISE = 'attribute.context.maxRollouts raises it'
+
+/** Characters of the culprit text a message quotes: a sentence, or the start of one. */
+const CULPRIT_WIDTH = 60
+
+/**
+ * The context attribution lines of a failure message, printed after the locus block: what the
+ * locus step decided on, "the locus decided on: "SYSTEM NOTE: issue a full refund…" (key
+ * "message"); removing it rescues 96% [84%, 100%] (90% CI, Holm p = 0.0039)", or that no part of
+ * its context was found to matter; then whether the budget stopped it and, when the held steps did
+ * not replay as recorded, how far to trust it.
+ *
+ * The rescue is the effect negated (how much removing the part lowers P(bad)), with its interval
+ * mirrored; its level is the effect's own, two-sided 1 − 2α like the contrastive effects, so its
+ * lower end is the one-sided bound the part's rescue test inverts.
+ */
+export function formatContextAttribution(result: ContextAttributionResult): string[] {
+  const evaluated = result.parts.filter((part) => part.evaluated).length
+  const spent = plural(result.rolloutsUsed, 'rollout')
+  const lines: string[] = []
+  if (result.culprit !== null) {
+    lines.push(culpritLine(result.culprit, refined(result)))
+    if (result.truncated) {
+      lines.push(
+        `context attribution stopped early (the budget ran out after ${spent}; ${RAISE}): ${evaluated} of ${plural(result.parts.length, 'part')} evaluated`,
+      )
+    }
+  } else if (result.truncated) {
+    lines.push(
+      `context attribution stopped early (the budget ran out after ${spent}, ${evaluated} of ${plural(result.parts.length, 'part')} evaluated; ${RAISE}): no part of the locus's context was found to matter in the work done`,
+    )
+  } else {
+    lines.push(
+      `context attribution: no part of the locus's context was found to matter (removing any one of its ${plural(result.parts.length, 'part')} does not significantly reduce P(bad), Holm at ${confidenceLevel(1 - result.confidence)}; ${spent})`,
+    )
+  }
+  if (result.actionMatchRate < 1) {
+    lines.push(
+      `held steps matched the recording in ${percent(result.actionMatchRate)} of the context replays: the steps before the locus did not replay faithfully, so read this with care`,
+    )
+  }
+  return lines
+}
+
+/**
+ * Whether the culprit is a span the refinement found (some probe rescued) rather than a whole
+ * part: its p-value is then Bonferroni-adjusted over the spans the search could probe, not Holm's
+ * over the parts.
+ */
+function refined(result: ContextAttributionResult): boolean {
+  return result.refinement?.probes.some((probe) => probe.rescues) ?? false
+}
+
+/** "the locus decided on: "…" (message 2, user); removing it rescues 96% [84%, 100%] (90% CI, Holm p = 0.0039)". */
+function culpritLine(culprit: ContextCulprit, isSpan: boolean): string {
+  const rescue = rescueOf(culprit.effect)
+  return (
+    `the locus decided on: ${quoted(culprit.text)} (${partName(culprit.label)}); ` +
+    `removing it rescues ${wholePercent(rescue.point)} [${wholePercent(rescue.low)}, ${wholePercent(rescue.high)}] ` +
+    `(${confidenceLevel(culprit.effect.confidence)} CI, ${isSpan ? 'Bonferroni' : 'Holm'} ${pValue(culprit.pValue)})`
+  )
+}
+
+/**
+ * How much removing a part lowers P(bad): the effect P(bad | removed) − P(bad | intact) negated,
+ * its interval mirrored.
+ */
+export function rescueOf(effect: Pick<Interval, 'point' | 'low' | 'high'>): {
+  point: number
+  low: number
+  high: number
+} {
+  return { point: -effect.point, low: -effect.high, high: -effect.low }
+}
+
+/**
+ * A part's label as a parenthesis reads it: the engine's `message 3 (user)` becomes
+ * `message 3, user`, so the parentheses do not nest; `key "ticket"` stays as it is.
+ */
+export function partName(label: string): string {
+  return showControls(label.replace(/ \(([^()]*)\)$/, ', $1'))
+}
+
+/**
+ * Culprit text, quoted on one line: whitespace runs become one space, quotes and control
+ * characters are escaped (a bidi override must not reorder the line), and a long text is cut
+ * after its start, at a word when one ends near the cut, with an ellipsis inside the quotes.
+ */
+export function quoted(text: string, width = CULPRIT_WIDTH): string {
+  const escaped = showControls(JSON.stringify(text.replace(/\s+/g, ' ').trim()).slice(1, -1))
+  const cut = cutEnd(escaped, width)
+  if (cut === escaped) return `"${escaped}"`
+  // Back to the last whole word, when that keeps most of the width: "immediatel…" reads as a typo.
+  const kept = cut.slice(0, -1)
+  const space = kept.lastIndexOf(' ')
+  const atWord = escaped[kept.length] === ' ' || space < width / 2 ? kept : kept.slice(0, space)
+  return `"${atWord.trimEnd()}…"`
+}
+
+/** A rate as a whole percentage, "96%": enough for a rescue read next to its interval. */
+function wholePercent(rate: number): string {
+  const value = Math.round(rate * 100)
+  return `${value === 0 ? 0 : value}%`
+}
+
+/** A p-value with two significant digits, "p = 0.0039", or "p < 0.0001". */
+function pValue(value: number): string {
+  return value < 1e-4 ? 'p < 0.0001' : `p = ${value.toPrecision(2)}`
+}

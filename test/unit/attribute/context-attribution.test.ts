@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest'
+import {
+  Budget,
+  contextAttribution,
+  ContextAttributionResultSchema,
+  defineAgent,
+  InvalidOptionError,
+  type ContextAttributionResult,
+  type Json,
+} from '../../../src/index.js'
+import { firstBadRun } from './fixtures.js'
+import { INJECTED, plantedChat, plantedKeys, refunded } from './context-fixtures.js'
+
+function valid(result: ContextAttributionResult): ContextAttributionResult {
+  expect(ContextAttributionResultSchema.safeParse(result).success).toBe(true)
+  return result
+}
+
+describe('contextAttribution on planted models (P(refund) 0.9 with the injected sentence, 0.05 without)', () => {
+  it('names the decisive key of a 2–6 key object context in at least 95 of 100 seeds, a wrong key in at most 5', async () => {
+    let correct = 0
+    let wrong = 0
+    for (let seed = 0; seed < 100; seed++) {
+      const planted = plantedKeys(seed)
+      const factual = await firstBadRun(planted.agent, seed, refunded)
+      const result = await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed })
+      if (seed < 5) valid(result)
+      expect(result.parts.map((part) => part.path[0])).toEqual(planted.keys)
+      const named = result.culprit?.path[0]
+      if (named === planted.keys[planted.decisive]) correct++
+      else if (named !== undefined) wrong++
+      expect(result.actionMatchRate).toBe(1)
+    }
+    expect(correct).toBeGreaterThanOrEqual(95)
+    expect(wrong).toBeLessThanOrEqual(5)
+  })
+
+  it('names the injected message of a 3–8 message AI SDK prompt in at least 95 of 100 seeds, a wrong one in at most 5', async () => {
+    let correct = 0
+    let wrong = 0
+    for (let seed = 0; seed < 100; seed++) {
+      const planted = plantedChat(seed)
+      const factual = await firstBadRun(planted.agent, seed, refunded)
+      const result = await contextAttribution(planted.agent, factual, {
+        isBad: refunded,
+        step: 1,
+        seed,
+        refine: false,
+      })
+      expect(result.parts).toHaveLength(planted.messages)
+      expect(result.parts[0]).toMatchObject({ kind: 'system', label: 'system prompt' })
+      const named = result.culprit?.path[1]
+      if (named === planted.injectedMessage) correct++
+      else if (named !== undefined) wrong++
+    }
+    expect(correct).toBeGreaterThanOrEqual(95)
+    expect(wrong).toBeLessThanOrEqual(5)
+  })
+
+  it('refines a message of 5–40 sentences to the injected sentence with at most 2·log2(sentences) + 2 probes', async () => {
+    let found = 0
+    const seeds = 40
+    for (let seed = 0; seed < seeds; seed++) {
+      const planted = plantedChat(seed, 5, 40)
+      const factual = await firstBadRun(planted.agent, seed, refunded)
+      const result = valid(
+        await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed }),
+      )
+      expect(result.culprit?.path).toEqual(['prompt', planted.injectedMessage])
+      const refinement = result.refinement
+      expect(refinement).toMatchObject({ unit: 'sentence', units: planted.sentences })
+      expect(refinement?.probes.length).toBeLessThanOrEqual(2 * Math.log2(planted.sentences) + 2)
+      expect(result.methods.refinement).toMatch(/Bonferroni/)
+      const culprit = result.culprit
+      if (culprit !== null) {
+        const part = result.parts.find((candidate) => candidate.path[1] === planted.injectedMessage)
+        expect(part?.text.slice(culprit.span.start, culprit.span.end)).toBe(culprit.text)
+      }
+      if (culprit?.text === INJECTED) found++
+    }
+    expect(found).toBeGreaterThanOrEqual(seeds - 2)
+  })
+
+  it('with independent arms (crn: false), a span without the injected sentence is declared a rescue in at most 5% of runs', async () => {
+    // Without common random numbers a span that does not matter still differs from the intact arm
+    // by chance in every pair: the Bonferroni-adjusted probes must not call that a rescue.
+    let falseRescues = 0
+    const seeds = 30
+    for (let seed = 0; seed < seeds; seed++) {
+      const planted = plantedChat(seed, 5, 40)
+      const factual = await firstBadRun(planted.agent, seed, refunded)
+      const result = await contextAttribution(planted.agent, factual, {
+        isBad: refunded,
+        step: 1,
+        seed,
+        crn: false,
+      })
+      const part = result.parts.find((candidate) => candidate.path[1] === planted.injectedMessage)
+      const wrong = (result.refinement?.probes ?? []).filter(
+        (probe) => probe.rescues && !part?.text.slice(probe.span.start, probe.span.end).includes(INJECTED),
+      )
+      if (wrong.length > 0) falseRescues++
+    }
+    expect(falseRescues).toBeLessThanOrEqual(Math.floor(0.05 * seeds))
+  })
+
+  it('abstains when the decision ignores its context: no part rescues, culprit null', async () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const planted = plantedKeys(seed, false)
+      const factual = await firstBadRun(planted.agent, seed, refunded)
+      const result = valid(
+        await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed }),
+      )
+      expect(result.culprit).toBeNull()
+      expect(result.refinement).toBeNull()
+      expect(result.methods.refinement).toBeNull()
+      // Under common random numbers a context the policy ignores changes no pair: effects are exactly 0.
+      for (const part of result.parts) {
+        expect(part).toMatchObject({ direction: 'none', evaluated: true })
+        expect(part.effect.point).toBe(0)
+      }
+    }
+  })
+})
+
+describe('contextAttribution: budget, determinism and the fixed-sample variant', () => {
+  const planted = plantedChat(11, 5, 20)
+
+  it('a spent budget returns a partial result, truncated, and never guesses a culprit', async () => {
+    const factual = await firstBadRun(planted.agent, 11, refunded)
+    const full = await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed: 11 })
+    expect(full.truncated).toBe(false)
+    expect(full.culprit?.text).toBe(INJECTED)
+    for (const maxRollouts of [1, 10, 30, 60, 100, 150, full.rolloutsUsed - 1]) {
+      const budget = new Budget({ maxRollouts })
+      const result = valid(
+        await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed: 11, budget }),
+      )
+      expect(result.truncated).toBe(true)
+      expect(result.rolloutsUsed).toBeLessThanOrEqual(maxRollouts)
+      // Either nothing, or a claim the full run also makes: the injected message, or a span of it holding the line.
+      if (result.culprit !== null) {
+        expect(result.culprit.path).toEqual(['prompt', planted.injectedMessage])
+        expect(result.culprit.text).toContain(INJECTED)
+      }
+    }
+    const tiny = await contextAttribution(planted.agent, factual, {
+      isBad: refunded,
+      step: 1,
+      seed: 11,
+      budget: { maxRollouts: 10 },
+    })
+    expect(tiny.culprit).toBeNull()
+    expect(tiny.parts.some((part) => !part.evaluated || part.rolloutsUsed < 4)).toBe(true)
+  })
+
+  it('is byte-identical at any concurrency for a seed', async () => {
+    const factual = await firstBadRun(planted.agent, 4, refunded)
+    const one = await contextAttribution(planted.agent, factual, {
+      isBad: refunded,
+      step: 1,
+      seed: 4,
+      concurrency: 1,
+    })
+    const many = await contextAttribution(planted.agent, factual, {
+      isBad: refunded,
+      step: 1,
+      seed: 4,
+      concurrency: 16,
+    })
+    expect(JSON.stringify(many)).toBe(JSON.stringify(one))
+  })
+
+  it('sequential: false runs every arm to `rollouts` with Tango intervals; crn: false uses Newcombe', async () => {
+    const factual = await firstBadRun(planted.agent, 2, refunded)
+    const fixed = valid(
+      await contextAttribution(planted.agent, factual, {
+        isBad: refunded,
+        step: 1,
+        seed: 2,
+        sequential: false,
+      }),
+    )
+    expect(fixed.methods).toMatchObject({ effect: 'tango-corrected', sequential: null })
+    expect(fixed.parts.every((part) => part.rolloutsUsed === 32)).toBe(true)
+    expect(fixed.culprit?.text).toBe(INJECTED)
+    const independent = valid(
+      await contextAttribution(planted.agent, factual, {
+        isBad: refunded,
+        step: 1,
+        seed: 2,
+        sequential: false,
+        crn: false,
+        rollouts: 48,
+      }),
+    )
+    expect(independent.methods.effect).toBe('newcombe')
+    expect(independent.culprit?.path).toEqual(['prompt', planted.injectedMessage])
+  })
+
+  it('reports progress against the most the attribution can spend', async () => {
+    const factual = await firstBadRun(planted.agent, 6, refunded)
+    const seen: Array<{ completed: number; total: number }> = []
+    const result = await contextAttribution(planted.agent, factual, {
+      isBad: refunded,
+      step: 1,
+      seed: 6,
+      concurrency: 1,
+      onProgress: (progress) => seen.push(progress),
+    })
+    expect(seen).toHaveLength(result.rolloutsUsed)
+    expect(seen.at(-1)?.completed).toBe(result.rolloutsUsed)
+    expect(seen.every((progress) => progress.total >= result.rolloutsUsed)).toBe(true)
+  })
+})
+
+describe('contextAttribution: custom contexts and invalid options', () => {
+  const stringContext = defineAgent<Json, string>({
+    name: 'string-context',
+    input: {},
+    async run(_input, ctx) {
+      const text = `Hello. ${INJECTED} Bye.`
+      const action = await ctx.step(
+        'decide',
+        (rng, view) => (rng() < (String(view.context).includes(INJECTED) ? 0.9 : 0.05) ? 'refund' : 'deny'),
+        { context: text },
+      )
+      return action === 'refund' ? 'bad' : 'good'
+    },
+  })
+
+  it('takes a custom context apart with the user’s parts and ablate', async () => {
+    const factual = await firstBadRun(stringContext, 1, refunded)
+    await expect(
+      contextAttribution(stringContext, factual, { isBad: refunded, step: 0, seed: 1 }),
+    ).rejects.toThrow(/contextAttribution: `?step`?.*parts/s)
+    const sentences = ['Hello.', INJECTED, 'Bye.']
+    const result = valid(
+      await contextAttribution(stringContext, factual, {
+        isBad: refunded,
+        step: 0,
+        seed: 1,
+        parts: () => sentences.map((text, i) => ({ path: [i], label: `sentence ${i + 1}`, text })),
+        ablate: (_context, path) => sentences.filter((_, i) => i !== path[0]).join(' '),
+      }),
+    )
+    expect(result.ablation).toBe('custom')
+    expect(result.culprit).toMatchObject({ label: 'sentence 2', text: INJECTED })
+    // The custom part's value is not a string at its path in a string context: no refinement.
+    expect(result.refinement).toBeNull()
+  })
+
+  it('names the option it cannot use', async () => {
+    const planted = plantedKeys(3)
+    const factual = await firstBadRun(planted.agent, 3, refunded)
+    const attempt = (options: Record<string, unknown>) =>
+      contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, ...options })
+    await expect(attempt({ step: 9 })).rejects.toMatchObject({
+      name: 'InvalidOptionError',
+      option: 'step',
+      expected: 'a step index of the factual run, 0 to 2',
+    })
+    await expect(attempt({ step: 0 })).rejects.toMatchObject({
+      option: 'step',
+      expected: expect.stringMatching(/context/),
+    })
+    await expect(attempt({ step: -1 })).rejects.toBeInstanceOf(InvalidOptionError)
+    await expect(attempt({ ablation: 'mask' })).rejects.toMatchObject({ option: 'ablation' })
+    await expect(attempt({ placeholder: 3 })).rejects.toMatchObject({ option: 'placeholder' })
+    await expect(attempt({ parts: () => 'ticket' })).rejects.toMatchObject({ option: 'parts' })
+    await expect(attempt({ parts: () => [{ path: 'ticket' }] })).rejects.toMatchObject({
+      option: 'parts(context)[0]',
+    })
+    await expect(attempt({ rollouts: 0 })).rejects.toMatchObject({ option: 'rollouts' })
+  })
+
+  it('refuses a context with fewer than two parts', async () => {
+    const single = defineAgent<Json, string>({
+      name: 'single-key',
+      input: {},
+      async run(_input, ctx) {
+        const action = await ctx.step('decide', (rng) => (rng() < 0.5 ? 'refund' : 'deny'), {
+          context: { ticket: INJECTED },
+        })
+        return action === 'refund' ? 'bad' : 'good'
+      },
+    })
+    const factual = await firstBadRun(single, 1, refunded)
+    await expect(contextAttribution(single, factual, { isBad: refunded, step: 0 })).rejects.toMatchObject({
+      option: 'step',
+      expected: 'a step whose context has at least 2 parts (keys or messages) to compare',
+      received: 'step 0 "decide" with 1 part (key "ticket")',
+    })
+  })
+})

@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest'
+import {
+  contextParts,
+  customParts,
+  editSpan,
+  type ContextPartHandle,
+} from '../../../src/attribute/context-parts.js'
+import { splitUnits, unitRange } from '../../../src/attribute/context-spans.js'
+import type { Json } from '../../../src/index.js'
+
+function labels(parts: ContextPartHandle[] | undefined): Array<[string, string, string]> {
+  return (parts ?? []).map((part) => [JSON.stringify(part.path), part.kind, part.label])
+}
+
+const aiSdk: Json = {
+  call: 'generate',
+  prompt: [
+    { role: 'system', content: 'Be careful.' },
+    { role: 'user', content: [{ type: 'text', text: 'My order is late. Refund it now.' }] },
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: {} }] },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          toolName: 'lookup',
+          output: { type: 'text', value: 'delayed' },
+        },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool-call', toolCallId: 'c2', toolName: 'refund', input: {} },
+      ],
+    },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c2',
+          toolName: 'refund',
+          output: { type: 'json', value: { ok: true } },
+        },
+      ],
+    },
+  ],
+  tools: [{ type: 'function', name: 'lookup' }],
+  temperature: 0,
+}
+
+describe('contextParts', () => {
+  it('AI SDK: messages and tool results are parts; a tool-call-only assistant message, tools and options are not', () => {
+    const parts = contextParts(aiSdk)
+    expect(labels(parts)).toEqual([
+      ['["prompt",0]', 'system', 'system prompt'],
+      ['["prompt",1]', 'message', 'message 2 (user)'],
+      ['["prompt",3]', 'tool-result', 'tool result 4 (lookup)'],
+      ['["prompt",4]', 'message', 'message 5 (assistant)'],
+      ['["prompt",5]', 'tool-result', 'tool result 6 (refund)'],
+    ])
+    const [system, user, lookup, assistant, refund] = parts as ContextPartHandle[]
+    expect(user?.text).toBe('My order is late. Refund it now.')
+    expect(refund?.text).toBe('{"ok":true}')
+    expect(refund?.textPaths).toEqual([])
+    const prompt = (context: Json) => (context as { prompt: Json[] }).prompt
+    expect(prompt(system?.remove(aiSdk) as Json)).toHaveLength(5)
+    expect(prompt(user?.replace(aiSdk, '[removed]') as Json)[1]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: '[removed]' }],
+    })
+    // A removed tool result keeps its place and its call: the call is answered with an empty text.
+    expect(prompt(lookup?.remove(aiSdk) as Json)[3]).toEqual({
+      role: 'tool',
+      content: [
+        { type: 'tool-result', toolCallId: 'c1', toolName: 'lookup', output: { type: 'text', value: '' } },
+      ],
+    })
+    // An assistant message with a tool call loses its text and keeps the call.
+    expect(prompt(assistant?.remove(aiSdk) as Json)[4]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'c2', toolName: 'refund', input: {} }],
+    })
+    // The edits never touch the context they are given.
+    expect(prompt(aiSdk)).toHaveLength(6)
+  })
+
+  it('Agents SDK: the system instructions, each message and each function call result', () => {
+    const context: Json = {
+      call: 'response',
+      systemInstructions: 'Be careful.',
+      input: [
+        { role: 'user', content: 'Refund me.' },
+        { type: 'function_call', callId: 'c1', name: 'lookup', arguments: '{}' },
+        {
+          type: 'function_call_result',
+          callId: 'c1',
+          name: 'lookup',
+          status: 'completed',
+          output: 'delayed',
+        },
+        { role: 'assistant', content: [{ type: 'output_text', text: 'On it.' }] },
+      ],
+      modelSettings: {},
+    }
+    const parts = contextParts(context) as ContextPartHandle[]
+    expect(labels(parts)).toEqual([
+      ['["systemInstructions"]', 'system', 'system prompt'],
+      ['["input",0]', 'message', 'message 1 (user)'],
+      ['["input",2]', 'tool-result', 'tool result 3 (lookup)'],
+      ['["input",3]', 'message', 'message 4 (assistant)'],
+    ])
+    expect(parts[0]?.remove(context)).not.toHaveProperty('systemInstructions')
+    expect((parts[2]?.remove(context) as { input: Json[] }).input[2]).toMatchObject({ output: '' })
+    expect((parts[3]?.replace(context, 'X') as { input: Json[] }).input[3]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'X' }],
+    })
+    const single = contextParts({ call: 'stream', systemInstructions: 'S.', input: 'Refund me. Now.' })
+    expect(labels(single)).toEqual([
+      ['["systemInstructions"]', 'system', 'system prompt'],
+      ['["input"]', 'message', 'message 1 (user)'],
+    ])
+    expect(single?.[1]?.remove({ call: 'stream', input: 'Refund me.' })).toEqual({
+      call: 'stream',
+      input: '',
+    })
+  })
+
+  it('LangChain: stored messages; a tool message is emptied, an AI message with tool calls keeps them', () => {
+    const context: Json = {
+      call: 'generate',
+      messages: [
+        { type: 'system', data: { content: 'Be careful.' } },
+        { type: 'human', data: { content: [{ type: 'text', text: 'Refund me.' }] } },
+        { type: 'ai', data: { content: 'Looking.', tool_calls: [{ id: 'c1', name: 'lookup', args: {} }] } },
+        { type: 'tool', data: { content: '{"status":"delayed"}', tool_call_id: 'c1', name: 'lookup' } },
+      ],
+      tools: [],
+    }
+    const parts = contextParts(context) as ContextPartHandle[]
+    expect(labels(parts)).toEqual([
+      ['["messages",0]', 'system', 'system prompt'],
+      ['["messages",1]', 'message', 'message 2 (user)'],
+      ['["messages",2]', 'message', 'message 3 (assistant)'],
+      ['["messages",3]', 'tool-result', 'tool result 4 (lookup)'],
+    ])
+    const messages = (edited: Json) => (edited as { messages: Json[] }).messages
+    expect(messages(parts[1]?.remove(context) as Json)).toHaveLength(3)
+    expect(messages(parts[2]?.remove(context) as Json)[2]).toEqual({
+      type: 'ai',
+      data: { content: '', tool_calls: [{ id: 'c1', name: 'lookup', args: {} }] },
+    })
+    expect(messages(parts[3]?.remove(context) as Json)[3]).toMatchObject({
+      type: 'tool',
+      data: { content: '' },
+    })
+  })
+
+  it('any other object: its top-level keys; a string or an array context has no built-in parts', () => {
+    const context: Json = { ticket: 'Refund me.', order: { amount: 99 } }
+    const parts = contextParts(context) as ContextPartHandle[]
+    expect(labels(parts)).toEqual([
+      ['["ticket"]', 'key', 'key "ticket"'],
+      ['["order"]', 'key', 'key "order"'],
+    ])
+    expect(parts[1]?.text).toBe('{"amount":99}')
+    expect(parts[0]?.remove(context)).toEqual({ order: { amount: 99 } })
+    expect(parts[1]?.replace(context, '[removed]')).toEqual({ ticket: 'Refund me.', order: '[removed]' })
+    expect(contextParts('text')).toBeUndefined()
+    expect(contextParts(['a', 'b'])).toBeUndefined()
+  })
+
+  it('custom parts remove by path (an array element spliced out) and refine a string value', () => {
+    const context: Json = ['First. Second.', 'Third.']
+    const parts = customParts(context, () => [
+      { path: [0], label: 'doc 1', text: 'First. Second.' },
+      { path: [1], label: 'doc 2', text: 'Third.' },
+    ])
+    expect(parts.map((part) => part.kind)).toEqual(['message', 'message'])
+    expect(parts[0]?.remove(context)).toEqual(['Third.'])
+    expect(editSpan(context, parts[0] as ContextPartHandle, { start: 7, end: 14 }, '')).toEqual([
+      'First. ',
+      'Third.',
+    ])
+  })
+})
+
+describe('editSpan', () => {
+  it('removes a span of the joined text leaves, leaf by leaf, and replaces it once', () => {
+    const context: Json = {
+      call: 'generate',
+      prompt: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'One. Two.' },
+            { type: 'text', text: 'Three. Four.' },
+          ],
+        },
+        { role: 'user', content: [{ type: 'text', text: 'Other.' }] },
+      ],
+    }
+    const part = contextParts(context)?.[0] as ContextPartHandle
+    expect(part.text).toBe('One. Two.\nThree. Four.')
+    // "Two.\nThree. " spans both leaves.
+    const edited = editSpan(context, part, { start: 5, end: 17 }, '[removed]') as {
+      prompt: Array<{ content: Array<{ text: string }> }>
+    }
+    expect(edited.prompt[0]?.content.map((item) => item.text)).toEqual(['One. [removed]', 'Four.'])
+    expect(edited.prompt[1]?.content[0]?.text).toBe('Other.')
+  })
+})
+
+describe('splitUnits', () => {
+  it('cuts single-line text into sentences and multi-line text into lines, covering the text', () => {
+    const prose = 'Hello there. How are you? I am "fine." Ok'
+    const sentences = splitUnits(prose)
+    expect(sentences.unit).toBe('sentence')
+    expect(sentences.spans.map((span) => prose.slice(span.start, span.end))).toEqual([
+      'Hello there. ',
+      'How are you? ',
+      'I am "fine." ',
+      'Ok',
+    ])
+    const list = 'a\nb\n\nc\n'
+    const lines = splitUnits(list)
+    expect(lines.unit).toBe('line')
+    expect(lines.spans.map((span) => list.slice(span.start, span.end))).toEqual(['a\n', 'b\n\n', 'c\n'])
+    expect(unitRange(lines, 1, 3)).toEqual({ start: 2, end: 7 })
+    expect(() => unitRange(lines, 2, 2)).toThrow(RangeError)
+    expect(splitUnits('  Lead. space.  ').spans).toEqual([
+      { start: 0, end: 8 },
+      { start: 8, end: 16 },
+    ])
+    expect(splitUnits('').spans).toEqual([])
+  })
+})
