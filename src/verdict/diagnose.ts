@@ -50,7 +50,7 @@ export const NO_DIAGNOSIS: Diagnosis = {
  * When contrastive attribution names a locus whose context has two or more parts, context
  * attribution takes that context apart (unless `attribute.context` is false), with its own derived
  * seed, spending from the same budget but at most as many rollouts as the contrastive attribution
- * spent. Its failure is reported on its own (`contextFailure`) and keeps the contrastive result.
+ * spent (or two arms' worth, when it spent less). Its failure is reported on its own (`contextFailure`) and keeps the contrastive result.
  *
  * An attribution that throws (a predicate that fails only on some replay) does not take the
  * verdict with it: the gate already decided, so the failure is returned as data, next to no
