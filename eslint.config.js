@@ -13,6 +13,8 @@ import tseslint from 'typescript-eslint'
 const LAYERS = [
   ['layer 0', ['src/stats', 'src/random', 'src/files', 'src/options', 'src/errors.ts', 'src/json.ts']],
   ['layer 1', ['src/agent', 'src/trajectory']],
+  // The cassette of model calls: below the engine that consults it, above what it stores.
+  ['layer 1 cassette', ['src/cassette']],
   ['layer 2', ['src/rollout']],
   ['layer 3', ['src/replay']],
   ['layer 4', ['src/attribute', 'src/adapters']],

@@ -9,7 +9,13 @@ export type {
   Scenario,
   StepOptions,
   StepView,
+  ToolOptions,
 } from './agent/types.js'
+export { withCassette } from './cassette/attach.js'
+export { Cassette, openCassette, type CassetteCounts, type OpenCassetteOptions } from './cassette/cassette.js'
+export { CassetteMissError } from './cassette/miss-error.js'
+export type { CassetteMode, CassetteWrite } from './cassette/mode.js'
+export { cassettePath } from './cassette/path.js'
 export {
   BudgetExceededError,
   CausalReplayError,
@@ -39,7 +45,8 @@ export {
 } from './replay/interventions.js'
 export type { ToolMode } from './replay/plan.js'
 export { record, replay, type RecordOptions, type ReplayOptions } from './replay/replay.js'
-export { Budget, type BudgetLimits } from './rollout/budget.js'
+export { Budget, type BudgetLimits, type ModelSpend } from './rollout/budget.js'
+export type { RateLimitOptions } from './rollout/rate-limit.js'
 export type { RolloutOptions, RolloutProgress } from './rollout/options.js'
 export { RolloutSet, type RolloutFailure, type ScoredOutcome, type Scorer } from './rollout/rollout-set.js'
 export { runRollouts } from './rollout/run-rollouts.js'
@@ -99,8 +106,10 @@ export {
 } from './check/claims.js'
 export {
   ArtifactSchema,
+  ModelCostSchema,
   VerdictSchema,
   type Artifact,
+  type ModelCost,
   type BaselineComparison,
   type BaselineVerdict,
   type ClaimKind,

@@ -32,6 +32,27 @@ export interface StepOptions<A extends Json = Json> {
   costUsd?: (action: A) => number
   /** Default: none. Facts to record with the step (token usage, model id, …). */
   meta?: (action: A) => JsonObject
+  /**
+   * Default: none. The model this step calls; adapters set it. It marks the step as a model call:
+   * cacheable by default (see `cache`), counted as a model call in cost lines, held to rate limits.
+   */
+  model?: string
+  /**
+   * Default: true for a step with `model`, false otherwise. Whether a cassette in use may answer
+   * this step from an earlier run (keyed by model, step name, context and stream) and record it.
+   * A user step opts in with `ctx.step(name, policy, { context, cache: true })`.
+   */
+  cache?: boolean
+}
+
+/** Options of `ctx.tool`. */
+export interface ToolOptions {
+  /**
+   * Default false. Whether a cassette in use may answer this call from an earlier run (keyed by
+   * tool name, arguments and where the call sits: seed, rollout, step, position) and record it.
+   * For tools that are slow or cost money and whose result depends only on their arguments.
+   */
+  cache?: boolean
 }
 
 /** Which run a rollout is. */
@@ -53,7 +74,12 @@ export interface AgentContext {
    * One tool call (an observation), attached to the preceding step. `args` and the result must be
    * JSON (the result may also be undefined). Replay may answer it from the recording or replace it.
    */
-  tool<R extends Json | undefined>(name: string, args: Json, impl: (args: Json) => R | Promise<R>): Promise<R>
+  tool<R extends Json | undefined>(
+    name: string,
+    args: Json,
+    impl: (args: Json) => R | Promise<R>,
+    options?: ToolOptions,
+  ): Promise<R>
   /** Aborted when the rollout times out, is cancelled or the budget is spent; pass it to I/O. */
   readonly signal: AbortSignal
   /** The seed and index of this rollout. */

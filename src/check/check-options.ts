@@ -1,8 +1,10 @@
 import { z } from 'zod'
+import { CassetteOptionField, type CassetteMode } from '../cassette/mode.js'
 import { InvalidOptionError } from '../errors.js'
 import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import { describeReceived } from '../options/received.js'
+import { RateLimitField, type RateLimitOptions } from '../rollout/rate-limit.js'
 import type { Claim } from './claims.js'
 
 /** Options of `check`. */
@@ -22,6 +24,18 @@ export interface CheckOptions {
   reportDir?: string
   /** Default: none. Aborting stops the rollouts in flight; `check` then throws a RolloutAbortedError. */
   signal?: AbortSignal
+  /**
+   * Default: none (no limit). Limits on live model calls (steps with `model`; cassette hits do not
+   * count), held for this process: every `check` with the same limits shares them. Under Vitest,
+   * the plugin's `rateLimit` holds for the whole run, across workers.
+   */
+  rateLimit?: RateLimitOptions
+  /**
+   * Default: none (every model call is made). A cassette file of model calls: calls it holds are
+   * replayed, the others made and, at the end of the check, merged into the file (not when `CI`
+   * is set). `mode` (default `'auto'`; `CAUSAL_REPLAY_CACHE` wins): see the README's "Cassettes".
+   */
+  cache?: { file: string; mode?: CassetteMode }
 }
 
 /** The options of `check`, parsed once. */
@@ -30,6 +44,8 @@ export const CheckOptionsSchema = z.strictObject({
   file: expecting(z.string(), 'a path relative to the project root').optional(),
   reportDir: NonEmptyPathField.optional(),
   signal: AbortSignalField.optional(),
+  rateLimit: RateLimitField.optional(),
+  cache: CassetteOptionField.optional(),
 })
 const _sameOptions: DescribesSchema<CheckOptions, typeof CheckOptionsSchema> = true
 

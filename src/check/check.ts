@@ -3,9 +3,12 @@ import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult } from '../attribute/schema.js'
+import { withCassette } from '../cassette/attach.js'
+import { openCassette, type Cassette } from '../cassette/cassette.js'
 import { displayPath } from '../files/display-path.js'
+import { processRateLimit, type ModelRateLimit } from '../rollout/rate-limit.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
-import { buildArtifact } from '../verdict/artifact.js'
+import { buildArtifact, modelCost } from '../verdict/artifact.js'
 import { runBaselineGate, type BaselineTarget } from '../verdict/baseline-gate.js'
 import { diagnose } from '../verdict/diagnose.js'
 import type { GateRun, GateSubject } from '../verdict/gate.js'
@@ -87,13 +90,35 @@ export async function check(
   checkClaim(claim)
   const parsed = parseCheckOptions(options)
   const name = parsed.name ?? `${scenario.agent.name} ${claim.kind} ${labelOf(claim)}`
-  return runCheck(scenario, claim, {
+  const cassette =
+    parsed.cache === undefined
+      ? null
+      : await openCassette(
+          parsed.cache.file,
+          parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode },
+        )
+  const result = await runCheck(scenario, claim, {
     test: { name, file: parsed.file ?? '' },
     defaults: {},
     signal: parsed.signal,
+    rateLimit: parsed.rateLimit === undefined ? undefined : processRateLimit(parsed.rateLimit),
     report: parsed.reportDir === undefined ? null : { dir: resolve(parsed.reportDir), assertion: 1 },
     root: process.cwd(),
+    cassette,
   })
+  if (cassette !== null) await saveCassette(cassette)
+  return result
+}
+
+/** Saves a check's cassette; a file that cannot be written is a warning, never another verdict. */
+async function saveCassette(cassette: Cassette): Promise<void> {
+  try {
+    await cassette.save()
+  } catch (error) {
+    process.stderr.write(
+      `vitest-causal-replay: the cassette ${displayPath(cassette.file)} could not be written (${error instanceof Error ? error.message : String(error)}); the verdict stands, the calls will be made again next run.\n`,
+    )
+  }
 }
 
 /** Where a check runs: what the matchers know about the test, or what `check`'s options say. */
@@ -113,10 +138,20 @@ export interface CheckContext {
   /** Default: the claim builder's name. Who makes the claim, for messages about its options (`toRarely`). */
   caller?: string
   /**
+   * Default: none. The rate limit live model calls wait for: the plugin's run-wide one, or the
+   * process-wide one of `check`'s `rateLimit`.
+   */
+  rateLimit?: ModelRateLimit | undefined
+  /**
    * Default: none. When the surrounding test times out, less a margin for the message and files:
    * the gate and its attribution stop in time to report instead of being killed with the test.
    */
   deadline?: Deadline | undefined
+  /**
+   * Default: none. The cassette the gate's and the attribution's rollouts go through: model calls
+   * it holds are replayed, the others made and recorded (the caller saves it).
+   */
+  cassette?: Cassette | null
 }
 
 /** The pipeline behind `check` and every matcher: seed → options → gate → attribution → artifact → message. */
@@ -133,10 +168,12 @@ export async function runCheck(
     label: gate.options.label ?? predicateLabel(claim.predicate),
     seedSource: chosen.source,
   }
-  const run = await gate.run(scenario, subject, context.signal)
-  const diagnosis = await diagnose(scenario, run, gate.options, context.signal)
+  // Every rollout (gate and attribution) goes through the cassette: a warm run reproduces both.
+  const target = context.cassette == null ? scenario : withCassette(scenario, context.cassette)
+  const run = await gate.run(target, subject, context.signal)
+  const diagnosis = await diagnose(target, run, gate.options, context.signal)
   // An attribution that failed rides along in the artifact: the verdict it could not explain stands.
-  const artifact = buildArtifact(context.test, run, diagnosis)
+  const artifact = buildArtifact(context.test, run, diagnosis, modelCost(gate.options.budget.spend))
 
   const report = context.report === null ? null : await writeReport(context.report, context.test, artifact)
   let message = formatVerdictMessage(artifact, report === null ? {} : { report: report.shown })
@@ -192,17 +229,23 @@ interface ResolvedGate {
   ): Promise<GateRun>
 }
 
-/** Resolves the claim's options (claim > run defaults > built-in) and picks its gate. */
+/**
+ * Resolves the claim's options (claim > run defaults > built-in) and picks its gate. The gate and
+ * its attribution spend through a sub-account of the claim's budget: the limits are the budget's,
+ * the spending counted there is this claim's alone, even when other checks share the budget.
+ */
 function resolveGate(claim: Claim, context: CheckContext, seed: number): ResolvedGate {
   const caller = context.caller ?? CALLERS[claim.kind]
   const deadline = context.deadline
+  const run = <Resolved extends ResolvedCommon>(resolved: Resolved) => ({
+    ...resolved,
+    budget: resolved.budget.account({ rateLimit: context.rateLimit }),
+    deadline,
+  })
   switch (claim.kind) {
     case 'rarely':
     case 'usually': {
-      const options = {
-        ...resolveSequentialGate(claim.kind, caller, claim.options, context.defaults, seed),
-        deadline,
-      }
+      const options = run(resolveSequentialGate(claim.kind, caller, claim.options, context.defaults, seed))
       return {
         options,
         run: (scenario, subject, signal) => runSequentialGate(scenario, subject, options, signal),
@@ -210,10 +253,7 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
     }
     case 'never':
     case 'always': {
-      const options = {
-        ...resolveZeroTolerance(claim.kind, caller, claim.options, context.defaults, seed),
-        deadline,
-      }
+      const options = run(resolveZeroTolerance(claim.kind, caller, claim.options, context.defaults, seed))
       return {
         options,
         run: (scenario, subject, signal) => runZeroToleranceGate(scenario, subject, options, signal),
@@ -221,7 +261,7 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
     }
     case 'baseline': {
       const { file, name, update, ...rest } = claim.options
-      const options = { ...resolveBaseline(caller, { ...rest, name }, context.defaults, seed), deadline }
+      const options = run(resolveBaseline(caller, { ...rest, name }, context.defaults, seed))
       const absolute = isAbsolute(file) ? file : resolve(context.root, file)
       const target: BaselineTarget = {
         file: absolute,

@@ -1,4 +1,16 @@
-import type { AgentContext, Policy, RolloutInfo, Scenario, StepOptions, StepView } from '../agent/types.js'
+import type {
+  AgentContext,
+  Policy,
+  RolloutInfo,
+  Scenario,
+  StepOptions,
+  StepView,
+  ToolOptions,
+} from '../agent/types.js'
+import { cassetteOf } from '../cassette/attach.js'
+import type { Cassette } from '../cassette/cassette.js'
+import type { StepCallKey, ToolCallKey } from '../cassette/key.js'
+import type { StepEntry } from '../cassette/schema.js'
 import {
   BudgetExceededError,
   CausalReplayError,
@@ -6,11 +18,12 @@ import {
   RolloutAbortedError,
   RolloutTimeoutError,
 } from '../errors.js'
-import { contextDigest, copyJson, isJsonPrimitive, type Json } from '../json.js'
+import { contextDigest, copyJson, isJsonPrimitive, type Json, type JsonObject } from '../json.js'
 import { providerSeed, stepStream } from '../random/streams.js'
 import type { Observation, RolloutError, Step, StepSource, Trajectory } from '../trajectory/schema.js'
 import { assembleTrajectory, type FailedStep } from './assemble-trajectory.js'
 import type { Budget } from './budget.js'
+import type { ModelRateLimit } from './rate-limit.js'
 import { classifyError, errorMessage } from './classify-error.js'
 import type { Plan } from './plan.js'
 import { resolveStep, type StepResolution } from './resolve-step.js'
@@ -146,6 +159,17 @@ interface StepRecord {
   diverged: boolean
   /** Whether a policy was called: only a policy call costs money. */
   policyCalled: boolean
+  /** A cacheable step while a cassette is in use: answered from it (`hit`) or called (`miss`). */
+  cassette?: 'hit' | 'miss'
+  /** A hit only: the stored step's meta. */
+  storedMeta?: StepEntry['meta']
+}
+
+/** A cacheable step the cassette did not hold: recorded once its policy returns. */
+interface CassetteMiss {
+  cassette: Cassette
+  key: string
+  call: StepCallKey
 }
 
 /** The message an observation keeps when the rollout ended while its tool call was still running. */
@@ -183,6 +207,8 @@ class TrajectoryRecorder {
   private finished = false
   /** The first step whose policy failed while a later step had already started (a gap). */
   private failedStep: FailedStep | undefined
+  /** The cassette this rollout's cacheable steps and tool calls go through, if any. */
+  private readonly cassette: Cassette | undefined
 
   constructor(
     private readonly scenario: Scenario<unknown, unknown>,
@@ -190,6 +216,7 @@ class TrajectoryRecorder {
   ) {
     this.deadline = performance.now() + settings.timeoutMs
     this.context = new RolloutContext(this, settings.seed, settings.rollout)
+    this.cassette = cassetteOf(scenario.agent)
   }
 
   /** The rollout's signal: aborted when it times out, is cancelled, or ends with work still running. */
@@ -295,6 +322,43 @@ class TrajectoryRecorder {
         )
         return Promise.resolve(copyJson(resolved.action, where) as A)
       }
+      // A cassette answers a cacheable call before anything is spent: a hit calls nothing. A step
+      // whose policy was swapped is not cacheable: its key would name the agent's model, not the
+      // one swapped in.
+      let miss: CassetteMiss | undefined
+      const { cassette } = this
+      if (
+        cassette !== undefined &&
+        resolved.source !== 'swapped' &&
+        (options.cache ?? options.model !== undefined)
+      ) {
+        const call: StepCallKey = {
+          name,
+          model: options.model,
+          // What the policy is asked: an edited step's key is its edited context's.
+          request: resolved.source === 'edited' ? resolved.sees : context,
+          stream: { seed: this.settings.seed, rollout: this.settings.rollout, step: index },
+        }
+        const { key, entry } = cassette.findStep(call)
+        if (entry !== undefined) {
+          const where = `The stored action of step ${index} "${name}"`
+          const record: StepRecord = {
+            index,
+            name,
+            action: copyJson(entry.action, where),
+            context,
+            contextDigest: digest,
+            source: resolved.source,
+            diverged: resolved.diverged,
+            policyCalled: false,
+            cassette: 'hit',
+          }
+          if (entry.meta !== undefined) record.storedMeta = entry.meta
+          this.complete(record, options)
+          return Promise.resolve(copyJson(entry.action, where) as A)
+        }
+        miss = { cassette, key, call }
+      }
       if (this.settings.budget.costExhausted) {
         this.stoppedByBudget = true
         throw new BudgetExceededError(
@@ -302,14 +366,20 @@ class TrajectoryRecorder {
           undefined,
         )
       }
+      // A live model call waits for the rate limit, if any (a hit above called nothing).
+      const limit = this.settings.budget.rateLimit
+      if (limit !== undefined && options.model !== undefined)
+        return this.limitedPolicy(limit, index, name, context, digest, resolved, options, miss)
       const { seed, rollout } = this.settings
       const returned = resolved.policy(
         stepStream(seed, rollout, index),
         new PolicyView(name, index, resolved.sees, this, seed, rollout),
       )
       if (isPromiseLike(returned))
-        return this.settlePolicy(returned, index, name, context, digest, resolved, options)
-      return Promise.resolve(this.completePolicy(returned, index, name, context, digest, resolved, options))
+        return this.settlePolicy(returned, index, name, context, digest, resolved, options, miss)
+      return Promise.resolve(
+        this.completePolicy(returned, index, name, context, digest, resolved, options, miss),
+      )
     } catch (error) {
       this.abandon(index, name, error)
       return Promise.reject(error)
@@ -325,9 +395,49 @@ class TrajectoryRecorder {
     digest: string | null,
     resolved: StepResolution<A>,
     options: StepOptions<A>,
+    miss: CassetteMiss | undefined,
   ): Promise<A> {
     try {
-      return this.completePolicy(await returned, index, name, context, digest, resolved, options)
+      return this.completePolicy(await returned, index, name, context, digest, resolved, options, miss)
+    } catch (error) {
+      this.abandon(index, name, error)
+      throw error
+    }
+  }
+
+  /**
+   * The rest of {@link step} for a live model call under a rate limit: wait for the limit, call
+   * the policy, then count the call's tokens. Tokens are known only once the call returns, so they
+   * are counted after it: later calls wait for them, this one could not.
+   */
+  private async limitedPolicy<A extends Json>(
+    limit: ModelRateLimit,
+    index: number,
+    name: string,
+    context: Json | undefined,
+    digest: string | null,
+    resolved: Extract<StepResolution<A>, { kind: 'call' }>,
+    options: StepOptions<A>,
+    miss: CassetteMiss | undefined,
+  ): Promise<A> {
+    try {
+      await limit.acquire(this.signal)
+      this.checkAlive()
+      // Other rollouts may have spent the rest of the budget while this one waited.
+      if (this.settings.budget.costExhausted) {
+        this.stoppedByBudget = true
+        throw new BudgetExceededError(
+          `The cost budget is spent (${this.settings.budget.describe()}).`,
+          undefined,
+        )
+      }
+      const { seed, rollout } = this.settings
+      const returned = await resolved.policy(
+        stepStream(seed, rollout, index),
+        new PolicyView(name, index, resolved.sees, this, seed, rollout),
+      )
+      await limit.recordTokens(callTokens(options.meta?.(returned)))
+      return this.completePolicy(returned, index, name, context, digest, resolved, options, miss)
     } catch (error) {
       this.abandon(index, name, error)
       throw error
@@ -343,29 +453,35 @@ class TrajectoryRecorder {
     digest: string | null,
     resolved: StepResolution<A>,
     options: StepOptions<A>,
+    miss: CassetteMiss | undefined,
   ): A {
     this.checkAlive()
     const action = isJsonPrimitive(returned)
       ? returned
       : copyJson(returned, `The action of step ${index} "${name}"`)
-    this.complete(
-      {
-        index,
-        name,
-        action,
-        context,
-        contextDigest: digest,
-        source: resolved.source,
-        diverged: resolved.diverged,
-        policyCalled: true,
-      },
-      options,
-    )
+    const record: StepRecord = {
+      index,
+      name,
+      action,
+      context,
+      contextDigest: digest,
+      source: resolved.source,
+      diverged: resolved.diverged,
+      policyCalled: true,
+    }
+    if (miss !== undefined) record.cassette = 'miss'
+    const step = this.complete(record, options)
+    // The cassette keeps its own copy: a predicate may mutate the trajectory it is handed.
+    if (miss !== undefined) {
+      const where = `The action of step ${index} "${name}"`
+      const meta = step.meta === undefined ? undefined : (copyJson(step.meta, where) as Step['meta'])
+      miss.cassette.recordStep(miss.key, miss.call, copyJson(step.action, where), meta)
+    }
     return returned
   }
 
   /** Records a step that has its action, charging its cost to the rollout and the budget. */
-  private complete<A extends Json>(record: StepRecord, options: StepOptions<A>): void {
+  private complete<A extends Json>(record: StepRecord, options: StepOptions<A>): Step {
     const { index, name, action, context, contextDigest } = record
     // Keys in schema order, so a trajectory prints the same before and after a file round trip.
     const step: Omit<Step, 'observations'> & { observations?: Observation[] } =
@@ -385,11 +501,39 @@ class TrajectoryRecorder {
       this.costUsd += cost
       this.settings.budget.chargeCost(cost)
     }
-    if (options.meta !== undefined) {
+    if (record.cassette !== undefined) step.cassette = record.cassette
+    // A hit spent nothing; what the call would have cost is what the cassette saved.
+    if (record.cassette === 'hit' && options.costUsd !== undefined) {
+      const saved = options.costUsd(action as A)
+      if (saved >= 0 && saved < Infinity) step.savedUsd = saved
+    }
+    if (record.storedMeta !== undefined) {
+      step.meta = copyJson(record.storedMeta, `The stored meta of step ${index} "${name}"`) as Step['meta']
+    } else if (options.meta !== undefined) {
       step.meta = copyJson(options.meta(action as A), `The meta of step ${index} "${name}"`) as Step['meta']
     }
     step.observations = this.observations[index] as Observation[]
     this.steps[index] = step as Step
+    if (options.model !== undefined) this.chargeModelCall(record, step as Step)
+    return step as Step
+  }
+
+  /**
+   * Counts a model step on the budget, for the verdict's cost: a live call with its tokens (from
+   * the meta the adapters record) and its price, or a cassette hit with what it saved. A held or
+   * forced step called nothing and is not a model call of this run.
+   */
+  private chargeModelCall(record: StepRecord, step: Step): void {
+    if (record.cassette === 'hit') {
+      this.settings.budget.chargeModelCall({ kind: 'cassette-hit', savedUsd: step.savedUsd })
+    } else if (record.policyCalled) {
+      this.settings.budget.chargeModelCall({
+        kind: 'live',
+        inputTokens: tokenCount(step.meta?.['inputTokens']),
+        outputTokens: tokenCount(step.meta?.['outputTokens']),
+        usd: step.costUsd,
+      })
+    }
   }
 
   /** A step that will not complete: give its index back if nothing came after it, else remember the gap. */
@@ -403,6 +547,7 @@ class TrajectoryRecorder {
     name: string,
     args: Json,
     impl: (args: Json) => R | Promise<R>,
+    options?: ToolOptions,
   ): Promise<R> {
     this.checkAlive()
     if (++this.toolCalls > this.settings.maxSteps) {
@@ -426,6 +571,24 @@ class TrajectoryRecorder {
       observations.push(observation(name, recordedArgs, directive.result, 'replaced'))
       return copyJson(directive.result, `The replacement result of "${name}"`) as R
     }
+    let miss: { cassette: Cassette; key: string; call: ToolCallKey } | undefined
+    const { cassette } = this
+    if (cassette !== undefined && options?.cache === true) {
+      const { seed, rollout } = this.settings
+      const call: ToolCallKey = {
+        tool: name,
+        args: recordedArgs,
+        stream: { seed, rollout, step: stepIndex, position },
+      }
+      const { key, entry } = cassette.findTool(call)
+      if (entry !== undefined) {
+        observations.push(observation(name, recordedArgs, entry.result, 'live'))
+        return (
+          entry.result === undefined ? undefined : copyJson(entry.result, `The stored result of "${name}"`)
+        ) as R
+      }
+      miss = { cassette, key, call }
+    }
     // Reserve the position now (see the class comment); it stays marked if the rollout ends first.
     observations.push({ tool: name, args: recordedArgs, error: TOOL_STILL_RUNNING, source: 'live' })
     let result: R
@@ -445,6 +608,7 @@ class TrajectoryRecorder {
     const recordedResult =
       result === undefined ? undefined : copyJson(result, `The result of tool call "${name}"`)
     observations[position] = observation(name, recordedArgs, recordedResult, 'live')
+    miss?.cassette.recordTool(miss.key, miss.call, recordedResult)
     return result
   }
 
@@ -502,7 +666,7 @@ class RolloutContext implements AgentContext {
     this.#seed = seed
     this.#index = index
     this.step = (name, policy, options) => recorder.step(name, policy, options)
-    this.tool = (name, args, impl) => recorder.tool(name, args, impl)
+    this.tool = (name, args, impl, options) => recorder.tool(name, args, impl, options)
   }
 
   /** Made on first read, since the AbortController it creates is only for agents that use it. */
@@ -556,6 +720,16 @@ function observation(
   source: Observation['source'],
 ): Observation {
   return result === undefined ? { tool, args, source } : { tool, args, result, source }
+}
+
+/** A token count from a step's meta: the adapters record `inputTokens` and `outputTokens` when the provider reports them. */
+function tokenCount(value: Json | undefined): number {
+  return typeof value === 'number' && value >= 0 && Number.isFinite(value) ? value : 0
+}
+
+/** Input plus output tokens of a call, from the meta its step will record. */
+function callTokens(meta: JsonObject | undefined): number {
+  return tokenCount(meta?.['inputTokens']) + tokenCount(meta?.['outputTokens'])
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -1,5 +1,7 @@
 import type { Estimate } from '../stats/estimate.js'
+import type { ModelCost } from '../verdict/schema.js'
 import { cutMiddle } from './context.js'
+import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
 import { formatTable } from './table.js'
 
@@ -17,6 +19,8 @@ export interface SummaryRow {
   /** Default 0. Rollouts that ended in an error: shown beside the rollouts, even on a pass. */
   errors?: number
   locus: { index: number; name: string } | null
+  /** Default: none. What the assertion's model calls cost. */
+  cost?: ModelCost | undefined
 }
 
 /** Options of {@link formatSummaryTable}. */
@@ -30,40 +34,65 @@ export interface SummaryOptions {
 // Failures first: the summary is read to find what broke.
 const ORDER = { fail: 0, inconclusive: 1, pass: 2 } as const
 
+/** The rows in summary order: failures first, then inconclusive, then passes; each by file and name. */
+export function summaryOrder<Row extends SummaryRow>(rows: readonly Row[]): Row[] {
+  return [...rows].sort(
+    (a, b) =>
+      ORDER[a.verdict] - ORDER[b.verdict] || a.file.localeCompare(b.file) || a.test.localeCompare(b.test),
+  )
+}
+
+/** "3 rate assertions — 1 fail, 0 inconclusive, 2 pass". */
+export function summaryTally(rows: readonly SummaryRow[]): string {
+  const tally = (verdict: SummaryRow['verdict']) => rows.filter((row) => row.verdict === verdict).length
+  return `${plural(rows.length, 'rate assertion')} — ${tally('fail')} fail, ${tally('inconclusive')} inconclusive, ${tally('pass')} pass`
+}
+
+/** "95%" when every row's rate has that confidence, else "confidence". */
+export function commonLevel(rows: readonly SummaryRow[]): string {
+  const levels = new Set(rows.map((row) => confidenceLevel(row.rate.confidence)))
+  return levels.size === 1 ? ([...levels][0] ?? 'confidence') : 'confidence'
+}
+
+/** "23.0% [15.8%–32.2%] Wilson". */
+export function rateText(rate: Estimate): string {
+  return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${methodName(rate.method)}`
+}
+
 /**
  * The reporter's end-of-run table: one line per rate assertion — test, verdict, rate with its
- * interval and method, rollouts, causal locus — failures first, then by file and name.
+ * interval and method, rollouts, causal locus — failures first, then by file and name. When any
+ * assertion made model calls, a cost column and the run's total cost line (as in the messages);
+ * a run of synthetic agents keeps the table without them.
  */
 export function formatSummaryTable(rows: readonly SummaryRow[], options: SummaryOptions = {}): string {
   const paint = options.paint ?? ((_verdict, text) => text)
-  const tally = (verdict: SummaryRow['verdict']) => rows.filter((row) => row.verdict === verdict).length
-  const lines = [
-    `causal-replay: ${plural(rows.length, 'rate assertion')} — ${tally('fail')} fail, ${tally('inconclusive')} inconclusive, ${tally('pass')} pass`,
-  ]
+  const lines = [`causal-replay: ${summaryTally(rows)}`]
   if (rows.length > 0) {
-    const sorted = [...rows].sort(
-      (a, b) =>
-        ORDER[a.verdict] - ORDER[b.verdict] || a.file.localeCompare(b.file) || a.test.localeCompare(b.test),
-    )
-    const levels = new Set(rows.map((row) => confidenceLevel(row.rate.confidence)))
-    const level = levels.size === 1 ? [...levels][0] : 'confidence'
+    const sorted = summaryOrder(rows)
+    const level = commonLevel(rows)
+    const withCost = rows.some((row) => (row.cost?.modelCalls ?? 0) > 0)
     const table = formatTable(
       [
         { header: 'test' },
         { header: 'verdict' },
         { header: `rate [${level} CI]` },
         { header: 'rollouts', align: 'right' },
+        ...(withCost ? [{ header: 'cost' }] : []),
         { header: 'locus' },
       ],
       sorted.map((row) => [
         cutMiddle(`${row.file} > ${row.test}`, 70),
         paint(row.verdict, row.verdict),
-        `${percent(row.rate.point)} [${percent(row.rate.low)}–${percent(row.rate.high)}] ${methodName(row.rate.method)}`,
+        rateText(row.rate),
         rolloutsText(row),
+        ...(withCost ? [costCell(row.cost)] : []),
         row.locus === null ? '—' : `${row.locus.index} ${row.locus.name}`,
       ]),
     )
     lines.push(...table.map((line) => `  ${line}`))
+    const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
+    if (total !== null) lines.push(`  total ${total}`)
   }
   if (options.index !== undefined) lines.push(`  report: ${options.index}`)
   return lines.join('\n')
@@ -73,7 +102,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
  * "84", or "84 (13 errors)": with allowErrors a gate can pass on the rollouts that completed, and
  * the errors it left out of the rate must not be visible only in the artifact.
  */
-function rolloutsText(row: SummaryRow): string {
+export function rolloutsText(row: SummaryRow): string {
   const errors = row.errors ?? 0
   return errors === 0 ? count(row.rollouts) : `${count(row.rollouts)} (${plural(errors, 'error')})`
 }

@@ -2,6 +2,7 @@ import { explainVerdict, type Explanation } from '../verdict/explain.js'
 import { claimDirection, type Artifact, type BaselineComparison, type Verdict } from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
 import { formatContextAttribution } from './context-attribution.js'
+import { formatCostLine } from './cost.js'
 import { confidenceLevel, count, methodName, percent, plural, signedPercent } from './numbers.js'
 import { showControls } from './visible.js'
 import { wrapWords } from './wrap.js'
@@ -48,6 +49,9 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     body.push(attributionFailedText(artifact.contextAttributionError, 'context attribution'))
   if (artifact.shapley !== null) body.push(...formatShapley(artifact.shapley, artifact.failing))
   if (artifact.attributionError != null) body.push(attributionFailedText(artifact.attributionError))
+  // Over the gate and its attribution, so after both; none without model calls.
+  const cost = formatCostLine(verdict.cost)
+  if (cost !== null) body.push(cost)
   if (options.report !== undefined) body.push(`report: ${options.report}`)
   lines.push(...body.map((line) => `  ${line}`))
   return lines.join('\n')

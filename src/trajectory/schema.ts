@@ -52,8 +52,15 @@ export const StepSchema = z.object({
   source: StepSourceSchema,
   /** A held step whose name or context digest differed from the recording. */
   diverged: z.boolean().optional(),
-  /** Money the policy call cost (adapters: tokens × price table). */
+  /** Money the policy call cost (adapters: tokens × price table). Absent when nothing was spent (a cassette hit). */
   costUsd: z.number().nonnegative().optional(),
+  /**
+   * Only for a cacheable step while a cassette is in use: `hit` when the action came from the
+   * cassette (no policy call, nothing spent), `miss` when the policy was called.
+   */
+  cassette: z.enum(['hit', 'miss']).optional(),
+  /** A cassette hit only: what the call would have cost (its `costUsd` for the stored action). */
+  savedUsd: z.number().nonnegative().optional(),
   /** Extra facts an adapter records (token usage, model id, finish reason). */
   meta: z.record(z.string(), JsonSchema).optional(),
   observations: z.array(ObservationSchema),

@@ -6,7 +6,6 @@ import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import { RolloutAbortedError } from '../errors.js'
 import { deriveSeed } from '../random/streams.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import { CappedBudget } from './capped-budget.js'
 import type { ResolvedCommon, ResolvedContextAttribute } from './options.js'
 import type { GateRun } from './gate.js'
 import { rolloutTimeout, thrownMessage } from './sampling.js'
@@ -196,10 +195,9 @@ async function attribute(
           // most doubles; but two arms' worth at least: a locus found in 16 rollouts leaves too few
           // to compare two parts with the intact context (each arm needs 14 or more pairs to
           // decide). Charged to the gate's budget too, whose limits still hold.
-          budget: new CappedBudget(
-            options.budget,
-            maxRollouts ?? Math.max(contrastiveResult.rolloutsUsed, 2 * rollouts),
-          ),
+          budget: options.budget.account({
+            maxRollouts: maxRollouts ?? Math.max(contrastiveResult.rolloutsUsed, 2 * rollouts),
+          }),
         })
       }
     } catch (error) {

@@ -40,6 +40,29 @@ export const BaselineComparisonSchema = z.object({
 })
 export type BaselineComparison = z.infer<typeof BaselineComparisonSchema>
 
+/**
+ * What the model calls of a claim cost, over its gate and its attribution: every step that names a
+ * `model` (the adapters' model calls) and called it live or was answered by a cassette. Depends on
+ * concurrency as `rolloutsRun` does: rollouts past the deciding one were paid for too.
+ */
+export const ModelCostSchema = z.object({
+  /** Model calls, live and from the cassette. */
+  modelCalls: z.number().int().nonnegative(),
+  /** Of those, the ones a cassette answered (nothing spent). */
+  cassetteHits: z.number().int().nonnegative(),
+  /** Input tokens of the live calls (cached input included), as the providers reported them. */
+  inputTokens: z.number().nonnegative(),
+  /** Output tokens of the live calls. */
+  outputTokens: z.number().nonnegative(),
+  /** USD of the priced live calls; null when no live call was priced (no `prices` table, or none made). */
+  usd: z.number().nonnegative().nullable(),
+  /** Live calls without a price, whose cost is not in `usd`. */
+  unpricedCalls: z.number().int().nonnegative(),
+  /** USD the cassette hits would have cost; null when no hit was priced. */
+  savedUsd: z.number().nonnegative().nullable(),
+})
+export type ModelCost = z.infer<typeof ModelCostSchema>
+
 // The fields every verdict has, whatever its gate.
 const verdictFields = {
   /** `pass`: the claim holds at the stated confidence; `fail`: it does not; `inconclusive`: the rollouts (or the budget, or the test's time) ran out first. */
@@ -81,6 +104,8 @@ const verdictFields = {
     .object({ testTimeoutMs: z.number().positive(), rolloutTimeoutMs: z.number().nonnegative() })
     .nullable()
     .optional(),
+  /** What the model calls of the gate and its attribution cost. Absent in artifacts written before it was counted. */
+  cost: ModelCostSchema.optional(),
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
 import { EstimateSchema } from '../stats/estimate.js'
+import { ModelCostSchema } from '../verdict/schema.js'
 import { MatcherNameSchema } from './matcher-name.js'
 
 /**
@@ -30,6 +31,8 @@ export const CausalReplayMetaEntrySchema = z.object({
   reportDir: z.string(),
   /** Which run of the test wrote it ("retry/repeat"): a retried test keeps only its last run's entries. */
   attempt: z.string(),
+  /** What the assertion's model calls cost (gate and attribution); absent in entries from before it was counted. */
+  cost: ModelCostSchema.optional(),
 })
 export type CausalReplayMetaEntry = z.infer<typeof CausalReplayMetaEntrySchema>
 

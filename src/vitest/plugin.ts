@@ -4,11 +4,14 @@ import type { Plugin } from 'vite'
 // For its augmentation of Vite's Plugin type with the `configureVitest` hook.
 import type {} from 'vitest/config'
 import type { Vitest } from 'vitest/node'
+import { CassetteModeField, type CassetteMode } from '../cassette/mode.js'
 import { BooleanField, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { RateLimitField, type RateLimitOptions } from '../rollout/rate-limit.js'
 import { MatcherDefaultsSchema, type MatcherDefaults } from '../verdict/options.js'
 import { PROVIDE_KEY, resolveReportDir, type CausalReplayProvided } from './provided.js'
 import CausalReplayReporter from './reporter.js'
+import { startRateLimitCoordinator, type RateLimitCoordinator } from './rate-limit-coordinator.js'
 
 /** Options of {@link causalReplay}. */
 export interface CausalReplayPluginOptions extends MatcherDefaults {
@@ -19,6 +22,19 @@ export interface CausalReplayPluginOptions extends MatcherDefaults {
   reportDir?: string
   /** Default true. Adds the summary reporter next to your other reporters (false: matchers only). */
   reporter?: boolean
+  /**
+   * Default `'auto'`; `CAUSAL_REPLAY_CACHE` wins. How the matchers use each test file's cassette
+   * (`__cassettes__/<file>.cassette.json`): `auto` replays stored model calls and records new
+   * ones, `offline` fails a rollout whose call is not stored, `refresh` makes every call again,
+   * `off` uses none. See the README's "Cassettes".
+   */
+  cache?: CassetteMode
+  /**
+   * Default: none (no limit). Limits on live model calls (`{ requestsPerMinute?, tokensPerMinute? }`)
+   * held for the whole run, across workers: a coordinator in the main process owns the limiter and
+   * every worker asks it before each live model call (cassette hits do not count).
+   */
+  rateLimit?: RateLimitOptions
 }
 
 // No defaults here: the plugin hands on only what was set, and the matchers fill in the rest.
@@ -26,6 +42,8 @@ export interface CausalReplayPluginOptions extends MatcherDefaults {
 const PluginOptionsSchema = MatcherDefaultsSchema.extend({
   reportDir: NonEmptyPathField.optional(),
   reporter: BooleanField.optional(),
+  cache: CassetteModeField.optional(),
+  rateLimit: RateLimitField.optional(),
 })
 const _sameOptions: DescribesSchema<CausalReplayPluginOptions, typeof PluginOptionsSchema> = true
 
@@ -38,6 +56,24 @@ const SETUP_FILE = [
 
 // One reporter per Vitest instance, however many projects use the plugin.
 const withReporter = new WeakSet<Vitest>()
+
+// One rate-limit coordinator per Vitest instance: the limit holds across its projects too.
+const coordinators = new WeakMap<Vitest, Promise<RateLimitCoordinator>>()
+
+/** The run's coordinator, started on first use and closed when Vitest closes (or restarts). */
+function runCoordinator(vitest: Vitest, limits: RateLimitOptions): Promise<RateLimitCoordinator> {
+  let coordinator = coordinators.get(vitest)
+  if (coordinator === undefined) {
+    coordinator = startRateLimitCoordinator(limits)
+    coordinators.set(vitest, coordinator)
+    const started = coordinator
+    vitest.onClose(async () => {
+      coordinators.delete(vitest)
+      await (await started).close()
+    })
+  }
+  return coordinator
+}
 
 /**
  * `causalReplay()` from `vitest-causal-replay/plugin`: adds the matchers' setup file, hands the
@@ -59,12 +95,15 @@ export function causalReplay(pluginOptions: CausalReplayPluginOptions = {}): Plu
         throw new Error('vitest-causal-replay: the matchers setup file is missing; reinstall the package.')
       return { test: { setupFiles: [SETUP_FILE] } }
     },
-    configureVitest({ vitest, project }) {
+    async configureVitest({ vitest, project }) {
       const reportDir = resolveReportDir(options.reportDir, vitest.config.root)
       const provided: CausalReplayProvided = { reportDir }
       if (options.confidence !== undefined) provided.confidence = options.confidence
       if (options.maxRollouts !== undefined) provided.maxRollouts = options.maxRollouts
       if (options.concurrency !== undefined) provided.concurrency = options.concurrency
+      if (options.cache !== undefined) provided.cache = options.cache
+      if (options.rateLimit !== undefined)
+        provided.rateLimitUrl = (await runCoordinator(vitest, options.rateLimit)).url
       project.provide(PROVIDE_KEY, provided)
       if (options.reporter === false || withReporter.has(vitest)) return
       withReporter.add(vitest)

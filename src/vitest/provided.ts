@@ -1,11 +1,16 @@
 import { isAbsolute, resolve } from 'node:path'
 import { inject } from 'vitest'
+import type { CassetteMode } from '../cassette/mode.js'
 import type { MatcherDefaults } from '../verdict/options.js'
 
 /** What the plugin hands to every worker (`project.provide`), read by the matchers with `inject`. */
 export interface CausalReplayProvided extends MatcherDefaults {
   /** The report directory, absolute. */
   reportDir: string
+  /** The plugin's `cache` mode, when set (`CAUSAL_REPLAY_CACHE` still wins in the worker). */
+  cache?: CassetteMode
+  /** The URL of the plugin's rate-limit coordinator, when the plugin sets a `rateLimit`. */
+  rateLimitUrl?: string
 }
 
 /** The `provide` / `inject` key. */

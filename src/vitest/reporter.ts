@@ -3,12 +3,14 @@ import { join, relative, resolve } from 'node:path'
 import chalk from 'chalk'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import { z } from 'zod'
+import { formatMarkdownSummary } from '../text/markdown-summary.js'
 import { formatSummaryTable, type SummaryRow } from '../text/summary-table.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
 import { writeJsonFile } from '../files/json-file.js'
 import { BooleanField, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import { displayPath } from '../files/display-path.js'
+import { appendJobSummary, STEP_SUMMARY_ENV } from './github-summary.js'
 import { readMetaEntries, type CausalReplayMetaEntry } from './meta.js'
 import { resolveReportDir } from './provided.js'
 import { RUN_REPORT_SCHEMA, RunReportSchema, type RunReportEntry } from './run-report.js'
@@ -38,8 +40,9 @@ const PAINT: Record<SummaryRow['verdict'], (text: string) => string> = {
 
 /**
  * `vitest-causal-replay/reporter`: at the end of a run, a table of every rate assertion (test,
- * verdict, rate with its interval, rollouts, causal locus), and `report.json` plus `index.html` in
- * the report directory. It reads each test's `task.meta`, which survives blob files, so after
+ * verdict, rate with its interval, rollouts, cost when there were model calls, causal locus), and
+ * `report.json` plus `index.html` in the report directory; on GitHub Actions (`GITHUB_STEP_SUMMARY`
+ * set), the same table in Markdown, appended to the job summary. It reads each test's `task.meta`, which survives blob files, so after
  * `vitest --merge-reports` the summary covers every shard (annotations are not re-emitted there,
  * meta is). In a `--shard` run that writes blobs it stays quiet: the merge writes the summary. In
  * watch mode the table shows the tests of each rerun; the files keep the latest result of every test.
@@ -99,21 +102,31 @@ export default class CausalReplayReporter implements Reporter {
       index = null
       this.warn(`causal-replay: could not write ${indexFile}: ${messageOf(error)}`)
     }
+    // The job summary is a file, not terminal output: written even when the table is silent.
+    try {
+      await appendJobSummary(() =>
+        formatMarkdownSummary(
+          printed.map((entry) => ({
+            ...summaryRow(entry),
+            report: this.reportPath(entry.html ?? entry.artifact),
+          })),
+        ),
+      )
+    } catch (error) {
+      this.warn(`causal-replay: could not write the job summary (${STEP_SUMMARY_ENV}): ${messageOf(error)}`)
+    }
     if (this.options.silent === true) return
-    const rows: SummaryRow[] = printed.map((entry) => ({
-      test: entry.test,
-      file: entry.file,
-      verdict: entry.verdict,
-      rate: entry.rate,
-      rollouts: entry.rolloutsUsed,
-      errors: entry.errors,
-      locus: entry.locus,
-    }))
+    const rows: SummaryRow[] = printed.map(summaryRow)
     const table = formatSummaryTable(rows, {
       ...(index === null ? {} : { index }),
       paint: (verdict, text) => PAINT[verdict](text),
     })
     this.log(`\n${table}\n`)
+  }
+
+  /** A path relative to the report directory, as a user would type it (from the working directory); null stays null. */
+  private reportPath(path: string | null): string | null {
+    return path === null ? null : displayPath(join(this.reportDir, path))
   }
 
   private collect(testCase: TestCase): void {
@@ -145,6 +158,7 @@ export default class CausalReplayReporter implements Reporter {
         errors: entry.errors,
         seed: entry.seed,
         replay: entry.replay,
+        ...(entry.cost === undefined ? {} : { cost: entry.cost }),
       })),
     )
   }
@@ -174,6 +188,20 @@ export default class CausalReplayReporter implements Reporter {
   private warn(text: string): void {
     if (this.vitest !== undefined) this.vitest.logger.warn(text)
     else console.warn(text)
+  }
+}
+
+/** A report entry as a summary row (the terminal table's and the job summary's). */
+function summaryRow(entry: RunReportEntry): SummaryRow {
+  return {
+    test: entry.test,
+    file: entry.file,
+    verdict: entry.verdict,
+    rate: entry.rate,
+    rollouts: entry.rolloutsUsed,
+    errors: entry.errors,
+    locus: entry.locus,
+    cost: entry.cost,
   }
 }
 

@@ -19,7 +19,9 @@ import {
 import { CLAIM_OF, type MatcherName } from './matcher-name.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { providedSettings } from './provided.js'
+import { coordinatedRateLimit } from './rate-limit-client.js'
 import { refuseNot } from './refusals.js'
+import { testFileCassette } from './test-cassette.js'
 
 /** What a matcher returns to `expect.extend`: the message is built only when Vitest shows it. */
 export interface MatcherOutcome {
@@ -64,6 +66,8 @@ export async function runMatcher<M extends MatcherName>(
   const settings = providedSettings(test.root)
   const index = nextAssertion(task, 'all')
   const claim = matcherClaim(matcher, predicate, call, state, test, task)
+  // The test file's cassette: model calls an earlier run made are replayed instead of made again.
+  const cassette = await testFileCassette(test.path, settings.cache, updateState(state))
 
   const watch = watchForMissingAwait(task, matcher)
   let result: CheckResult
@@ -76,6 +80,9 @@ export async function runMatcher<M extends MatcherName>(
       root: test.root,
       caller: matcher,
       deadline: testDeadline(task),
+      rateLimit:
+        settings.rateLimitUrl === undefined ? undefined : coordinatedRateLimit(settings.rateLimitUrl),
+      cassette,
     })
   } catch (error) {
     // The test ended without awaiting this matcher: its hook already failed the test, saying so.
@@ -189,6 +196,7 @@ async function recordResult(
     reportDir,
     attempt: attemptOf(task),
   }
+  if (verdict.cost !== undefined) entry.cost = verdict.cost
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
   // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
   meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]

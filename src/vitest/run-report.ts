@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
 import { EstimateSchema } from '../stats/estimate.js'
+import { ModelCostSchema } from '../verdict/schema.js'
 import { MatcherNameSchema } from './matcher-name.js'
 
 /** The version tag of `report.json`. */
@@ -25,6 +26,8 @@ export const RunReportEntrySchema = z.object({
   errors: z.number().int().nonnegative(),
   seed: z.number().int(),
   replay: ReplayHandleSchema.nullable(),
+  /** What the assertion's model calls cost; absent in reports from before it was counted. */
+  cost: ModelCostSchema.optional(),
 })
 export type RunReportEntry = z.infer<typeof RunReportEntrySchema>
 

@@ -75,6 +75,8 @@ export function wrapModel(
 
   const stepOptions = (call: ModelCall, callOptions: CallOptions): StepOptions<Json> => ({
     context: callContext(call, callOptions),
+    // Marks the step as a model call: cacheable, counted, rate-limited.
+    model: model.modelId,
     meta: actionMeta,
     ...(prices === undefined
       ? {}

@@ -109,6 +109,8 @@ function recorded<Model extends ChatModel>(model: Model, recorder: Recorder): Mo
     options: CallOptions,
   ): StepOptions<Json> => ({
     context: callContext(call, messages, options),
+    // Marks the step as a model call: cacheable, counted, rate-limited.
+    model: settings.modelId,
     meta: actionMeta,
     ...(prices === undefined
       ? {}

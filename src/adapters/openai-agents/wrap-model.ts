@@ -19,6 +19,9 @@ import { requestContext, type ModelCall } from './request-context.js'
  */
 export const DEFAULT_MODEL_STEP = 'model'
 
+/** The `model` of a wrapped model's steps when no `modelId` was given. */
+const UNNAMED_MODEL = 'openai-agents model'
+
 /** Options of {@link wrapModel}. */
 export interface WrapModelOptions {
   /**
@@ -102,6 +105,9 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
 
   const stepOptions = (call: ModelCall, request: ModelRequest): StepOptions<Json> => ({
     context: requestContext(call, request),
+    // Marks the step as a model call: cacheable, counted, rate-limited. The Agents SDK does not say
+    // which model a `Model` calls: without `modelId` the key cannot tell two models apart.
+    model: settings.modelId ?? UNNAMED_MODEL,
     meta: actionMeta,
     ...(prices === undefined ? {} : { costUsd: (action: Json) => costOf(prices, action) }),
   })

@@ -1,7 +1,8 @@
 import type { FunctionTool, Tool } from '@openai/agents'
-import type { AgentContext } from '../../agent/types.js'
+import type { AgentContext, ToolOptions } from '../../agent/types.js'
 import type { Json } from '../../json.js'
 import { decodeJson, encodeJson } from '../shared/json-codec.js'
+import { toolCallOptions, type WrapToolsOptions } from '../shared/tool-options.js'
 
 type Invoke = FunctionTool['invoke']
 
@@ -18,19 +19,31 @@ type Invoke = FunctionTool['invoke']
  * The runner runs the tool calls of one response concurrently; each takes its position when it
  * starts (the model's order), so replay finds it there whichever finishes first. Do not wrap an agent-as-tool whose own model is wrapped: answering it
  * from the recording would skip its model steps and shift every later step index.
+ *
+ * `options.cache: true` lets a cassette in use answer the calls from an earlier run (see `ctx.tool`).
  */
-export function wrapTools<T extends Tool<never>>(ctx: AgentContext, tools: readonly T[]): T[] {
+export function wrapTools<T extends Tool<never>>(
+  ctx: AgentContext,
+  tools: readonly T[],
+  options: WrapToolsOptions = {},
+): T[] {
+  const callOptions = toolCallOptions(options)
   return tools.map((tool) =>
-    tool.type === 'function' ? (observed(ctx, tool as FunctionTool) as unknown as T) : tool,
+    tool.type === 'function' ? (observed(ctx, tool as FunctionTool, callOptions) as unknown as T) : tool,
   )
 }
 
-function observed(ctx: AgentContext, tool: FunctionTool): FunctionTool {
+function observed(ctx: AgentContext, tool: FunctionTool, callOptions: ToolOptions): FunctionTool {
   const invoke: Invoke = async (runContext, input, details) => {
-    const result = await ctx.tool<Json | undefined>(tool.name, argumentsOf(input), async () => {
-      const output: unknown = await tool.invoke(runContext, input, details)
-      return output === undefined ? undefined : encodeJson(output, `The output of tool "${tool.name}"`)
-    })
+    const result = await ctx.tool<Json | undefined>(
+      tool.name,
+      argumentsOf(input),
+      async () => {
+        const output: unknown = await tool.invoke(runContext, input, details)
+        return output === undefined ? undefined : encodeJson(output, `The output of tool "${tool.name}"`)
+      },
+      callOptions,
+    )
     return result === undefined ? undefined : decodeJson(result)
   }
   // Same prototype and fields (guardrails, approval, timeout settings), another invoke.

@@ -147,7 +147,7 @@ describe('check', () => {
       /^check: `claim` must be a claim: rarely\(pred\), usually\(pred\), never\(pred\), always\(pred\) or matchesBaseline\(pred, \{ file, name \}\), got a function/,
     )
     await expect(check(supportAgent, rarely(refunded), { reportdir: 'x' } as never)).rejects.toThrow(
-      'check: unknown option `reportdir`. It accepts: name, file, reportDir, signal.',
+      'check: unknown option `reportdir`. It accepts: name, file, reportDir, signal, rateLimit, cache.',
     )
     await expect(check(supportAgent, rarely(refunded), { name: '' })).rejects.toThrow(
       'check: `name` must be a non-empty string, got a string "".',

@@ -245,3 +245,44 @@ describe('signal', () => {
     expect(counters.runs).toBe(0)
   })
 })
+
+describe('Budget.account with maxRollouts', () => {
+  it('charges the parent, and refuses past its own cap without charging the parent', () => {
+    const parent = new Budget({ maxRollouts: 100 })
+    parent.tryChargeRollouts(10)
+    const capped = parent.account({ maxRollouts: 5 })
+    expect(capped.remainingRollouts).toBe(5)
+    expect(capped.tryChargeRollouts(4)).toBe(true)
+    expect(parent.spentRollouts).toBe(14)
+    expect(capped.tryChargeRollouts(2)).toBe(false)
+    expect(parent.spentRollouts).toBe(14)
+    expect(capped.tryChargeRollouts(1)).toBe(true)
+    expect([capped.spentRollouts, capped.remainingRollouts, parent.spentRollouts]).toEqual([5, 0, 15])
+  })
+
+  it("stops at the parent's limit first, charging itself nothing for a refused charge", () => {
+    const parent = new Budget({ maxRollouts: 3 })
+    const capped = parent.account({ maxRollouts: 10 })
+    expect(capped.remainingRollouts).toBe(3)
+    expect(capped.tryChargeRollouts(4)).toBe(false)
+    expect(capped.spentRollouts).toBe(0)
+    expect(capped.tryChargeRollouts(3)).toBe(true)
+    expect(capped.remainingRollouts).toBe(0)
+  })
+
+  it("charges cost and model calls to both, and is exhausted by the parent's cost limit", () => {
+    const parent = new Budget({ maxCostUsd: 0.1 })
+    const capped = parent.account({ maxRollouts: 10 })
+    capped.chargeCost(0.06)
+    expect(capped.costExhausted).toBe(false)
+    capped.chargeCost(0.04)
+    expect([parent.spentCostUsd, capped.spentCostUsd]).toEqual([0.1, 0.1])
+    expect(capped.costExhausted).toBe(true)
+    capped.chargeModelCall({ kind: 'live', inputTokens: 3, outputTokens: 2, usd: undefined })
+    expect([parent.spend.modelCalls, capped.spend.modelCalls]).toEqual([1, 1])
+  })
+
+  it('refuses every charge with a cap of 0', () => {
+    expect(new Budget().account({ maxRollouts: 0 }).tryChargeRollouts()).toBe(false)
+  })
+})

@@ -1,0 +1,78 @@
+import type { ModelCost } from '../verdict/schema.js'
+import { count, plural } from './numbers.js'
+
+/**
+ * The cost line of a message or of the run's summary, or null when there were no model calls (a
+ * synthetic agent's steps name no `model`, so its messages have no cost line):
+ *
+ * - `cost: 412 model calls (380 from the cassette), 98,210 tokens, $0.0123; the cassette saved $0.1180`
+ * - `cost: 12 model calls, 3,400 tokens, USD unknown (no prices)` — no call was priced (pass
+ *   `prices` to `wrapModel`); tokens are still counted;
+ * - `cost: 12 model calls, 3,400 tokens, $0.0040 + 2 unpriced calls` — some calls had no price;
+ * - `cost: 40 model calls (all from the cassette), nothing spent; the cassette saved $0.0950`.
+ *
+ * Tokens and USD are those of live calls (input and output, cached input included); a cassette hit
+ * spends nothing, and what it would have cost is what "the cassette saved" (said only when priced).
+ */
+export function formatCostLine(cost: ModelCost | undefined): string | null {
+  if (cost === undefined || cost.modelCalls === 0) return null
+  const live = cost.modelCalls - cost.cassetteHits
+  const hits =
+    cost.cassetteHits === 0
+      ? ''
+      : live === 0
+        ? ' (all from the cassette)'
+        : ` (${count(cost.cassetteHits)} from the cassette)`
+  const spent = live === 0 ? 'nothing spent' : `${plural(tokens(cost), 'token')}, ${spentText(cost)}`
+  const saved = cost.savedUsd === null ? '' : `; the cassette saved ${usd(cost.savedUsd)}`
+  return `cost: ${plural(cost.modelCalls, 'model call')}${hits}, ${spent}${saved}`
+}
+
+/**
+ * A summary table's cost cell: "412 calls (380 cassette), $0.0123", "12 calls, unpriced", or "—"
+ * for an assertion without model calls.
+ */
+export function costCell(cost: ModelCost | undefined): string {
+  if (cost === undefined || cost.modelCalls === 0) return '—'
+  const hits = cost.cassetteHits === 0 ? '' : ` (${count(cost.cassetteHits)} cassette)`
+  const live = cost.modelCalls - cost.cassetteHits
+  const money = live === 0 ? 'nothing spent' : cost.usd === null ? 'unpriced' : usd(cost.usd)
+  return `${plural(cost.modelCalls, 'call')}${hits}, ${money}`
+}
+
+/** The cost of several assertions together (a run's total); undefined when none had a cost. */
+export function sumCosts(costs: ReadonlyArray<ModelCost | undefined>): ModelCost | undefined {
+  const present = costs.filter((cost): cost is ModelCost => cost !== undefined)
+  if (present.length === 0) return undefined
+  const total = (pick: (cost: ModelCost) => number) => present.reduce((sum, cost) => sum + pick(cost), 0)
+  const nullableTotal = (pick: (cost: ModelCost) => number | null) => {
+    const priced = present.map(pick).filter((value): value is number => value !== null)
+    return priced.length === 0 ? null : priced.reduce((sum, value) => sum + value, 0)
+  }
+  return {
+    modelCalls: total((cost) => cost.modelCalls),
+    cassetteHits: total((cost) => cost.cassetteHits),
+    inputTokens: total((cost) => cost.inputTokens),
+    outputTokens: total((cost) => cost.outputTokens),
+    usd: nullableTotal((cost) => cost.usd),
+    unpricedCalls: total((cost) => cost.unpricedCalls),
+    savedUsd: nullableTotal((cost) => cost.savedUsd),
+  }
+}
+
+/** Input plus output tokens of the live calls. */
+function tokens(cost: ModelCost): number {
+  return cost.inputTokens + cost.outputTokens
+}
+
+function spentText(cost: ModelCost): string {
+  if (cost.usd === null) return 'USD unknown (no prices)'
+  return cost.unpricedCalls === 0
+    ? usd(cost.usd)
+    : `${usd(cost.usd)} + ${plural(cost.unpricedCalls, 'unpriced call')}`
+}
+
+/** Dollars to four decimals, as the budget prints them: "$0.0123". */
+export function usd(value: number): string {
+  return `$${value.toFixed(4)}`
+}

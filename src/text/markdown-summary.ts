@@ -1,0 +1,70 @@
+import { costCell, formatCostLine, sumCosts } from './cost.js'
+import {
+  commonLevel,
+  rateText,
+  rolloutsText,
+  summaryOrder,
+  summaryTally,
+  type SummaryRow,
+} from './summary-table.js'
+
+/** One rate assertion in the CI job summary: the terminal summary's row and its HTML report. */
+export interface MarkdownSummaryRow extends SummaryRow {
+  /** Default: none. The HTML report (else the artifact JSON), as a path from the project root; null when none was written. */
+  report?: string | null
+}
+
+const VERDICT_MARKS: Record<SummaryRow['verdict'], string> = {
+  fail: '❌ fail',
+  inconclusive: '⚠️ inconclusive',
+  pass: '✅ pass',
+}
+
+/**
+ * The reporter's GitHub Actions job summary (Markdown): a heading with the tally, then one table
+ * row per rate assertion — test, verdict, rate with its interval and method, rollouts, cost,
+ * causal locus, report — failures first, and the run's total cost when there were model calls.
+ * Every cell is escaped: a test name is text, never Markdown or HTML.
+ */
+export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): string {
+  const lines = [`### causal-replay: ${summaryTally(rows)}`]
+  if (rows.length > 0) {
+    lines.push(
+      '',
+      `| test | verdict | rate [${commonLevel(rows)} CI] | rollouts | cost | causal locus | report |`,
+      '| --- | --- | --- | ---: | --- | --- | --- |',
+    )
+    for (const row of summaryOrder(rows)) {
+      const cells = [
+        cell(`${row.file} > ${row.test}`),
+        VERDICT_MARKS[row.verdict],
+        cell(rateText(row.rate)),
+        cell(rolloutsText(row)),
+        cell(costCell(row.cost)),
+        row.locus === null ? '—' : cell(`${row.locus.index} ${row.locus.name}`),
+        row.report == null ? '—' : code(row.report),
+      ]
+      lines.push(`| ${cells.join(' | ')} |`)
+    }
+    const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
+    if (total !== null) lines.push('', `Total ${cell(total)}`)
+  }
+  // A blank line after it: whatever the next step appends starts a block of its own.
+  return `${lines.join('\n')}\n\n`
+}
+
+/** Text in a table cell: HTML and Markdown characters escaped, one line, pipes kept inside the cell. */
+function cell(text: string): string {
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|#~])/g, '\\$1')
+}
+
+/** A path as code: backticks inside it would end the span, so a path holding one is escaped text instead. */
+function code(path: string): string {
+  const line = path.replace(/[\r\n]+/g, ' ')
+  return line.includes('`') || line.includes('|') ? cell(line) : `\`${line}\``
+}

@@ -1,0 +1,91 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { LocalRateLimit, type RateLimitOptions } from '../rollout/rate-limit.js'
+
+/** A running coordinator: its URL (handed to the workers) and how to stop it. */
+export interface RateLimitCoordinator {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string
+  /** Stops it: calls still waiting fail, and so do later ones (clearly, naming the URL). */
+  close(): Promise<void>
+}
+
+/** The paths workers call. */
+export const COORDINATOR_PATHS = { acquire: '/acquire', tokens: '/tokens' } as const
+
+/**
+ * The plugin's run-wide rate limit: one limiter in the main process, behind an HTTP server on
+ * 127.0.0.1 (a random port), that every worker asks before each live model call. `POST /acquire`
+ * answers 204 when the call may start (the request waits until then; a worker that gives up
+ * closes it and leaves the line); `POST /tokens` with `{ "tokens": n }` counts a finished call's
+ * tokens. HTTP rather than Vitest's worker RPC: the RPC is the runner's own and has no channel for
+ * plugins, while every worker pool (forks, threads, vmThreads) can reach a local port.
+ *
+ * @param windowMs default 60 000: the length of "a minute" (tests shorten it).
+ */
+export async function startRateLimitCoordinator(
+  limits: RateLimitOptions,
+  windowMs = 60_000,
+): Promise<RateLimitCoordinator> {
+  const limit = new LocalRateLimit(limits, windowMs)
+  const server = createServer((request, response) => {
+    handle(limit, request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' })
+      response.end(error instanceof Error ? error.message : String(error))
+    })
+  })
+  // Connections stay open between calls (keep-alive): they must not hold the run open at its end.
+  server.unref()
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+async function handle(limit: LocalRateLimit, request: IncomingMessage, response: ServerResponse) {
+  if (request.method === 'POST' && request.url === COORDINATOR_PATHS.acquire) {
+    // The worker closes the request when its rollout ends while waiting: its place is given up.
+    const gaveUp = new AbortController()
+    response.on('close', () => gaveUp.abort(new Error('The worker stopped waiting.')))
+    request.resume()
+    try {
+      await limit.acquire(gaveUp.signal)
+    } catch (error) {
+      if (gaveUp.signal.aborted) return
+      throw error
+    }
+    response.writeHead(204).end()
+    return
+  }
+  if (request.method === 'POST' && request.url === COORDINATOR_PATHS.tokens) {
+    const body = await readBody(request)
+    const tokens = (JSON.parse(body) as { tokens?: unknown }).tokens
+    if (typeof tokens !== 'number' || !(tokens >= 0)) {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('tokens must be a non-negative number')
+      return
+    }
+    await limit.recordTokens(tokens)
+    response.writeHead(204).end()
+    return
+  }
+  response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => (body += chunk))
+    request.on('end', () => resolve(body))
+    request.on('error', reject)
+  })
+}

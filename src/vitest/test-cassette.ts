@@ -1,0 +1,77 @@
+import { afterAll, type RunnerTask } from 'vitest'
+import { openCassette, type Cassette } from '../cassette/cassette.js'
+import { resolveCassetteMode, writeForUpdateState, type CassetteMode } from '../cassette/mode.js'
+import { cassettePath } from '../cassette/path.js'
+import { displayPath } from '../files/display-path.js'
+import type { UpdateState } from '../verdict/baseline-file.js'
+
+// One cassette per test file in this worker: every matcher of the file shares it, and it is saved
+// once, when the file ends. Promises, so concurrent tests of one file open it once.
+const open = new Map<string, Promise<Cassette | null>>()
+
+/**
+ * The cassette of the test file at `testPath` (opened on first use), or null in mode `off`. The
+ * mode is `CAUSAL_REPLAY_CACHE`, else the plugin's `cache`, else `auto`; what it writes follows
+ * Vitest's update state (see `writeForUpdateState`).
+ */
+export function testFileCassette(
+  testPath: string,
+  configured: CassetteMode | undefined,
+  update: UpdateState,
+): Promise<Cassette | null> {
+  const file = cassettePath(testPath)
+  let cassette = open.get(file)
+  if (cassette === undefined) {
+    const mode = resolveCassetteMode(configured, 'auto', 'causalReplay')
+    cassette = openCassette(file, { mode, write: writeForUpdateState(update) })
+    // A bad file fails every matcher that uses it, each with the same message; it is read once.
+    open.set(file, cassette)
+  }
+  return cassette
+}
+
+/**
+ * Saves the cassette of a finished test file (from the matchers' `afterAll`). A `vitest -u` run
+ * prunes entries it did not use only when every test of the file ran: a run filtered by name, or
+ * with a skipped test, keeps the entries of the tests it did not run. A file that cannot be
+ * written is a warning, never a failed test: the verdicts stand.
+ */
+export async function saveTestFileCassette(testPath: string, file: RunnerTask | undefined): Promise<void> {
+  const path = cassettePath(testPath)
+  const opened = open.get(path)
+  if (opened === undefined) return
+  open.delete(path)
+  let cassette: Cassette | null
+  try {
+    cassette = await opened
+  } catch {
+    // Opening failed: the matchers already reported it.
+    return
+  }
+  if (cassette === null) return
+  try {
+    await cassette.save({ prune: file === undefined ? false : everyTestRan(file) })
+  } catch (error) {
+    process.stderr.write(
+      `vitest-causal-replay: the cassette ${displayPath(path)} could not be written (${error instanceof Error ? error.message : String(error)}); the verdicts stand, the calls will be made again next run.\n`,
+    )
+  }
+}
+
+/** False when a test or suite under `task` was skipped, filtered out or left as todo. */
+function everyTestRan(task: RunnerTask): boolean {
+  if (task.mode === 'skip' || task.mode === 'todo') return false
+  return !('tasks' in task) || task.tasks.every(everyTestRan)
+}
+
+/**
+ * Registers, in the matchers' setup file, the hook that saves each test file's cassette when the
+ * file ends (after its own `afterAll` hooks, which run first as hooks run in reverse order).
+ */
+export function saveCassetteAfterEachFile(): void {
+  // Vitest reads the first parameter's pattern to find the fixtures a hook uses: none here.
+  // eslint-disable-next-line no-empty-pattern
+  afterAll(async ({}, suite) => {
+    await saveTestFileCassette(suite.file.filepath, suite.file)
+  }, 60_000)
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { formatMarkdownSummary, type MarkdownSummaryRow } from '../../../src/text/markdown-summary.js'
+import type { Estimate } from '../../../src/stats/estimate.js'
+
+const rate = (successes: number, n: number, low: number, high: number): Estimate => ({
+  successes,
+  n,
+  point: successes / n,
+  low,
+  high,
+  confidence: 0.95,
+  method: 'wilson',
+})
+
+const rows: MarkdownSummaryRow[] = [
+  {
+    test: 'support > careful ticket',
+    file: 'support.test.ts',
+    verdict: 'pass',
+    rate: rate(0, 72, 0, 0.0507),
+    rollouts: 72,
+    locus: null,
+    report: null,
+  },
+  {
+    test: 'support > injected | <b>bold</b> _ticket_',
+    file: 'support.test.ts',
+    verdict: 'fail',
+    rate: rate(6, 16, 0.1848, 0.6136),
+    rollouts: 16,
+    errors: 2,
+    locus: { index: 0, name: 'decide#1' },
+    cost: {
+      modelCalls: 96,
+      cassetteHits: 40,
+      inputTokens: 6720,
+      outputTokens: 1120,
+      usd: 0.0224,
+      unpricedCalls: 0,
+      savedUsd: 0.016,
+    },
+    report: '.causal-replay/support/support.test.ts/injected.html',
+  },
+  {
+    test: 'refunds',
+    file: 'billing.test.ts',
+    verdict: 'inconclusive',
+    rate: rate(3, 40, 0.0258, 0.1989),
+    rollouts: 40,
+    locus: null,
+    cost: {
+      modelCalls: 40,
+      cassetteHits: 0,
+      inputTokens: 4000,
+      outputTokens: 800,
+      usd: null,
+      unpricedCalls: 40,
+      savedUsd: null,
+    },
+    report: '.causal-replay/billing/refunds.json',
+  },
+]
+
+describe('formatMarkdownSummary', () => {
+  it('renders a table, failing assertions first, with cost, locus, report and the run total', () => {
+    expect(formatMarkdownSummary(rows)).toMatchInlineSnapshot(`
+      "### causal-replay: 3 rate assertions — 1 fail, 1 inconclusive, 1 pass
+
+      | test | verdict | rate [95% CI] | rollouts | cost | causal locus | report |
+      | --- | --- | --- | ---: | --- | --- | --- |
+      | support.test.ts &gt; support &gt; injected \\| &lt;b&gt;bold&lt;/b&gt; \\_ticket\\_ | ❌ fail | 37.5% \\[18.5%–61.4%\\] Wilson | 16 (2 errors) | 96 calls (40 cassette), $0.0224 | 0 decide\\#1 | \`.causal-replay/support/support.test.ts/injected.html\` |
+      | billing.test.ts &gt; refunds | ⚠️ inconclusive | 7.5% \\[2.6%–19.9%\\] Wilson | 40 | 40 calls, unpriced | — | \`.causal-replay/billing/refunds.json\` |
+      | support.test.ts &gt; support &gt; careful ticket | ✅ pass | 0.0% \\[0.0%–5.1%\\] Wilson | 72 | — | — | — |
+
+      Total cost: 136 model calls (40 from the cassette), 12,640 tokens, $0.0224 + 40 unpriced calls; the cassette saved $0.0160
+
+      "
+    `)
+  })
+
+  it('says there was nothing to report for a run without rate assertions', () => {
+    expect(formatMarkdownSummary([])).toBe(
+      '### causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass\n\n',
+    )
+  })
+})

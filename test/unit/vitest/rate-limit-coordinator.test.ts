@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { runCheck } from '../../../src/check/check.js'
+import { never } from '../../../src/check/claims.js'
+import { defineAgent } from '../../../src/index.js'
+import { CoordinatedRateLimit } from '../../../src/vitest/rate-limit-client.js'
+import {
+  startRateLimitCoordinator,
+  type RateLimitCoordinator,
+} from '../../../src/vitest/rate-limit-coordinator.js'
+
+let running: RateLimitCoordinator | undefined
+afterEach(async () => {
+  await running?.close()
+  running = undefined
+})
+
+const open = () => new AbortController().signal
+
+describe('the rate-limit coordinator', () => {
+  it('holds one limit for every client, as for workers in separate processes', async () => {
+    running = await startRateLimitCoordinator({ requestsPerMinute: 600 })
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    // Two clients, as two workers would have: their calls share the one limit.
+    const workers = [new CoordinatedRateLimit(running.url), new CoordinatedRateLimit(running.url)]
+    const start = performance.now()
+    const times = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (workers[i % 2] as CoordinatedRateLimit).acquire(open()).then(() => performance.now() - start),
+      ),
+    )
+    const sorted = times.sort((a, b) => a - b)
+    // One every 100 ms across both: the sixth 500 ms after the first at the coordinator. Measured
+    // here, after each answer's trip back (the first one's opens a connection), so with slack: two
+    // limits of their own would have let the six through in about 200 ms.
+    expect((sorted[5] ?? 0) - (sorted[0] ?? 0)).toBeGreaterThanOrEqual(400)
+  })
+
+  it('counts tokens reported after calls, so the next call waits for a new window', async () => {
+    running = await startRateLimitCoordinator({ tokensPerMinute: 100 }, 200)
+    const worker = new CoordinatedRateLimit(running.url)
+    const start = performance.now()
+    await worker.acquire(open())
+    await worker.recordTokens(120)
+    await worker.acquire(open())
+    expect(performance.now() - start).toBeGreaterThanOrEqual(180)
+  })
+
+  it('lets a waiting worker give up when its rollout ends', async () => {
+    running = await startRateLimitCoordinator({ requestsPerMinute: 60 })
+    const worker = new CoordinatedRateLimit(running.url)
+    await worker.acquire(open())
+    const stop = new AbortController()
+    const waiting = worker.acquire(stop.signal)
+    const reason = new Error('timed out')
+    setTimeout(() => stop.abort(reason), 20)
+    await expect(waiting).rejects.toBe(reason)
+  })
+
+  it('fails clearly, naming its URL, once it is gone: the rollout is an error outcome, not unlimited', async () => {
+    const coordinator = await startRateLimitCoordinator({ requestsPerMinute: 600 })
+    await coordinator.close()
+    const worker = new CoordinatedRateLimit(coordinator.url)
+    await expect(worker.acquire(open())).rejects.toThrow(
+      `The rate-limit coordinator at ${coordinator.url} could not be reached`,
+    )
+
+    let calls = 0
+    const agent = defineAgent({
+      name: 'limited',
+      input: null,
+      run: (_input, ctx) => ctx.step('decide', () => (calls++, 'escalate'), { model: 'sim-1' }),
+    })
+    const result = await runCheck(
+      agent.on(null),
+      never(() => false, { rollouts: 3, seed: 1 }),
+      {
+        test: { name: 'limited', file: '' },
+        defaults: {},
+        signal: undefined,
+        report: null,
+        root: process.cwd(),
+        rateLimit: worker,
+      },
+    )
+    expect(calls).toBe(0)
+    expect(result.verdict.errors.count).toBeGreaterThan(0)
+    expect(result.verdict.errors.examples[0]?.error.message).toMatch(
+      `The rate-limit coordinator at ${coordinator.url} could not be reached (connect ECONNREFUSED`,
+    )
+  })
+})
+
+describe('the plugin rateLimit option', () => {
+  it('is checked when the plugin is made, naming the field', async () => {
+    const { causalReplay } = await import('../../../src/vitest/plugin.js')
+    expect(() => causalReplay({ rateLimit: { tokensPerMinute: Infinity } })).toThrow(
+      'causalReplay: `rateLimit.tokensPerMinute` must be a positive finite number',
+    )
+    expect(() => causalReplay({ rateLimit: { requestsPerHour: 10 } as never })).toThrow(
+      /unknown option `rateLimit\.requestsPerHour`/,
+    )
+  })
+})
