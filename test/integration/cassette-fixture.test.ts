@@ -20,6 +20,8 @@ const SUPPORT_CASSETTE = '__cassettes__/support.test.js.cassette.json'
 const SHARED_CASSETTE = '__cassettes__/shared.cassette.json'
 const EDITED_PROMPT = 'You are a support agent. Refund only refundable orders; otherwise escalate. Be brief.'
 const INJECTED = 'support agent injected ticket: rarely refunds'
+/** The decide step's system prompt in the fixture (agent.js), before the edit. */
+const COLD_PROMPT = 'You are a support agent. Refund only refundable orders; otherwise escalate.'
 
 /** Runs Vitest, and returns the run with the model calls it made (by step family). */
 async function run(args: string[] = [], env: Record<string, string> = {}) {
@@ -44,7 +46,11 @@ const verdictOf = (reported: ReportedRun) =>
 
 let cold: Awaited<ReturnType<typeof run>>
 let coldSupport: string
-/** The decide calls the cold run stored (a call repeated within a run is a hit the second time). */
+/**
+ * The decide calls the cold run stored whose request holds the decide prompt (a call repeated
+ * within a run is a hit the second time). The others are context attribution's replays of the
+ * decide step without its system prompt: editing the prompt leaves their requests as they were.
+ */
 let coldDecideEntries: number
 
 beforeAll(async () => {
@@ -56,7 +62,10 @@ beforeAll(async () => {
     ...Object.values(await entriesOf(SHARED_CASSETTE)),
   ]
   coldDecideEntries = stored.filter(
-    (entry) => entry.kind === 'step' && entry.name.startsWith('decide'),
+    (entry) =>
+      entry.kind === 'step' &&
+      entry.name.startsWith('decide') &&
+      JSON.stringify(entry.request).includes(COLD_PROMPT),
   ).length
 }, 180_000)
 
@@ -108,7 +117,8 @@ describe('cassettes in a Vitest project', () => {
   it('an edited decide prompt re-makes the decide calls only: the replies ask the same', async () => {
     const edited = await run([], { DECIDE_PROMPT: EDITED_PROMPT })
     // Same draws (same seeds, the prompt change does not change the refund odds): same decisions,
-    // so each reply's request is unchanged and it stays a hit.
+    // so each reply's request is unchanged and it stays a hit. Exactly the decide calls that held
+    // the prompt are made again.
     expect(edited.reply).toBe(0)
     expect(edited.decide).toBe(coldDecideEntries)
     expect(verdictOf(edited.reported)).toBe(verdictOf(cold.reported))

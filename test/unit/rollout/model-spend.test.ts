@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   Budget,
   calledTool,
@@ -163,7 +163,13 @@ describe('Budget accounts', () => {
 })
 
 describe('cost with a cassette', () => {
+  // The repository's test config turns cassettes off through CAUSAL_REPLAY_CACHE, which wins over a mode.
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
   it('counts hits apart, with what they saved; a hit spends nothing against maxCostUsd', async () => {
+    vi.stubEnv('CAUSAL_REPLAY_CACHE', '')
     // One cassette in memory (nothing written), so the test does not depend on CI's write rules.
     const cassette = await openCassette(join(tmpdir(), 'model-spend-never-written.json'), {
       mode: 'auto',
