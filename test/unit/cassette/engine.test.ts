@@ -18,8 +18,10 @@ import {
 
 let dir: string
 beforeAll(async () => {
-  // The modes under test are set here, whatever the environment running the suite says.
+  // The modes under test are set here, whatever the environment running the suite says: not the
+  // repository's CAUSAL_REPLAY_CACHE=off, and not CI, where a cassette writes nothing by default.
   vi.stubEnv('CAUSAL_REPLAY_CACHE', '')
+  vi.stubEnv('CI', '')
   dir = await mkdtemp(join(tmpdir(), 'cassette-engine-'))
 })
 afterAll(async () => {
