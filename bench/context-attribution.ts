@@ -5,7 +5,8 @@
  *
  * (a) Cost on the support example's failing path, as `check` runs it: the first refunding run of
  *     the support agent on the injected ticket, contrastive attribution on it (K = 64, CRN,
- *     sequential), then `contextAttribution` at its locus with the same K. Printed: both rollout
+ *     sequential), then context attribution at its locus with the same K and seed, reusing the
+ *     contrastive arm at the locus as its intact arm (`contextAttributionReusing`). Printed: both rollout
  *     counts, the ratio context / contrastive (target: ≤ 1, i.e. the context attribution adds at
  *     most what the contrastive one spent), and the same without refinement (`refine: false`).
  *     Two agents: the synthetic support agent (examples/support-agent), whose decision reads the
@@ -17,7 +18,8 @@
  * (c) Refinement on messages of 5–40 sentences: how often the culprit is exactly the injected
  *     sentence, and the probes spent against the 2·log2(sentences) + 2 target.
  */
-import { contextAttribution, contrastive } from '../src/attribute/index.js'
+import { contextAttribution, contextAttributionReusing } from '../src/attribute/context-attribution.js'
+import { contrastiveWithArms } from '../src/attribute/contrastive.js'
 import { calledTool, type Agent, type Json, type Trajectory } from '../src/index.js'
 import { wilson } from '../src/stats/index.js'
 import { createSupportAgent } from '../examples/ai-sdk/support-agent.js'
@@ -52,15 +54,23 @@ async function cost(name: string, agent: Agent<never, unknown>): Promise<void> {
   for (let seed = 0; seed < COST_SEEDS; seed++) {
     const factual = await firstBadRun(scenario, seed, refundedWrongly)
     const shared = { isBad: refundedWrongly, rollouts: ROLLOUTS, seed }
-    const attribution = await contrastive(scenario, factual, shared)
+    const { result: attribution, arms } = await contrastiveWithArms(scenario, factual, shared)
     if (attribution.locus === null) continue
     loci++
-    const context = await contextAttribution(scenario, factual, { ...shared, step: attribution.locus })
-    const partsOnly = await contextAttribution(scenario, factual, {
-      ...shared,
-      step: attribution.locus,
-      refine: false,
-    })
+    // As the matchers run it: the contrastive arm at the locus is the intact arm, not run again.
+    const intact = arms[attribution.locus]!
+    const context = await contextAttributionReusing(
+      scenario,
+      factual,
+      { ...shared, step: attribution.locus },
+      intact,
+    )
+    const partsOnly = await contextAttributionReusing(
+      scenario,
+      factual,
+      { ...shared, step: attribution.locus, refine: false },
+      intact,
+    )
     contrastiveRollouts.push(attribution.rolloutsUsed)
     contextRollouts.push(context.rolloutsUsed)
     partsOnlyRollouts.push(partsOnly.rolloutsUsed)

@@ -81,7 +81,25 @@ export async function contextAttribution(
   options: ContextAttributionOptions,
 ): Promise<ContextAttributionResult> {
   const resolved = resolveContextAttributionOptions(target, factual, options)
-  return new ContextRun(factual, resolved, listParts(factual, resolved)).run()
+  return new ContextRun(factual, resolved, listParts(factual, resolved), undefined).run()
+}
+
+/**
+ * {@link contextAttribution}, with the intact arm's first rollouts taken from `intact`: the arm of
+ * `resample(step)` that a contrastive attribution with the same seed, tools and common random
+ * numbers already ran (its arm at the locus). Rollout r of an arm is a function of its plan, its
+ * seed and r, so these are the very rollouts the intact arm would run: reusing them changes no
+ * outcome, and only the rollouts run here count in `rolloutsUsed`. An arm with another seed, or
+ * with a rollout the budget refused, is not reused.
+ */
+export async function contextAttributionReusing(
+  target: AgentOrScenario,
+  factual: Trajectory,
+  options: ContextAttributionOptions,
+  intact: Arm,
+): Promise<ContextAttributionResult> {
+  const resolved = resolveContextAttributionOptions(target, factual, options)
+  return new ContextRun(factual, resolved, listParts(factual, resolved), intact).run()
 }
 
 /** Where an arm stands: not evaluated yet, sampling, or stopped with a decision. */
@@ -164,11 +182,13 @@ class ContextRun {
     private readonly factual: Trajectory,
     private readonly options: ResolvedContextAttributionOptions,
     parts: readonly ContextPartHandle[],
+    reused: Arm | undefined,
   ) {
     const { seed, crn, tools, step } = options
     this.kind = comparisonKind(crn, options.sequential)
     this.alpha = 1 - options.confidence
     this.intact = new Arm(planFor(factual, resample(step), tools), crn ? seed : deriveSeed(seed, 'intact'))
+    if (reused !== undefined && reused.seed === this.intact.seed) this.intact.reuse(reused)
     this.parts = parts.map((part, index) => ({
       part,
       arm: new Arm(

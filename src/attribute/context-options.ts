@@ -138,7 +138,7 @@ export function resolveContextAttributionOptions(
       option: 'step',
       expected: 'a step that recorded the context it decided from',
       received: `step ${parsed.step} "${recorded.name}", recorded without a context`,
-      hint: 'Give the step a context (ctx.decide(name, { context }) or a wrapped model).',
+      hint: 'Give the step a context (ctx.step(name, policy, { context })) or use a wrapped model.',
     })
   }
   return {

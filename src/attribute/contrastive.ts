@@ -84,8 +84,23 @@ export async function contrastive(
   factual: Trajectory,
   options: ContrastiveOptions,
 ): Promise<ContrastiveResult> {
+  return (await contrastiveWithArms(target, factual, options)).result
+}
+
+/**
+ * {@link contrastive}, and the arm of each step: the rollouts of `resample(k)` it ran under its
+ * seed, which a context attribution of the locus with the same seed reuses as its intact arm
+ * instead of running them again (see `contextAttributionReusing`).
+ */
+export async function contrastiveWithArms(
+  target: AgentOrScenario,
+  factual: Trajectory,
+  options: ContrastiveOptions,
+): Promise<{ result: ContrastiveResult; arms: readonly Arm[] }> {
   const resolved = resolveContrastiveOptions(target, factual, options)
-  return new ContrastiveRun(factual, resolved).run()
+  const run = new ContrastiveRun(factual, resolved)
+  const result = await run.run()
+  return { result, arms: run.stepArms() }
 }
 
 /** Where an arm stands: not evaluated yet, sampling, or stopped with a decision. */
@@ -154,6 +169,11 @@ class ContrastiveRun {
       caller: 'contrastive',
       total: contrastiveRollouts(factual.steps.length, options).maxRollouts,
     })
+  }
+
+  /** Each step's arm, by step index. */
+  stepArms(): readonly Arm[] {
+    return this.steps.map((step) => step.arm)
   }
 
   async run(): Promise<ContrastiveResult> {

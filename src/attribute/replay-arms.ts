@@ -36,6 +36,21 @@ export class Arm {
     return this.outcomes.length
   }
 
+  /**
+   * Takes the rollouts `other` ran as this arm's first ones: `other` must replay the same plan
+   * under the same seed, so that its rollout r is this arm's rollout r. Nothing is taken when
+   * `other` has a gap (a rollout the budget refused), which this arm would never fill.
+   */
+  reuse(other: Arm): void {
+    // `filter` skips the holes a refused rollout leaves, so a shorter result means a gap.
+    const ran = other.outcomes.filter((outcome) => outcome !== undefined)
+    if (this.outcomes.length > 0 || ran.length !== other.outcomes.length) return
+    this.outcomes.push(...other.outcomes)
+    this.rolloutsRun = other.rolloutsRun
+    this.heldSteps = other.heldSteps
+    this.matchedSteps = other.matchedSteps
+  }
+
   /** Bad outcomes and scored rollouts (errors and unrun indices left out). */
   scored(): { bad: number; n: number } {
     let bad = 0

@@ -1,5 +1,7 @@
 import type { Scenario } from '../agent/types.js'
-import { contextAttribution, contrastive, shapley } from '../attribute/index.js'
+import { shapley } from '../attribute/index.js'
+import { contextAttribution, contextAttributionReusing } from '../attribute/context-attribution.js'
+import { contrastiveWithArms } from '../attribute/contrastive.js'
 import { contextParts, customParts } from '../attribute/context-parts.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
@@ -47,9 +49,11 @@ export const NO_DIAGNOSIS: Diagnosis = {
  * done, and a locus only when it is already established).
  *
  * When contrastive attribution names a locus whose context has two or more parts, context
- * attribution takes that context apart (unless `attribute.context` is false), with its own derived
- * seed, spending from the same budget but at most as many rollouts as the contrastive attribution
- * spent (or two arms' worth, when it spent less). Its failure is reported on its own (`contextFailure`) and keeps the contrastive result.
+ * attribution takes that context apart (unless `attribute.context` is false). It runs under the
+ * contrastive seed, so its intact arm is the contrastive arm at the locus, whose rollouts it takes
+ * over rather than running again; it spends from the same budget, at most as many rollouts as the
+ * contrastive attribution spent (or two arms' worth, when it spent less). Its failure is reported
+ * on its own (`contextFailure`) and keeps the contrastive result.
  *
  * An attribution that throws (a predicate that fails only on some replay) does not take the
  * verdict with it: the gate already decided, so the failure is returned as data, next to no
@@ -174,10 +178,11 @@ async function attribute(
     budget: options.budget,
     signal,
   }
-  const contrastiveResult =
+  const contrastiveRun =
     method === 'shapley'
       ? null
-      : await contrastive(scenario, failing, { ...shared, rollouts, crn: true, sequential: true })
+      : await contrastiveWithArms(scenario, failing, { ...shared, rollouts, crn: true, sequential: true })
+  const contrastiveResult = contrastiveRun?.result ?? null
   let contextResult: ContextAttributionResult | null = null
   let contextFailure: AttributionFailure | null = null
   if (contrastiveResult !== null && context !== false) {
@@ -185,11 +190,13 @@ async function attribute(
       const step = locusToTakeApart(contrastiveResult, failing, context)
       if (step !== null) {
         const { maxRollouts, ...ablation } = context
-        contextResult = await contextAttribution(scenario, failing, {
+        // The contrastive seed: the intact arm is then the contrastive arm at the locus, whose
+        // rollouts it takes over instead of running them again (same plan, seed and streams).
+        const intact = contrastiveRun?.arms[step]
+        const contextOptions = {
           ...shared,
           ...ablation,
           step,
-          seed: deriveSeed(options.seed, `context-attribution/${failing.rollout}`),
           rollouts,
           // By default at most what the contrastive attribution before it spent, so the diagnosis at
           // most doubles; but two arms' worth at least: a locus found in 16 rollouts leaves too few
@@ -198,7 +205,11 @@ async function attribute(
           budget: options.budget.account({
             maxRollouts: maxRollouts ?? Math.max(contrastiveResult.rolloutsUsed, 2 * rollouts),
           }),
-        })
+        }
+        contextResult =
+          intact === undefined
+            ? await contextAttribution(scenario, failing, contextOptions)
+            : await contextAttributionReusing(scenario, failing, contextOptions, intact)
       }
     } catch (error) {
       // The contrastive result is already established: a context attribution that fails (or runs

@@ -8,6 +8,8 @@ import {
   type ContextAttributionResult,
   type Json,
 } from '../../../src/index.js'
+import { contextAttributionReusing } from '../../../src/attribute/context-attribution.js'
+import { contrastiveWithArms } from '../../../src/attribute/contrastive.js'
 import { firstBadRun } from './fixtures.js'
 import { INJECTED, plantedChat, plantedKeys, refunded } from './context-fixtures.js'
 
@@ -291,5 +293,47 @@ describe('contextAttribution: custom contexts and invalid options', () => {
       expected: 'a step whose context has at least 2 parts (keys or messages) to compare',
       received: 'step 0 "decide" with 1 part (key "ticket")',
     })
+  })
+})
+
+describe('contextAttributionReusing: the contrastive arm at the locus as the intact arm', () => {
+  it('gives the same result as running that arm again, and spends only the rollouts it runs', async () => {
+    let compared = 0
+    for (let seed = 0; seed < 30; seed++) {
+      const planted = plantedKeys(seed)
+      const factual = await firstBadRun(planted.agent, seed, refunded)
+      const { result: contrastiveResult, arms } = await contrastiveWithArms(planted.agent, factual, {
+        isBad: refunded,
+        seed,
+      })
+      const locus = contrastiveResult.locus
+      // The decide step is the one with a context to take apart.
+      if (locus !== 1) continue
+      const options = { isBad: refunded, step: locus, seed }
+      const fresh = await contextAttribution(planted.agent, factual, options)
+      const reused = await contextAttributionReusing(planted.agent, factual, options, arms[locus]!)
+      const taken = arms[locus]!.rolloutsRun
+      expect(taken).toBeGreaterThan(0)
+      // Intact rollouts the fresh run needed beyond those the contrastive arm had are still run.
+      const freshIntact = fresh.intact.n
+      expect(reused.rolloutsUsed).toBe(fresh.rolloutsUsed - Math.min(taken, freshIntact))
+      const { rolloutsUsed: _a, intact: freshEstimate, ...freshRest } = fresh
+      const { rolloutsUsed: _b, intact: reusedEstimate, ...reusedRest } = reused
+      expect(reusedRest).toEqual(freshRest)
+      // The intact estimate counts every reused rollout, also those the parts did not need.
+      expect(reusedEstimate.n).toBe(Math.max(taken, freshIntact))
+      if (taken <= freshIntact) expect(reusedEstimate).toEqual(freshEstimate)
+      compared++
+    }
+    expect(compared).toBeGreaterThanOrEqual(5)
+  })
+
+  it('takes nothing from an arm of another seed', async () => {
+    const planted = plantedKeys(3)
+    const factual = await firstBadRun(planted.agent, 3, refunded)
+    const { arms } = await contrastiveWithArms(planted.agent, factual, { isBad: refunded, seed: 99 })
+    const options = { isBad: refunded, step: 1, seed: 3 }
+    const reused = await contextAttributionReusing(planted.agent, factual, options, arms[1]!)
+    expect(reused).toEqual(await contextAttribution(planted.agent, factual, options))
   })
 })
