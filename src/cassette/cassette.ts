@@ -72,16 +72,7 @@ export class Cassette {
    * miss that names the step and shows how its request differs from the nearest stored entry.
    */
   findStep(call: StepCallKey): CassetteLookup<StepEntry> {
-    const key = stepKey(call)
-    const entry = this.mode === 'refresh' ? undefined : (this.recorded.get(key) ?? this.stored.get(key))
-    if (entry?.kind === 'step') {
-      this.used.add(key)
-      this.counts.hits++
-      return { key, entry }
-    }
-    if (this.mode === 'offline') throw new CassetteMissError(this.describeStepMiss(call))
-    this.counts.misses++
-    return { key, entry: undefined }
+    return this.find(stepKey(call), 'step', () => this.describeStepMiss(call))
   }
 
   /** Stores what a missed step's policy returned (with the step's meta, restored on later hits). */
@@ -102,18 +93,31 @@ export class Cassette {
 
   /** The stored result of a tool call, as {@link findStep} for steps. */
   findTool(call: ToolCallKey): CassetteLookup<ToolEntry> {
-    const key = toolKey(call)
+    return this.find(
+      toolKey(call),
+      'tool',
+      () =>
+        `Cassette miss (offline): tool call "${call.tool}" at step ${call.stream.step}, position ${call.stream.position} (seed ${call.stream.seed}, rollout ${call.stream.rollout}) with args ${shortJson(call.args)} is not in ${displayPath(this.file)}. Run once without CAUSAL_REPLAY_CACHE=offline to record it.`,
+    )
+  }
+
+  /**
+   * The lookup both kinds of call share: `refresh` never hits, a hit is counted and kept as used,
+   * and an `offline` miss throws with `describeMiss()` (built only then: the nearest-entry diff of a
+   * step miss reads every entry).
+   */
+  private find<K extends CassetteEntry['kind']>(
+    key: string,
+    kind: K,
+    describeMiss: () => string,
+  ): CassetteLookup<Extract<CassetteEntry, { kind: K }>> {
     const entry = this.mode === 'refresh' ? undefined : (this.recorded.get(key) ?? this.stored.get(key))
-    if (entry?.kind === 'tool') {
+    if (entry?.kind === kind) {
       this.used.add(key)
       this.counts.hits++
-      return { key, entry }
+      return { key, entry: entry as Extract<CassetteEntry, { kind: K }> }
     }
-    if (this.mode === 'offline') {
-      throw new CassetteMissError(
-        `Cassette miss (offline): tool call "${call.tool}" at step ${call.stream.step}, position ${call.stream.position} (seed ${call.stream.seed}, rollout ${call.stream.rollout}) with args ${shortJson(call.args)} is not in ${displayPath(this.file)}. Run once without CAUSAL_REPLAY_CACHE=offline to record it.`,
-      )
-    }
+    if (this.mode === 'offline') throw new CassetteMissError(describeMiss())
     this.counts.misses++
     return { key, entry: undefined }
   }
