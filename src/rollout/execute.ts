@@ -359,22 +359,12 @@ class TrajectoryRecorder {
         }
         miss = { cassette, key, call }
       }
-      if (this.settings.budget.costExhausted) {
-        this.stoppedByBudget = true
-        throw new BudgetExceededError(
-          `The cost budget is spent (${this.settings.budget.describe()}).`,
-          undefined,
-        )
-      }
+      this.stopIfCostSpent()
       // A live model call waits for the rate limit, if any (a hit above called nothing).
       const limit = this.settings.budget.rateLimit
       if (limit !== undefined && options.model !== undefined)
         return this.limitedPolicy(limit, index, name, context, digest, resolved, options, miss)
-      const { seed, rollout } = this.settings
-      const returned = resolved.policy(
-        stepStream(seed, rollout, index),
-        new PolicyView(name, index, resolved.sees, this, seed, rollout),
-      )
+      const returned = this.callPolicy(resolved, index, name)
       if (isPromiseLike(returned))
         return this.settlePolicy(returned, index, name, context, digest, resolved, options, miss)
       return Promise.resolve(
@@ -384,6 +374,26 @@ class TrajectoryRecorder {
       this.abandon(index, name, error)
       return Promise.reject(error)
     }
+  }
+
+  /** No policy call may start once the cost limit is reached: the rollout stops as budget-stopped. */
+  private stopIfCostSpent(): void {
+    if (!this.settings.budget.costExhausted) return
+    this.stoppedByBudget = true
+    throw new BudgetExceededError(`The cost budget is spent (${this.settings.budget.describe()}).`, undefined)
+  }
+
+  /** Calls a step's policy with the step's own stream and its view. */
+  private callPolicy<A extends Json>(
+    resolved: Extract<StepResolution<A>, { kind: 'call' }>,
+    index: number,
+    name: string,
+  ): A | PromiseLike<A> {
+    const { seed, rollout } = this.settings
+    return resolved.policy(
+      stepStream(seed, rollout, index),
+      new PolicyView(name, index, resolved.sees, this, seed, rollout),
+    )
   }
 
   /** The rest of {@link step} for a policy that returned a promise. */
@@ -424,18 +434,8 @@ class TrajectoryRecorder {
       await limit.acquire(this.signal)
       this.checkAlive()
       // Other rollouts may have spent the rest of the budget while this one waited.
-      if (this.settings.budget.costExhausted) {
-        this.stoppedByBudget = true
-        throw new BudgetExceededError(
-          `The cost budget is spent (${this.settings.budget.describe()}).`,
-          undefined,
-        )
-      }
-      const { seed, rollout } = this.settings
-      const returned = await resolved.policy(
-        stepStream(seed, rollout, index),
-        new PolicyView(name, index, resolved.sees, this, seed, rollout),
-      )
+      this.stopIfCostSpent()
+      const returned = await this.callPolicy(resolved, index, name)
       await limit.recordTokens(callTokens(options.meta?.(returned)))
       return this.completePolicy(returned, index, name, context, digest, resolved, options, miss)
     } catch (error) {
