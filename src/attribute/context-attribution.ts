@@ -32,7 +32,7 @@ import type {
   TextSpan,
 } from './context-schema.js'
 import { splitUnits, unitRange, type TextUnits } from './context-spans.js'
-import { CAP_TEST_SHARE, signTestPValue } from './contrastive.js'
+import { CAP_TEST_SHARE, capCombinedPValue, signTestPValue } from './contrastive.js'
 import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
 
 export type { ContextAttributionOptions } from './context-options.js'
@@ -415,7 +415,7 @@ class ContextRun {
     if (probe.arm.rolloutsRun === 0) return 1
     const raw =
       this.kind === 'sequential'
-        ? Math.min(1, Math.exp(-probe.maxLogE) / (1 - CAP_TEST_SHARE), probe.capPValue / CAP_TEST_SHARE)
+        ? capCombinedPValue(probe.maxLogE, probe.capPValue)
         : fixedRescuePValue(this.kind, probe.arm, this.intact)
     return Math.min(1, raw * refinement.spans)
   }

@@ -137,6 +137,14 @@ interface StepArm {
  */
 export const CAP_TEST_SHARE = 0.75
 
+/**
+ * A probe's one-sided p-value from its e-process (the running maximum of ln e) and its exact sign
+ * test at the cap (1 before the cap), combined by weighted Bonferroni with {@link CAP_TEST_SHARE}.
+ */
+export function capCombinedPValue(maxLogE: number, capPValue: number): number {
+  return Math.min(1, Math.exp(-maxLogE) / (1 - CAP_TEST_SHARE), capPValue / CAP_TEST_SHARE)
+}
+
 class ContrastiveRun {
   private readonly kind: ComparisonKind
   private readonly alpha: number
@@ -299,9 +307,8 @@ class ContrastiveRun {
     return this.steps.map((step) => {
       if (step.state === 'idle' || step.arm.rolloutsRun === 0) return 1
       if (this.kind === 'sequential') {
-        const eProcess = Math.exp(-step.maxLogE)
-        if (this.options.search === 'linear') return Math.min(1, eProcess)
-        return Math.min(1, eProcess / (1 - CAP_TEST_SHARE), step.capPValue / CAP_TEST_SHARE)
+        if (this.options.search === 'linear') return Math.min(1, Math.exp(-step.maxLogE))
+        return capCombinedPValue(step.maxLogE, step.capPValue)
       }
       return fixedRescuePValue(this.kind, step.arm, this.baseline)
     })
