@@ -1,7 +1,7 @@
 /**
  * First-call benchmark. Prints tables; asserts nothing. Run after `npm run build`:
  *
- *   npx tsx bench/first-call.ts [--runs 9] [--dist dist[,other-build]]
+ *   npx tsx bench/first-call.ts [--runs 9] [--dist dist[,other-build][,floor]]
  *
  * Several comma-separated builds (e.g. one built before a change, `tsc -p tsconfig.build.json
  * --outDir /tmp/before`, with node_modules and package.json beside it) are run alternately in one
@@ -17,6 +17,12 @@
  * `--dist` (the built JavaScript, so TypeScript transpilation is not measured), build the model and
  * record a failing run, then time the first attribution call and then a second, warm one
  * (performance.now around the await). Each figure is the median over the processes [min–max].
+ *
+ * Beside each build runs `floor` (on by default; `--dist dist` alone leaves it out): the same
+ * workload through the least an engine can do, in a fresh process too. It holds or draws each step,
+ * awaits the agent, scores the output and counts; no trajectory, no timeout, no budget, no pool, no
+ * statistics. What it takes is a floor no engine of async agents can go below on this machine, so
+ * it shows how much of a first call is the engine's and how much is V8 running cold async code.
  *
  * Workloads, the reference implementation's own:
  * - contrastive, K = 80, `sequential: false`, on the pivotal model (lookup → decide → reply);
@@ -40,11 +46,13 @@ function argument(name: string, fallback: string): string {
 
 const RUNS = Number(argument('runs', '9'))
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const DISTS = argument('dist', 'dist')
+/** The pseudo-build that runs the minimal engine of {@link floorScript} instead of a library build. */
+const FLOOR = 'floor'
+const DISTS = argument('dist', `dist,${FLOOR}`)
   .split(',')
-  .map((dist) => resolve(ROOT, dist))
+  .map((dist) => (dist === FLOOR ? FLOOR : resolve(ROOT, dist)))
 for (const dist of DISTS) {
-  if (!existsSync(entry(dist))) {
+  if (dist !== FLOOR && !existsSync(entry(dist))) {
     console.error(`${entry(dist)} does not exist: run \`npm run build\` first (or pass --dist).`)
     process.exit(1)
   }
@@ -126,9 +134,100 @@ console.log(JSON.stringify({
 `
 }
 
+/**
+ * The floor: the same workload with the least an engine must do. Each rollout gets a fresh `ctx`
+ * whose `step` returns the held action or draws one from a generator seeded per (seed, rollout,
+ * step), the agent is awaited and its output scored and counted. Arms run one rollout after
+ * another (no pool), and nothing is recorded. The agents and rollout counts are the library
+ * workloads': contrastive holds the first 0–3 steps of the failing run (the baseline and three
+ * arms, 80 rollouts each); Shapley holds each prefix of 80 random orders of the 3 steps (12
+ * rollouts each). Prints the same JSON line as {@link childScript}, import and record at 0.
+ */
+function floorScript(workload: Workload): string {
+  return `
+const p = 0.3
+const agent = ${JSON.stringify(workload)} === 'contrastive'
+  ? async (_input, ctx) => {
+      await ctx.step('lookup', (rng) => (rng() < 0.5 ? 'order' : 'account'))
+      const decision = await ctx.step('decide', (rng) => (rng() < p ? 'bad' : 'good'))
+      await ctx.step('reply', (rng) => (rng() < 0.5 ? 'Done.' : 'All set.'))
+      return decision
+    }
+  : async (_input, ctx) => {
+      const a = await ctx.step('a', (rng) => (rng() < p ? 'bad' : 'good'))
+      const b = await ctx.step('b', (rng) => (rng() < p ? 'bad' : 'good'))
+      await ctx.step('reply', (rng) => (rng() < 0.5 ? 'Done.' : 'All set.'))
+      return a === 'bad' && b === 'bad' ? 'bad' : 'good'
+    }
+const factual = ${JSON.stringify(workload)} === 'contrastive' ? ['order', 'bad', 'Done.'] : ['bad', 'bad', 'Done.']
+// mulberry32 seeded from (seed, rollout, step): one closure per drawing step.
+const stream = (seed, rollout, step) => {
+  let a = (Math.imul(seed, 0x9e3779b1) ^ Math.imul(rollout + 1, 0x85ebca6b) ^ Math.imul(step + 1, 0xc2b2ae35)) | 0
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+// One arm: \`rollouts\` rollouts with the steps in \`held\` at their recorded actions; its bad count.
+const runArm = async (seed, held, rollouts) => {
+  let bad = 0
+  for (let rollout = 0; rollout < rollouts; rollout++) {
+    let index = 0
+    const ctx = {
+      step(_name, policy) {
+        const step = index++
+        return Promise.resolve(held.includes(step) ? factual[step] : policy(stream(seed, rollout, step)))
+      },
+    }
+    if ((await agent({ p }, ctx)) === 'bad') bad++
+  }
+  return bad
+}
+const attribute = async (seed) => {
+  let rollouts = 0
+  if (${JSON.stringify(workload)} === 'contrastive') {
+    for (let k = 3; k >= 0; k--) {
+      await runArm(seed, [0, 1, 2].slice(0, k), 80)
+      rollouts += 80
+    }
+  } else {
+    const order = stream(seed, -1, 0)
+    for (let permutation = 0; permutation < 80; permutation++) {
+      const steps = [0, 1, 2].sort(() => order() - 0.5)
+      for (let size = 0; size <= 3; size++) {
+        await runArm(seed + permutation, steps.slice(0, size), 12)
+        rollouts += 12
+      }
+    }
+  }
+  return { rolloutsUsed: rollouts }
+}
+const cpuMs = (since) => {
+  const { user, system } = process.cpuUsage(since)
+  return (user + system) / 1000
+}
+let cpu = process.cpuUsage()
+let start = performance.now()
+const first = await attribute(7)
+const firstMs = performance.now() - start
+const firstCpuMs = cpuMs(cpu)
+cpu = process.cpuUsage()
+start = performance.now()
+const warm = await attribute(8)
+const warmMs = performance.now() - start
+const warmCpuMs = cpuMs(cpu)
+console.log(JSON.stringify({
+  importMs: 0, recordMs: 0, firstMs, firstCpuMs, warmMs, warmCpuMs, rollouts: first.rolloutsUsed, warmRollouts: warm.rolloutsUsed,
+}))
+`
+}
+
 const script = argument('script', '')
 if (script === 'contrastive' || script === 'shapley') {
-  console.log(childScript(script, DISTS[0] as string))
+  const dist = DISTS[0] as string
+  console.log(dist === FLOOR ? floorScript(script) : childScript(script, dist))
   process.exit(0)
 }
 
@@ -144,7 +243,8 @@ interface Sample {
 }
 
 function runChild(workload: Workload, dist: string): Sample {
-  const result = spawnSync(process.execPath, ['--input-type=module', '--eval', childScript(workload, dist)], {
+  const source = dist === FLOOR ? floorScript(workload) : childScript(workload, dist)
+  const result = spawnSync(process.execPath, ['--input-type=module', '--eval', source], {
     encoding: 'utf8',
     cwd: ROOT,
   })
@@ -199,7 +299,7 @@ const rows = (['contrastive', 'shapley'] as const).flatMap((workload) =>
     const target = REFERENCE_MS[workload] / TARGET_SPEEDUP
     return [
       workload === 'contrastive' ? 'contrastive K=80 (pivotal)' : 'shapley 80×12 antithetic (AND)',
-      relative(ROOT, dist) || '.',
+      dist === FLOOR ? FLOOR : relative(ROOT, dist) || '.',
       spread(list.map((sample) => sample.importMs)),
       spread(list.map((sample) => sample.recordMs)),
       spread(first),

@@ -38,11 +38,26 @@ export function studentTQuantile(p: number, degreesOfFreedom: number): number {
   return p < 0.5 ? -magnitude : magnitude
 }
 
-/** Two-sided critical value of Student's t: t such that P(|T| ≤ t) = confidence with ν degrees of freedom. */
+/**
+ * Two-sided critical value of Student's t: t such that P(|T| ≤ t) = confidence with ν degrees of
+ * freedom. Remembered per (confidence, ν): an attribution asks for the same one for every step, and
+ * each costs a bisection of about 50 incomplete-beta evaluations (a few ms of a cold Shapley call).
+ */
 export function twoSidedT(confidence: number, degreesOfFreedom: number): number {
   assertConfidence('twoSidedT', confidence)
-  return studentTQuantile(1 - (1 - confidence) / 2, degreesOfFreedom)
+  const key = `${confidence}/${degreesOfFreedom}`
+  let t = criticalValues.get(key)
+  if (t === undefined) {
+    t = studentTQuantile(1 - (1 - confidence) / 2, degreesOfFreedom)
+    // Bounded: a long-running process that tries many levels must not grow without end.
+    if (criticalValues.size >= MAX_REMEMBERED) criticalValues.clear()
+    criticalValues.set(key, t)
+  }
+  return t
 }
+
+const criticalValues = new Map<string, number>()
+const MAX_REMEMBERED = 256
 
 /**
  * Student's t interval for a mean: x̄ ± t_{(1+c)/2, n−1}·s/√n with the sample standard deviation s
