@@ -65,6 +65,32 @@ function entry(dist: string): string {
 type Workload = 'contrastive' | 'shapley'
 
 /**
+ * The end of every child script: times `attribute(7)`, the first call, and `attribute(8)`, a warm
+ * one, and prints one JSON line (a {@link Sample}) with the `importMs` and `recordMs` it defined.
+ */
+const TIMED_CALLS = `
+// CPU time beside wall time: on a machine shared with other work, wall time also counts waiting
+// for a core; CPU time (which includes V8's GC helper threads) does not.
+const cpuMs = (since) => {
+  const { user, system } = process.cpuUsage(since)
+  return (user + system) / 1000
+}
+let cpu = process.cpuUsage()
+let start = performance.now()
+const first = await attribute(7)
+const firstMs = performance.now() - start
+const firstCpuMs = cpuMs(cpu)
+cpu = process.cpuUsage()
+start = performance.now()
+const warm = await attribute(8)
+const warmMs = performance.now() - start
+const warmCpuMs = cpuMs(cpu)
+console.log(JSON.stringify({
+  importMs, recordMs, firstMs, firstCpuMs, warmMs, warmCpuMs, rollouts: first.rolloutsUsed, warmRollouts: warm.rolloutsUsed,
+}))
+`
+
+/**
  * The child process: plain JavaScript against the built library. The models are those of
  * examples/synthetic/scms.ts (which dist/ does not contain). Prints one JSON line.
  */
@@ -112,26 +138,7 @@ const attribute = (seed) =>
     : shapley(agent, factual, {
         isBad, seed, method: 'permutation', permutations: 80, samplesPerEval: 12, antithetic: true,
       })
-// CPU time beside wall time: on a machine shared with other work, wall time also counts waiting
-// for a core; CPU time (which includes V8's GC helper threads) does not.
-const cpuMs = (since) => {
-  const { user, system } = process.cpuUsage(since)
-  return (user + system) / 1000
-}
-let cpu = process.cpuUsage()
-let start = performance.now()
-const first = await attribute(7)
-const firstMs = performance.now() - start
-const firstCpuMs = cpuMs(cpu)
-cpu = process.cpuUsage()
-start = performance.now()
-const warm = await attribute(8)
-const warmMs = performance.now() - start
-const warmCpuMs = cpuMs(cpu)
-console.log(JSON.stringify({
-  importMs, recordMs, firstMs, firstCpuMs, warmMs, warmCpuMs, rollouts: first.rolloutsUsed, warmRollouts: warm.rolloutsUsed,
-}))
-`
+${TIMED_CALLS}`
 }
 
 /**
@@ -141,7 +148,7 @@ console.log(JSON.stringify({
  * another (no pool), and nothing is recorded. The agents and rollout counts are the library
  * workloads': contrastive holds the first 0–3 steps of the failing run (the baseline and three
  * arms, 80 rollouts each); Shapley holds each prefix of 80 random orders of the 3 steps (12
- * rollouts each). Prints the same JSON line as {@link childScript}, import and record at 0.
+ * rollouts each). Ends like {@link childScript}, with import and record at 0.
  */
 function floorScript(workload: Workload): string {
   return `
@@ -204,24 +211,9 @@ const attribute = async (seed) => {
   }
   return { rolloutsUsed: rollouts }
 }
-const cpuMs = (since) => {
-  const { user, system } = process.cpuUsage(since)
-  return (user + system) / 1000
-}
-let cpu = process.cpuUsage()
-let start = performance.now()
-const first = await attribute(7)
-const firstMs = performance.now() - start
-const firstCpuMs = cpuMs(cpu)
-cpu = process.cpuUsage()
-start = performance.now()
-const warm = await attribute(8)
-const warmMs = performance.now() - start
-const warmCpuMs = cpuMs(cpu)
-console.log(JSON.stringify({
-  importMs: 0, recordMs: 0, firstMs, firstCpuMs, warmMs, warmCpuMs, rollouts: first.rolloutsUsed, warmRollouts: warm.rolloutsUsed,
-}))
-`
+const importMs = 0
+const recordMs = 0
+${TIMED_CALLS}`
 }
 
 const script = argument('script', '')
