@@ -3,13 +3,13 @@
  *
  *   npx tsx bench/binary-search.ts [runs = 1000]
  *
- * Locus accuracy, false discoveries and mean rollouts of contrastive attribution on 15-step noisy
- * models (replay fidelity 0.8, see {@link noisyLocusModel}; on the null model, accuracy is the share
- * of runs that name no locus), side by side for the two designs
- * a user picks between above 12 steps: binary search with sequential arms (the default) and linear
- * search with a fixed K = 32 per step (`search: 'linear', sequential: false`). Both use common random
- * numbers and Holm over every step. A false discovery is a locus after the planted step (a step
- * whose redraw cannot rescue); on the null model, any locus at all.
+ * Locus accuracy, false discoveries and rollouts (mean and max) of contrastive attribution on
+ * 15-step noisy models (replay fidelity 0.8, see {@link noisyLocusModel}; on the null model,
+ * accuracy is the share of runs that name no locus), side by side for the two designs a user picks
+ * between above 12 steps: binary search with sequential arms (the default) and linear search with a
+ * fixed K = 32 per step (`search: 'linear', sequential: false`, 512 rollouts on 15 steps). Both use
+ * common random numbers and Holm over every step. A false discovery is a locus after the planted
+ * step (a step whose redraw cannot rescue); on the null model, any locus at all.
  *
  * The model generator is exported for the unit tests (test/unit/attribute/binary-search.test.ts),
  * so the bench and the tests measure the same models.
@@ -125,7 +125,17 @@ export interface LocusTally {
   /** A locus after the pivot, or any locus on the null model. */
   falseDiscoveries: number
   abstained: number
+  /** Rollouts summed over the runs. */
   rollouts: number
+  /** The most rollouts one run used. */
+  maxRollouts: number
+  /** Runs in which the search extended a probe past `rollouts` pairs. */
+  extended: number
+  /**
+   * Runs that spent more than their ceiling: n × `rollouts` once a probe was extended, (n + 1) ×
+   * `rollouts` (fixed linear search's cost) otherwise.
+   */
+  overCeiling: number
 }
 
 /** Attributes the failing run of `runs` models (seeds 0, 1, …) with `options`, and tallies the loci. */
@@ -135,7 +145,16 @@ export async function tallyLoci(
   options: Omit<ContrastiveOptions, 'isBad' | 'seed'> = {},
   firstSeed = 0,
 ): Promise<LocusTally> {
-  const tally: LocusTally = { runs, correct: 0, falseDiscoveries: 0, abstained: 0, rollouts: 0 }
+  const tally: LocusTally = {
+    runs,
+    correct: 0,
+    falseDiscoveries: 0,
+    abstained: 0,
+    rollouts: 0,
+    maxRollouts: 0,
+    extended: 0,
+    overCeiling: 0,
+  }
   for (let seed = firstSeed; seed < firstSeed + runs; seed++) {
     const model = noisyLocusModel(seed, config)
     const result = await contrastive(model.agent, await failingNoisyRun(model, seed), {
@@ -144,6 +163,11 @@ export async function tallyLoci(
       seed,
     })
     tally.rollouts += result.rolloutsUsed
+    tally.maxRollouts = Math.max(tally.maxRollouts, result.rolloutsUsed)
+    const perStep = result.rolloutsPerStep
+    const extended = result.steps.some((step) => step.rolloutsUsed > perStep)
+    if (extended) tally.extended++
+    if (result.rolloutsUsed > (model.length + (extended ? 0 : 1)) * perStep) tally.overCeiling++
     if (result.locus === model.pivot) tally.correct++
     if (result.locus === null) tally.abstained++
     else if (model.pivot === null || result.locus > model.pivot) tally.falseDiscoveries++
@@ -158,7 +182,7 @@ function percentWithInterval(successes: number, n: number): string {
 }
 
 function describeTally(label: string, tally: LocusTally): string {
-  return `${label.padEnd(30)} accuracy ${percentWithInterval(tally.correct, tally.runs)}  false discoveries ${percentWithInterval(tally.falseDiscoveries, tally.runs)}  abstained ${tally.abstained}  mean rollouts ${(tally.rollouts / tally.runs).toFixed(1)}`
+  return `${label.padEnd(30)} accuracy ${percentWithInterval(tally.correct, tally.runs)}  false discoveries ${percentWithInterval(tally.falseDiscoveries, tally.runs)}  abstained ${tally.abstained}  rollouts mean ${(tally.rollouts / tally.runs).toFixed(1)}, max ${tally.maxRollouts}  extended a probe in ${tally.extended}`
 }
 
 async function main(): Promise<void> {

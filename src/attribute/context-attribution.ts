@@ -32,7 +32,7 @@ import type {
   TextSpan,
 } from './context-schema.js'
 import { splitUnits, unitRange, type TextUnits } from './context-spans.js'
-import { CAP_TEST_SHARE, capCombinedPValue, signTestPValue } from './contrastive.js'
+import { CAP_TEST_SHARE, capCombinedPValue, signTestPValue } from './probe-tests.js'
 import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
 
 export type { ContextAttributionOptions } from './context-options.js'
@@ -408,8 +408,8 @@ class ContextRun {
 
   /**
    * A probe's p-value, Bonferroni-adjusted over the 2u − 2 spans the search could probe. Sequential
-   * probes combine the e-process with the exact sign test at the cap by weighted Bonferroni, as
-   * contrastive's binary search does ({@link CAP_TEST_SHARE}).
+   * probes combine the e-process with the exact sign test at the cap by weighted Bonferroni
+   * ({@link CAP_TEST_SHARE}), as contrastive's binary search does before it extends a probe.
    */
   private probePValue(refinement: Refinement, probe: ProbeArm): number {
     if (probe.arm.rolloutsRun === 0) return 1

@@ -16,7 +16,11 @@ export type ContrastiveSearch = 'linear' | 'binary' | 'auto'
 
 /** Options of `contrastive`. */
 export interface ContrastiveOptions extends AttributionOptions {
-  /** Default 32. The most rollouts per arm (the baseline and each resampled step); sequential arms stop sooner. */
+  /**
+   * Default 32. The most rollouts per arm (the baseline and each resampled step); sequential arms
+   * stop sooner. A sequential binary search may extend the undecided probe right after its latest
+   * rescue (and the baseline with it) to twice this; a run that does spends at most n × `rollouts`.
+   */
   rollouts?: number
   /**
    * Default true. Common random numbers: every arm replays with the same seed and rollout indices,

@@ -2,7 +2,7 @@ import type { AgentOrScenario } from '../agent/define-agent.js'
 import { deriveSeed } from '../random/streams.js'
 import { hold, resample } from '../replay/interventions.js'
 import { planFor } from '../replay/plan.js'
-import { holm, regularizedIncompleteBeta, wilson, type Interval } from '../stats/index.js'
+import { holm, wilson, type Interval } from '../stats/index.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import {
   compareArms,
@@ -21,6 +21,13 @@ import {
 import { contrastiveRollouts } from './estimate-rollouts.js'
 import { PAIRED_E_PROCESS_METHOD } from '../stats/paired-confidence-sequence.js'
 import { sequentialStop } from './arm-decision.js'
+import {
+  EXTEND_BELOW,
+  PROBE_CAP_TESTS,
+  PROBE_E_PROCESS_SHARE,
+  probeCombinedPValue,
+  signTestPValue,
+} from './probe-tests.js'
 import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
 import type { ContrastiveResult, ContrastiveStep } from './schema.js'
 
@@ -56,9 +63,10 @@ import type { ContrastiveResult, ContrastiveStep } from './schema.js'
  *   by `minEffect` or more is stopped this way with probability ≤ α. These rules only ever stop an
  *   arm without rejecting, so they cannot add false rescues.
  * - the cap: `rollouts` pairs.
- * Binary search adds a fixed-sample test at the cap (see {@link CAP_TEST_SHARE}): a probe it
- * cannot decide by then still gets the exact sign test of its `rollouts` pairs, with 3/4 of the
- * step's level, the e-process keeping 1/4.
+ * Binary search adds fixed-sample tests (see {@link PROBE_CAP_TESTS}): a probe it cannot decide by
+ * the cap still gets the exact sign test of its `rollouts` pairs, and an undecided probe after the
+ * latest rejection, which decides the answer, may be extended to twice that and get a second exact
+ * sign test there; the step's level is split 0.6 / 0.3 between the two, the e-process keeping 0.1.
  * Reported effects are then anytime-valid confidence sequences, valid at the data-dependent stop.
  * The e-values and confidence sequences are time-uniform over each arm's own i.i.d. pairs (pairs
  * at different rollout indices share no streams), so they hold at any stopping time at all —
@@ -112,37 +120,14 @@ interface StepArm {
   state: ArmState
   /** Running maximum of ln e-value for "resampling rescues" over the looks (sequential). */
   maxLogE: number
+  /** The most pairs this arm may run: `rollouts`, raised when binary search extends the probe. */
+  cap: number
   /**
-   * Binary search only: the exact one-sided sign-test p-value of "resampling rescues" on the
-   * discordant pairs, computed once the arm reaches its cap (1 before): see {@link CAP_TEST_SHARE}.
+   * Binary search only: the exact one-sided sign-test p-value of "resampling rescues" on the first
+   * `size` pairs, for each size of {@link PROBE_CAP_TESTS}; undefined until the arm reaches that
+   * size (the test then counts as p = 1).
    */
-  capPValue: number
-}
-
-/**
- * Binary search only: the share of each step's level given to a fixed-sample test at the cap; the
- * e-process keeps the rest. A binary search lives or dies by each probe, and an anytime-valid
- * e-process pays for optional stopping: at the cap (32 pairs) it misses moderate rescues (effect
- * about −0.4 under a noisy replay) that a fixed-sample test of the same pairs finds. Each step's
- * p-value is then min(p_e / (1 − s), p_cap / s), a weighted Bonferroni combination:
- * P(p ≤ t) ≤ P(p_e ≤ (1 − s)·t) + P(p_cap ≤ s·t) ≤ t under the step's null, because p_e is valid at
- * any stopping time (Ville) and p_cap is an exact test of the `rollouts` pairs at the cap, a sample
- * size fixed in advance (the arm either reaches it or the cap test is never used). So every step's
- * p-value stays valid however the search chose and stopped it, and Holm over all n steps (p = 1 for
- * a step never evaluated) keeps the family-wise error rate — and with it the chance that the
- * reported locus does not rescue — at most 1 − confidence. Chosen on noisy 15-step models
- * (bench/binary-search.ts): the e-process then needs about two more one-sided pairs to stop early on
- * a rescue (ln 4 more wealth), and a larger share (0.9) found no more loci over 1,000 models while
- * stopping fewer probes early.
- */
-export const CAP_TEST_SHARE = 0.75
-
-/**
- * A probe's one-sided p-value from its e-process (the running maximum of ln e) and its exact sign
- * test at the cap (1 before the cap), combined by weighted Bonferroni with {@link CAP_TEST_SHARE}.
- */
-export function capCombinedPValue(maxLogE: number, capPValue: number): number {
-  return Math.min(1, Math.exp(-maxLogE) / (1 - CAP_TEST_SHARE), capPValue / CAP_TEST_SHARE)
+  capPValues: Array<number | undefined>
 }
 
 class ContrastiveRun {
@@ -170,7 +155,8 @@ class ContrastiveRun {
       ),
       state: 'idle',
       maxLogE: 0,
-      capPValue: 1,
+      cap: options.rollouts,
+      capPValues: PROBE_CAP_TESTS.map(() => undefined),
     }))
     this.arms = new ReplayArms({
       ...options,
@@ -203,16 +189,19 @@ class ContrastiveRun {
    * evaluated one are searched again, so the step after the reported locus is always evaluated and
    * not rejected. That brings the search back to a gap it skipped over a leaning probe that did not
    * pan out, and to a step that failed Holm when it was evaluated but passes at the end (Holm's
-   * thresholds relax as more steps are rejected).
+   * thresholds relax as more steps are rejected). Once the bracket is closed, a step after the
+   * latest rejection that ended undecided leaning toward a rescue keeps sampling
+   * ({@link extensionCandidate}, {@link extend}); if it is then rejected, the bracket moves past it
+   * and the search goes on.
    *
    * Why the locus keeps its error rate whatever the search does: the locus is the latest step Holm
    * rejects over all n steps, each with a p-value valid at any stopping time (a step never evaluated
    * has p = 1, itself valid). Holm needs nothing about how the p-values depend on each other or on
    * which steps were chosen, so the chance that any non-rescuing step — the reported locus among
-   * them — is declared a rescue stays at most 1 − confidence. Navigation rules (leaning, re-opening)
-   * only choose which steps get data; they never lower a threshold. Spending α per probe instead of
-   * per step would need each probe's test to be valid given the earlier probes, which the shared
-   * baseline (and, under CRN, shared streams) does not give.
+   * them — is declared a rescue stays at most 1 − confidence. Navigation rules (leaning, re-opening,
+   * extending) only choose which steps get data; they never lower a threshold. Spending α per probe
+   * instead of per step would need each probe's test to be valid given the earlier probes, which the
+   * shared baseline (and, under CRN, shared streams) does not give.
    */
   private async binarySearch(): Promise<void> {
     const n = this.steps.length
@@ -233,8 +222,87 @@ class ContrastiveRun {
       const nextEvaluated = this.steps.findIndex((step) => step.index > latest && step.state !== 'idle')
       low = latest + 1
       high = (nextEvaluated === -1 ? n : nextEvaluated) - 1
-      if (low > high) return
+      if (low > high) {
+        const candidate = this.extensionCandidate(latest)
+        if (candidate === undefined || !this.extend(candidate, latest)) return
+        await this.advance([candidate])
+        if (this.truncated) return
+      }
     }
+  }
+
+  /**
+   * The probe to extend once the bracket is closed: among the evaluated steps after the latest
+   * rejection, up to the first that cannot be extended, the last. Those steps all ended undecided
+   * leaning clearly toward a rescue, and under monotone rescue the latest of them that truly
+   * rescues is the locus, so the latest goes first: if it is rejected, the locus moves past every
+   * one of them at once; if not, it can no longer be extended and the next one back is tried.
+   * Starting from the step after the latest rejection instead walks right one rejection at a time,
+   * which spends the ceiling before it reaches the locus when many earlier steps are undecided too.
+   */
+  private extensionCandidate(latest: number): StepArm | undefined {
+    let candidate: StepArm | undefined
+    for (const step of this.steps.slice(latest + 1)) {
+      if (step.state === 'idle') continue
+      if (this.nextCap(step) === undefined) break
+      candidate = step
+    }
+    return candidate
+  }
+
+  /**
+   * Extends `step` when the next size of {@link PROBE_CAP_TESTS} fits the search's ceiling: its arm
+   * (and the baseline) keep sampling up to that size, which adds that size's exact sign test. On a
+   * noisy replay this is where a binary search loses the locus: a real rescue short of Holm's first
+   * threshold at `rollouts` pairs, on a step that decides the answer. Extending only such a step,
+   * and only once the bracket is closed, spends the extra pairs where they can change the locus;
+   * extending every leaning probe would spend them on steps after the locus, which lean by chance
+   * half the time. Nothing here touches a test: the extension only decides which pairs get drawn,
+   * and the sizes and shares of the tests are fixed in advance.
+   *
+   * The ceiling keeps the worst case within fixed linear search: an extension is made only if the
+   * rollouts charged so far, the extension (arm and baseline) and `rollouts` for every unevaluated
+   * step the search can still reach stay within n × `rollouts` (fixed linear search spends
+   * (n + 1) × `rollouts`). The search only probes the gap between the latest rejection and the next
+   * evaluated step, so a step can still be reached only if it lies after the latest rejection and
+   * before the first evaluated step that can never be rejected: stopped, not extendable, and with a
+   * raw p-value above α (a stopped arm's p-value is final, and Holm's thresholds never exceed α). So
+   * a run that extends a probe spends at most n × `rollouts`, and one that does not, at most
+   * (n + 1) × `rollouts` as before.
+   */
+  private extend(step: StepArm, latest: number): boolean {
+    const { rollouts } = this.options
+    const next = this.nextCap(step)
+    if (next === undefined) return false
+    const rawPValues = this.rawPValues()
+    let reachable = 0
+    for (const later of this.steps.slice(latest + 1)) {
+      if (later.state === 'idle') reachable++
+      else if ((rawPValues[later.index] ?? 1) > this.alpha && this.nextCap(later) === undefined) break
+    }
+    const charged = this.baseline.requested + this.steps.reduce((sum, other) => sum + other.arm.requested, 0)
+    const projected =
+      charged +
+      (next - step.arm.requested) +
+      Math.max(0, next - this.baseline.requested) +
+      reachable * rollouts
+    if (projected > this.steps.length * rollouts) return false
+    step.cap = next
+    step.state = 'running'
+    return true
+  }
+
+  /**
+   * The size the search may extend `step` to: the next of {@link PROBE_CAP_TESTS} above its cap,
+   * for a sequential probe that ended undecided at its cap leaning clearly toward a rescue (its
+   * sign test at the cap at most {@link EXTEND_BELOW}); undefined when the step can never be
+   * extended (its data, and so this answer, are final once it stopped).
+   */
+  private nextCap(step: StepArm): number | undefined {
+    const { rollouts, sequential } = this.options
+    if (!sequential || step.state !== 'capped') return undefined
+    if ((step.capPValues[0] ?? 1) > EXTEND_BELOW) return undefined
+    return PROBE_CAP_TESTS.map((test) => test.size * rollouts).find((size) => size > step.cap)
   }
 
   /**
@@ -263,7 +331,7 @@ class ContrastiveRun {
         .map((step) => ({
           arm: step.arm,
           from: step.arm.requested,
-          to: Math.min(rollouts, step.arm.requested + batch),
+          to: Math.min(step.cap, step.arm.requested + batch),
         }))
         // Later steps first: if the budget runs out mid-batch, the steps that decide the locus ran.
         .reverse()
@@ -283,8 +351,14 @@ class ContrastiveRun {
     if (sequential) {
       for (const step of running) {
         step.maxLogE = Math.max(step.maxLogE, rescueLogEValue(step.arm, this.baseline))
-        if (this.options.search === 'binary' && step.arm.rolloutsRun >= rollouts) {
-          step.capPValue = signTestPValue(pairedCounts(step.arm, this.baseline))
+        if (this.options.search === 'binary') {
+          PROBE_CAP_TESTS.forEach((test, i) => {
+            const size = test.size * rollouts
+            // Exactly the first `size` pairs, once: the test's sample size is fixed in advance.
+            if (step.capPValues[i] === undefined && step.arm.rolloutsRun >= size) {
+              step.capPValues[i] = signTestPValue(pairedCounts(step.arm, this.baseline, size))
+            }
+          })
         }
       }
     }
@@ -293,22 +367,22 @@ class ContrastiveRun {
       const stop = sequential ? sequentialStop(step.arm, this.baseline, this.alpha, minEffect) : undefined
       if (sequential && rejected[step.index]) step.state = 'rescue'
       else if (stop !== undefined) step.state = stop
-      if (step.state === 'running' && step.arm.rolloutsRun >= rollouts) step.state = 'capped'
+      if (step.state === 'running' && step.arm.rolloutsRun >= step.cap) step.state = 'capped'
     }
   }
 
   /**
    * Raw one-sided p-values of "resampling step k rescues"; 1 for a step not evaluated. Sequential
-   * binary search combines the e-process with the cap test by weighted Bonferroni
-   * ({@link CAP_TEST_SHARE}); linear search keeps the e-process alone, since it decides no branch on
-   * a single probe.
+   * binary search combines the e-process with the exact tests at fixed sizes by weighted Bonferroni
+   * ({@link probeCombinedPValue}); linear search keeps the e-process alone, since it decides no
+   * branch on a single probe.
    */
   private rawPValues(): number[] {
     return this.steps.map((step) => {
       if (step.state === 'idle' || step.arm.rolloutsRun === 0) return 1
       if (this.kind === 'sequential') {
         if (this.options.search === 'linear') return Math.min(1, Math.exp(-step.maxLogE))
-        return capCombinedPValue(step.maxLogE, step.capPValue)
+        return probeCombinedPValue(step.maxLogE, step.capPValues)
       }
       return fixedRescuePValue(this.kind, step.arm, this.baseline)
     })
@@ -321,6 +395,9 @@ class ContrastiveRun {
   private result(): ContrastiveResult {
     const { factual, options, kind } = this
     const { confidence } = options
+    const extendedSizes = PROBE_CAP_TESTS.slice(1).map((test) => test.size * options.rollouts)
+    const capSizes = extendedSizes.join(', ')
+    const capShares = PROBE_CAP_TESTS.map((test) => test.share).join(' / ')
     const adjusted = holm(this.rawPValues())
     const evaluated = (step: StepArm | undefined) => step !== undefined && step.arm.rolloutsRun > 0
     const steps = this.steps.map((step): ContrastiveStep => {
@@ -383,7 +460,7 @@ class ContrastiveRun {
         sequential: options.sequential
           ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out` +
             (options.search === 'binary'
-              ? `; an arm at its cap also gets an exact sign test (each step's level split ${CAP_TEST_SHARE} sign test, ${1 - CAP_TEST_SHARE} e-process)`
+              ? `; an arm at its cap also gets an exact sign test of its ${options.rollouts} pairs, and an undecided step after the latest rescue whose sign test there is at most ${EXTEND_BELOW} may be extended to ${capSizes} pairs with an exact sign test there (each step's level split ${capShares} sign tests, ${PROBE_E_PROCESS_SHARE} e-process)`
               : '')
           : null,
       },
@@ -405,18 +482,4 @@ class ContrastiveRun {
     )
     return undecided ? null : latest
   }
-}
-
-/**
- * Exact one-sided sign test (McNemar's exact test) of "resampling rescues" on paired outcomes:
- * P(X ≥ better) for X ~ Binomial(better + worse, 1/2). Given the number of discordant pairs, each is
- * a rescue with probability P(better) / (P(better) + P(worse)) ≤ 1/2 under H0: P(bad | arm) ≥
- * P(bad | baseline), so the p-value is valid (conservative) at any effect in H0, with or without
- * common random numbers (pairs at different rollout indices are independent either way).
- */
-export function signTestPValue(counts: { better: number; worse: number }): number {
-  const { better, worse } = counts
-  if (better === 0) return 1
-  // P(X ≥ k) = I_{1/2}(k, n − k + 1) for X ~ Binomial(n, 1/2).
-  return regularizedIncompleteBeta(0.5, better, worse + 1)
 }

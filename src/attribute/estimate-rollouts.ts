@@ -24,8 +24,10 @@ export interface ContrastivePrice {
   plannedRollouts: number
   /**
    * (n + 1) × rolloutsPerStep: a hard upper bound. Equal to `plannedRollouts` for linear search; a
-   * binary search exceeds its plan when Holm's relaxed thresholds re-open it, or when a probe
-   * ends undecided and the search comes back to it (more often on noisy replays).
+   * binary search exceeds its plan when Holm's relaxed thresholds re-open it, when a probe ends
+   * undecided and the search comes back to it, or when it extends the undecided step after its
+   * latest rescue to twice `rolloutsPerStep` (more often on noisy replays). It extends only within
+   * n × rolloutsPerStep, counting every step it could still evaluate, so the bound holds.
    */
   maxRollouts: number
 }

@@ -65,14 +65,19 @@ export class Arm {
 
 /**
  * Differences bad(first) − bad(second) over the rollout indices both arms scored: a pair where either
- * rollout ended in an error (or did not run) is not evaluated and not counted.
+ * rollout ended in an error (or did not run) is not evaluated and not counted. With `upTo`, only the
+ * indices below it: a test at a sample size fixed in advance must not see later pairs.
  */
-export function pairedCounts(first: Arm, second: Arm): PairedCounts & { n11: number; n22: number } {
+export function pairedCounts(
+  first: Arm,
+  second: Arm,
+  upTo = Infinity,
+): PairedCounts & { n11: number; n22: number } {
   let worse = 0
   let better = 0
   let n11 = 0
   let n22 = 0
-  const length = Math.min(first.outcomes.length, second.outcomes.length)
+  const length = Math.min(first.outcomes.length, second.outcomes.length, upTo)
   for (let r = 0; r < length; r++) {
     const a = first.outcomes[r]
     const b = second.outcomes[r]

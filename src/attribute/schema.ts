@@ -60,7 +60,7 @@ export const ContrastiveResultSchema = z.object({
   actionMatchRate: z.number().min(0).max(1),
   /** Rollouts spent in all, baseline included. */
   rolloutsUsed: z.number().int().nonnegative(),
-  /** The maximum rollouts per arm (`rollouts` option). */
+  /** The maximum rollouts per arm (`rollouts` option); a binary search may extend a probe past it. */
   rolloutsPerStep: z.number().int().positive(),
   search: z.enum(['linear', 'binary']),
   crn: z.boolean(),

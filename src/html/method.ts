@@ -65,8 +65,11 @@ function gateSampling(verdict: Verdict): string {
 
 function contrastiveLine(result: ContrastiveResult): Markup {
   const evaluated = result.steps.filter((step) => step.evaluated).length
+  // A binary search may extend the probe that decides its answer past `rolloutsPerStep`.
+  const most = Math.max(...result.steps.map((step) => step.rolloutsUsed))
+  const extended = most > result.rolloutsPerStep ? ` (${most} on the probe the search extended)` : ''
   const sampling = result.sequential
-    ? `at most ${result.rolloutsPerStep} rollouts per step, sequential${result.methods.sequential === null ? '' : ` (${describeMethod(result.methods.sequential)})`}: an arm stops once its test is decided`
+    ? `at most ${result.rolloutsPerStep} rollouts per step${extended}, sequential${result.methods.sequential === null ? '' : ` (${describeMethod(result.methods.sequential)})`}: an arm stops once its test is decided`
     : `${result.rolloutsPerStep} rollouts per step`
   return markup`<li data-method="contrastive"><strong>Contrastive:</strong> ${sampling}; ${result.search} search (${evaluated} of ${result.steps.length} steps evaluated); ${result.crn ? 'CRN on: every arm uses the same random streams, so arms are paired' : 'CRN off: independent arms'}; Holm-corrected one-sided tests at ${confidenceLevel(result.confidence)}; action-match rate ${percent(result.actionMatchRate)}; replay fidelity ${percent(result.baseline.point)} (${percentInterval(result.baseline)}); ${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals: P(bad) ${describeMethod(result.methods.proportion)}, effects ${describeMethod(result.methods.effect)}.${result.truncated ? markup` <span class="warning">The budget stopped the attribution early; the steps show the work done.</span>` : null}</li>`
 }

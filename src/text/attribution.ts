@@ -37,8 +37,11 @@ export function formatContrastive(
   const level = confidenceLevel(result.confidence)
   const arms = result.crn ? 'CRN' : 'independent arms'
   const search = result.search === 'binary' ? ', binary search' : ''
+  // A binary search may extend the probe that decides its answer past `rolloutsPerStep`.
+  const most = Math.max(...result.steps.map((step) => step.rolloutsUsed))
+  const extended = most > result.rolloutsPerStep ? ` (${most} on an extended probe)` : ''
   const perStep = result.sequential
-    ? `≤ ${result.rolloutsPerStep} rollouts/step, sequential`
+    ? `≤ ${result.rolloutsPerStep} rollouts/step${extended}, sequential`
     : `${result.rolloutsPerStep} rollouts/step`
   const bad = badOutcome === null ? '' : `, bad = ${badOutcome}`
   const lines = [
