@@ -20,6 +20,7 @@ import { contrastive, type ContrastiveOptions } from '../src/attribute/index.js'
 import { defineAgent, record, type Agent, type Trajectory } from '../src/index.js'
 import { deriveSeed, stepStream } from '../src/random/streams.js'
 import { wilson } from '../src/stats/index.js'
+import { extendedProbeRollouts } from '../src/text/attribution.js'
 
 /** A generated model with a planted causal step (or none) and a live noisy tool. */
 export interface NoisyLocusModel {
@@ -165,7 +166,7 @@ export async function tallyLoci(
     tally.rollouts += result.rolloutsUsed
     tally.maxRollouts = Math.max(tally.maxRollouts, result.rolloutsUsed)
     const perStep = result.rolloutsPerStep
-    const extended = result.steps.some((step) => step.rolloutsUsed > perStep)
+    const extended = extendedProbeRollouts(result) !== null
     if (extended) tally.extended++
     if (result.rolloutsUsed > (model.length + (extended ? 0 : 1)) * perStep) tally.overCeiling++
     if (result.locus === model.pivot) tally.correct++

@@ -1,4 +1,5 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
+import { extendedProbeRollouts } from '../text/attribution.js'
 import { SEED_SOURCES } from '../text/verdict-message.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
@@ -65,9 +66,8 @@ function gateSampling(verdict: Verdict): string {
 
 function contrastiveLine(result: ContrastiveResult): Markup {
   const evaluated = result.steps.filter((step) => step.evaluated).length
-  // A binary search may extend the probe that decides its answer past `rolloutsPerStep`.
-  const most = Math.max(...result.steps.map((step) => step.rolloutsUsed))
-  const extended = most > result.rolloutsPerStep ? ` (${most} on the probe the search extended)` : ''
+  const most = extendedProbeRollouts(result)
+  const extended = most === null ? '' : ` (${most} on the probe the search extended)`
   const sampling = result.sequential
     ? `at most ${result.rolloutsPerStep} rollouts per step${extended}, sequential${result.methods.sequential === null ? '' : ` (${describeMethod(result.methods.sequential)})`}: an arm stops once its test is decided`
     : `${result.rolloutsPerStep} rollouts per step`

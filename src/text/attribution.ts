@@ -21,6 +21,15 @@ export interface ContrastiveTextOptions {
 }
 
 /**
+ * The rollouts of the probe a binary search extended past `rolloutsPerStep` (it may extend the probe
+ * that decides its answer), or null when no step went past it.
+ */
+export function extendedProbeRollouts(result: ContrastiveResult): number | null {
+  const most = Math.max(...result.steps.map((step) => step.rolloutsUsed))
+  return most > result.rolloutsPerStep ? most : null
+}
+
+/**
  * The contrastive attribution block of a failure message: per step, P(bad | resample)
  * with its interval and the effect against the replay baseline with its interval; the causal locus
  * marked; then the replay fidelity, what the intervals are and which test named the locus, and what
@@ -37,9 +46,8 @@ export function formatContrastive(
   const level = confidenceLevel(result.confidence)
   const arms = result.crn ? 'CRN' : 'independent arms'
   const search = result.search === 'binary' ? ', binary search' : ''
-  // A binary search may extend the probe that decides its answer past `rolloutsPerStep`.
-  const most = Math.max(...result.steps.map((step) => step.rolloutsUsed))
-  const extended = most > result.rolloutsPerStep ? ` (${most} on an extended probe)` : ''
+  const most = extendedProbeRollouts(result)
+  const extended = most === null ? '' : ` (${most} on an extended probe)`
   const perStep = result.sequential
     ? `≤ ${result.rolloutsPerStep} rollouts/step${extended}, sequential`
     : `${result.rolloutsPerStep} rollouts/step`
