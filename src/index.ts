@@ -52,6 +52,15 @@ export { RolloutSet, type RolloutFailure, type ScoredOutcome, type Scorer } from
 export { runRollouts } from './rollout/run-rollouts.js'
 export { readTrajectory, writeTrajectory } from './trajectory/file.js'
 export { allObservations, calledTool, findStep, findSteps, type Predicate } from './trajectory/queries.js'
+export { and, not, or } from './trajectory/combinators.js'
+export { stepMatches, type StepExpectation } from './trajectory/step-matches.js'
+export {
+  calledToolWith,
+  calledTools,
+  type CalledToolsOptions,
+  type ToolCallPattern,
+  type TrajectoryMatchMode,
+} from './trajectory/tool-calls.js'
 export {
   TRAJECTORY_SCHEMA,
   TrajectorySchema,

@@ -12,7 +12,7 @@ import { buildArtifact, modelCost } from '../verdict/artifact.js'
 import { runBaselineGate, type BaselineTarget } from '../verdict/baseline-gate.js'
 import { diagnose } from '../verdict/diagnose.js'
 import type { GateRun, GateSubject } from '../verdict/gate.js'
-import { predicateLabel } from '../verdict/label.js'
+import { predicateLabel } from '../trajectory/predicate-label.js'
 import {
   resolveBaseline,
   resolveSequentialGate,

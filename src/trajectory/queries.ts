@@ -15,14 +15,18 @@ export type Predicate<I = Json, O = Json> = (trajectory: Trajectory<I, O>) => bo
 type AnyTrajectory = Trajectory<unknown, unknown>
 
 /**
+ * A predicate that reads only what every run has (its steps and tool calls), so it fits every
+ * agent. Generic rather than taking `Trajectory<unknown, unknown>`, so that in
+ * `and(calledTool('issue_refund'), (t) => t.input.orderId === 'A1')` the agent's types reach `t`.
+ */
+export type TrajectoryPredicate = <I, O>(trajectory: Trajectory<I, O>) => boolean
+
+/**
  * A predicate that is true when the run called tool `name` (optionally: with arguments that
  * `argsMatch` accepts). `calledTool('issue_refund')` is the paper's "refunded" outcome. It fits
  * every agent: its parameter is a trajectory of any input and output.
  */
-export function calledTool(
-  name: string,
-  argsMatch?: (args: unknown) => boolean,
-): (trajectory: AnyTrajectory) => boolean {
+export function calledTool(name: string, argsMatch?: (args: unknown) => boolean): TrajectoryPredicate {
   const predicate = (trajectory: AnyTrajectory) =>
     allObservations(trajectory).some(
       (observation) => observation.tool === name && (argsMatch === undefined || argsMatch(observation.args)),

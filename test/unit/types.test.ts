@@ -4,7 +4,13 @@
 import { describe, expectTypeOf, expect, it } from 'vitest'
 import {
   always,
+  and,
   calledTool,
+  calledToolWith,
+  calledTools,
+  not,
+  or,
+  stepMatches,
   check,
   matchesBaseline,
   never,
@@ -66,6 +72,26 @@ describe('the predicate of a rate matcher', () => {
       expect(interfaceAgent).toRarely(onJson),
       expect(untypedAgent).toRarely(onJson),
     ]
+  })
+
+  it('combines trajectory predicates with typed ones, keeping the agent types', () => {
+    const typedRefund = (t: Trajectory<Ticket, Decision>) => t.output === 'refund'
+    const combined = and(calledTools(['lookup_order', 'issue_refund']), not(typedRefund))
+    expectTypeOf(combined).toEqualTypeOf<Predicate<Ticket, Decision>>()
+    const _calls = () => [
+      expect(agent).toRarely(combined),
+      expect(agent).toRarely(
+        or(calledToolWith('issue_refund', { amount: expect.any(Number) }), stepMatches('decide', 'refund')),
+      ),
+      expect(untypedAgent).toUsually(calledTools(['lookup_order'], { mode: 'superset' })),
+      check(agent, rarely(and(calledTool('issue_refund'), (t) => t.input.orderId === 'A1'))),
+      expect(agent).toRarely(and(calledTool('issue_refund'), (t) => t.input.orderId === 'A1')),
+      expect(agent).toRarely(and(not(calledTool('lookup_order')), (t) => t.output === 'refund')),
+      expect(agent).toRarely(not(stepMatches('decide', 'escalate'))),
+      expect(interfaceAgent).toRarely(or(calledTool('a'), calledTool('b'))),
+    ]
+    // @ts-expect-error -- the output is 'refund' | 'escalate' | undefined, never a number
+    const _wrong = () => expect(agent).toRarely(and(calledTool('issue_refund'), (t) => t.output === 42))
   })
 
   it('rejects a predicate that does not fit the output type', () => {

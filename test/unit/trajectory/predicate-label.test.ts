@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { calledTool } from '../../../src/index.js'
-import { predicateLabel } from '../../../src/verdict/label.js'
+import { predicateLabel } from '../../../src/trajectory/predicate-label.js'
 
 /** A predicate whose function name is `name`, as `const name = () => …` would give it. */
 function named(name: string): () => boolean {
