@@ -40,6 +40,16 @@ export { bootstrapMean, type BootstrapOptions } from './bootstrap.js'
 export { cltMean } from './clt.js'
 export { studentTMean } from './student-t.js'
 export { meanScoreInterval, type MeanScoreOptions } from './mean-score.js'
+export {
+  BETTING_METHOD,
+  bettingLogWealthPath,
+  bettingMeanTest,
+  bettingStakes,
+  type BettingDecision,
+  type BettingMeanInput,
+  type BettingMeanResult,
+  type LogWealth,
+} from './betting-mean-test.js'
 
 // Many tests at once.
 export { holm } from './holm.js'
