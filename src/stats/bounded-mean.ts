@@ -24,10 +24,11 @@ export interface BoundedMeanOptions {
  * excursions were undersampled, so the plain t interval misses on that side far more often than
  * α/2 (89–92% coverage at 32 values for a mean of −0.05). The pseudo-values keep the variance from
  * collapsing with the count of excursions, as Wilson's and Agresti–Coull's intervals do for a
- * proportion, at a cost that fades as 1/n. With w = ¼ the interval covered at least 95% on every
- * model of the Shapley coverage test, where w = ½ was 7–15% wider for no coverage it needed and an
- * empirical-Bernstein bound (Maurer & Pontil 2009) 7× wider (see docs/ARCHITECTURE.md). All-equal
- * values keep a width of order √(w/n). The ends are clamped to `range`.
+ * proportion, at a cost that fades as 1/n. With w = ¼ the interval covered at least 95.8% on every
+ * step of five skewed Shapley models at 32 values, 7–19% wider than plain t; w = ½ was 6–15% wider
+ * again for coverage it did not need, and an empirical-Bernstein bound (Maurer & Pontil 2009) 7–11×
+ * wider than plain t (`npx tsx bench/shapley.ts`; docs/ARCHITECTURE.md). All-equal values keep a
+ * width of order √(w/n). The ends are clamped to `range`.
  *
  * Throws on fewer than two values, a value outside `range`, or a bad option.
  */

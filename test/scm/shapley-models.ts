@@ -124,6 +124,23 @@ export interface SimulatedUnits {
   readonly unitValues: number[][]
   /** endValues[u]: v(N) − v(∅) in unit u, averaged over its members. */
   readonly endValues: number[]
+  /** The (full, empty) outcome pairs of every member, as a paired 2 × 2 table (n12: only the full one bad). */
+  readonly endPairs: PairTable
+  /** stepPairs[i]: every (with step i, without it) outcome pair of consecutive prefixes, as a 2 × 2 table. */
+  readonly stepPairs: PairTable[]
+}
+
+/** Paired outcomes of two coalitions in the same rollouts: n12 counts the first bad, the second not. */
+export interface PairTable {
+  n11: number
+  n12: number
+  n21: number
+  n22: number
+}
+
+function addPair(table: PairTable, first: number, second: number): void {
+  if (first === 1) table[second === 1 ? 'n11' : 'n12']++
+  else table[second === 1 ? 'n21' : 'n22']++
 }
 
 /**
@@ -143,6 +160,8 @@ export function simulatePermutationUnits(
   const n = model.steps
   const unitValues: number[][] = Array.from({ length: n }, () => [])
   const endValues: number[] = []
+  const endPairs: PairTable = { n11: 0, n12: 0, n21: 0, n22: 0 }
+  const stepPairs: PairTable[] = Array.from({ length: n }, () => ({ n11: 0, n12: 0, n21: 0, n22: 0 }))
   const outcome = (held: ReadonlySet<number>, draws: readonly number[]) => {
     const actions: number[] = []
     for (let step = 0; step < n; step++)
@@ -166,12 +185,14 @@ export function simulatePermutationUnits(
         held.add(step)
         const current = outcome(held, draws)
         sums[step] = (sums[step] as number) + current - previous
+        addPair(stepPairs[step] as PairTable, current, previous)
         previous = current
       }
       endSum += previous - empty
+      addPair(endPairs, previous, empty)
     }
     sums.forEach((sum, step) => unitValues[step]?.push(sum / 2))
     endValues.push(endSum / 2)
   }
-  return { unitValues, endValues }
+  return { unitValues, endValues, endPairs, stepPairs }
 }
