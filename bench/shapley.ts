@@ -20,6 +20,10 @@
  *     model) with the half-width it actually reaches, and of the smallest fixed allocation that reaches
  *     ±0.05 in 95% of runs (equal precision, sized in hindsight for the model). The saving at equal
  *     precision is the ratio of the last to the first.
+ * (c) The most any allocation could save with these intervals, on the README's 3-step models: with
+ *     the true coalition values as the estimates, the fewest rollouts whose MOVER–Wilson intervals
+ *     are all within ±0.05, by grid search over rollouts per group of coalitions of equal value,
+ *     against the fewest with the same rollouts for every coalition.
  */
 import { performance } from 'node:perf_hooks'
 import seedrandom from 'seedrandom'
@@ -295,8 +299,56 @@ function allocationAtEqualPrecision(): void {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// (c) the best allocation for MOVER–Wilson, coalition values known
+
+function meetsTarget(values: readonly number[], perCoalition: (mask: number) => number): boolean {
+  const estimates = values.map((value, mask) => {
+    const n = perCoalition(mask)
+    return { bad: Math.round(value * n), n }
+  })
+  return worstHalfWidth(estimates, shapleyCoefficients(3), 0.95) <= HALF_WIDTH
+}
+
+function bestAllocation(): void {
+  console.log(
+    `(c) the fewest rollouts whose MOVER–Wilson intervals are all within ±${HALF_WIDTH}, with the true coalition values as the estimates`,
+  )
+  for (const [modelIndex, model] of README_MODELS.entries()) {
+    const values = coalitionValues(model)
+    // Coalitions of equal value get equal rollouts: the pivotal SCM has 2 groups, the AND SCM 3.
+    const distinct = [...new Set(values)]
+    const group = (mask: number) => distinct.indexOf(values[mask] as number)
+    const sizes = distinct.map(() => 0)
+    let best = { total: Infinity, sizes: [] as number[] }
+    const search = (index: number): void => {
+      if (index === distinct.length) {
+        const total = values.reduce((sum, _, mask) => sum + (sizes[group(mask)] as number), 0)
+        if (total < best.total && meetsTarget(values, (mask) => sizes[group(mask)] as number))
+          best = { total, sizes: [...sizes] }
+        return
+      }
+      for (let n = 10; n <= 250; n += 2) {
+        sizes[index] = n
+        search(index + 1)
+      }
+    }
+    search(0)
+    let uniform = 1
+    while (!meetsTarget(values, () => uniform)) uniform++
+    const byGroup = distinct
+      .map((value, index) => `${best.sizes[index]} at v = ${value.toFixed(2)}`)
+      .join(', ')
+    console.log(
+      `    ${README_MODELS[modelIndex]?.name}: best ${best.total} rollouts (${byGroup}), uniform ${uniform * values.length} (${uniform} each): at most ${((uniform * values.length) / best.total).toFixed(2)}× from allocation alone`,
+    )
+  }
+}
+
 const start = performance.now()
 permutationIntervals()
 console.log()
 allocationAtEqualPrecision()
+console.log()
+bestAllocation()
 console.log(`\ntotal ${((performance.now() - start) / 1000).toFixed(1)} s`)
