@@ -28,8 +28,8 @@ import type { ResolvedShapleyOptions } from './shapley-options.js'
  *
  * The efficiency sum v(N) − v(∅) is estimated the same way from each unit's v̂(N) − v̂(∅) (the two
  * end evaluations of a walk share streams), so its point is Σ φ̂ᵢ up to rounding and its interval
- * has the same method as the values'. A budget that stops the run
- * keeps the complete units and drops the rest (their rollouts are counted in `rolloutsUsed`).
+ * has the same method as the values'. A budget that stops the run keeps the complete units and
+ * drops the rest (their rollouts are counted in `rolloutsUsed`).
  *
  * Memory: a prefix's hold set has up to n steps, so a walk's n + 1 prefixes hold O(n²) indices. They
  * are built as the rollout pool has room for them and dropped once their marginal is tallied, so a
