@@ -7,6 +7,7 @@ const BENCHES = [
   'engine.ts',
   'gate-rollouts.ts',
   'attribution.ts',
+  'shapley.ts',
   'binary-search.ts',
   'sequential-bias.ts',
   'memory.ts',

@@ -32,9 +32,9 @@ export const EXACT_TARGET_HALF_WIDTH = 0.05
  * The worst-case rollouts per coalition for exact Shapley: the fewest that give every Shapley value
  * a normal-approximation half-width of at most ±0.05 at `confidence` even when every coalition value
  * is 1/2 (binomial variance 1/4): ⌈z²·Σc² / (4·0.05²)⌉. That is 214 at n = 3 (1,712 rollouts) and 18
- * at n = 10 (18,432 rollouts). The default adaptive allocation never gives one coalition more, and
- * spends far less where coalition values sit near 0 or 1; it is what every coalition gets with
- * `samplesPerEval` set to it.
+ * at n = 10 (18,432 rollouts): what every coalition gets with `samplesPerEval` set to it. The
+ * default adaptive allocation never gives one coalition more, and stops once every value is within
+ * ±0.05, which is sooner wherever coalition values are not all 1/2.
  */
 export function exactSamplesPerEval(players: number, confidence: number): number {
   const z = twoSidedZ(confidence)

@@ -39,6 +39,7 @@ export { mean } from './sample.js'
 export { bootstrapMean, type BootstrapOptions } from './bootstrap.js'
 export { cltMean } from './clt.js'
 export { studentTMean } from './student-t.js'
+export { boundedMeanT, type BoundedMeanOptions } from './bounded-mean.js'
 export { meanScoreInterval, type MeanScoreOptions } from './mean-score.js'
 export {
   BETTING_METHOD,

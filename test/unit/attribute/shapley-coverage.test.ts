@@ -85,27 +85,25 @@ function exactCoverage(k: number, q: number, interval: (sample: number[]) => { l
   return covered
 }
 
-const noPairs = { n11: 0, n12: 0, n21: 0, n22: 0 }
-
 describe('permutation Shapley at the defaults (32 antithetic units): coverage of 95% intervals', () => {
-  // Exact enumeration instead of a simulation: no Monte Carlo error. Computed here: the t interval
-  // covers 94.87% (2-way AND, q = 0.5), 94.84% (2-way, q = 0.3: the suite's AND model, whose null
-  // `reply` step does not change a's and b's units), 95.33% (3-way, q = 0.5); the normal-quantile
-  // interval it replaced, z = 1.96 over the same units, covers 93.86%, 93.78% and 93.41%.
+  // Exact enumeration instead of a simulation: no Monte Carlo error. Computed here: the interval
+  // (t over the units with ¼ pseudo-unit at −1 and at +1) covers 96.27% (2-way AND, q = 0.5), 96.85%
+  // (2-way, q = 0.3: the suite's AND model, whose null `reply` step does not change a's and b's
+  // units), 96.63% (3-way, q = 0.5); plain t covers 94.87%, 94.84% and 95.33%, and the normal
+  // quantile z = 1.96 over the same units 93.86%, 93.78% and 93.41%. The pseudo-units cost 1.3–1.9
+  // points of over-coverage on AND models, where plain t happens to hold, to hold on skewed ones
+  // where it does not (below).
   it.each([
     { k: 2, q: 0.5 },
     { k: 2, q: 0.3 },
     { k: 3, q: 0.5 },
-  ])(
-    'the t interval covers at least 94.5 percent on the $k-way AND (q = $q); z = 1.96 did not',
-    ({ k, q }) => {
-      const t = exactCoverage(k, q, (sample) => permutationValueInterval(sample, noPairs, 0.95))
-      const z = exactCoverage(k, q, (sample) => cltMean(sample, 0.95))
-      expect(t).toBeGreaterThanOrEqual(0.945)
-      expect(t).toBeLessThanOrEqual(0.965)
-      expect(z).toBeLessThan(0.945)
-    },
-  )
+  ])('the interval covers 94.5–97 percent on the $k-way AND (q = $q); z = 1.96 did not', ({ k, q }) => {
+    const t = exactCoverage(k, q, (sample) => permutationValueInterval(sample, 0.95))
+    const z = exactCoverage(k, q, (sample) => cltMean(sample, 0.95))
+    expect(t).toBeGreaterThanOrEqual(0.945)
+    expect(t).toBeLessThanOrEqual(0.97)
+    expect(z).toBeLessThan(0.945)
+  })
 
   it('agrees with the engine: the same unit values, so the same coverage within Monte Carlo error', async () => {
     // 100 seeded runs of the real engine per model (~2 s each; 3,000 would take about a minute). A
@@ -120,7 +118,7 @@ describe('permutation Shapley at the defaults (32 antithetic units): coverage of
       const agent = kWayAnd(k, q)
       const factual = await firstBadRun(agent, 1)
       const truth = (1 - q ** k) / k
-      const exact = exactCoverage(k, q, (sample) => permutationValueInterval(sample, noPairs, 0.95))
+      const exact = exactCoverage(k, q, (sample) => permutationValueInterval(sample, 0.95))
       const runs = 100
       let covered = 0
       let sumOfPoints = 0
@@ -166,6 +164,9 @@ describe('exact Shapley with adaptive allocation: coverage and rollouts at the d
   // rollouts all agree, and the adaptive run leaves those coalitions fewer rollouts, so wider
   // one-sided Wilson limits. Asserted: not significantly below 94% (coverage − 2 SE ≥ 94%) nor above
   // 96% (coverage − 2 SE ≤ 96%), at least 1.5× fewer rollouts, and the ±0.05 target met in every run.
+  // The 1,712 is the worst-case sizing, whose intervals are finer than ±0.05 on these models
+  // (±0.035–0.037): a fixed allocation sized for them in hindsight would spend about as much as the
+  // adaptive run (bench/shapley.ts, part b). What is tested is the saving against not knowing the model.
   const players = 3
   const coefficients = shapleyCoefficients(players)
   const maxPerCoalition = exactSamplesPerEval(players, 0.95)

@@ -126,8 +126,9 @@ describe('shapley on the AND-interaction SCM', () => {
       evaluations: 320,
     })
     expect(result.rolloutsUsed).toBe(80 * 4 * 12)
-    expect(result.efficiencySum.method).toBe('tango')
-    // `reply` never changes an outcome: its paired marginals are all 0, and the interval keeps width.
+    expect(result.efficiencySum.method).toBe('student-t')
+    expect(result.methods?.efficiencySum).toBe(result.methods?.value)
+    // `reply` never changes an outcome: its marginals are all 0, and the interval keeps width.
     expect(result.steps[2]?.value).toBe(0)
     expect(result.steps[2]?.high).toBeGreaterThan(0)
   })
@@ -329,8 +330,9 @@ describe('invariants', () => {
 describe('permutation: coalitions built as the pool needs them', () => {
   // Results computed before the prefix arms were built lazily: the same seeds must still give them.
   // The interval ends of steps with spread were re-pinned when the unit interval moved from z = 1.96
-  // to Student's t (units − 1 df): the same points, half-widths wider by t/z (×1.417 at 5 units,
-  // ×2.195 at 3); steps whose units all agree keep their Tango interval.
+  // to Student's t (units − 1 df), and again when ¼ pseudo-unit went to each end of [−1, 1] and the
+  // efficiency sum moved from Tango over rollout pairs to the same interval over the units: the same
+  // points, much wider intervals at these 3–5 units, where the pseudo-units weigh most.
   const pinned = (result: ShapleyResult) => ({
     steps: result.steps.map((step) => [step.value, step.low, step.high]),
     efficiencySum: [result.efficiencySum.point, result.efficiencySum.low, result.efficiencySum.high],
@@ -352,11 +354,11 @@ describe('permutation: coalitions built as the pool needs them', () => {
     })
     expect(pinned(truncated)).toEqual({
       steps: [
-        [0.45, 0.19028734157910837, 0.7097126584208917],
-        [0.55, 0.29028734157910846, 0.8097126584208916],
-        [0, -0.16112515805298244, 0.16112515805298244],
+        [0.45, -0.07968752973137005, 0.8978693479131883],
+        [0.55, -0.0030523410130722795, 1],
+        [0, -0.394626723566798, 0.394626723566798],
       ],
-      efficiencySum: [1, 0.6777496838944899, 1],
+      efficiencySum: [1, 0.36383573363179955, 1],
       permutations: 10,
       evaluations: 42,
       rolloutsUsed: 83,
@@ -373,11 +375,13 @@ describe('permutation: coalitions built as the pool needs them', () => {
     // One of the four units had a prefix whose rollouts all ended in errors: 6 permutations remain.
     expect(pinned(flaky)).toEqual({
       steps: [
-        [0, -0.2775327998629109, 0.2775327998629109],
-        [0.75, 0.2801976025095469, 0.9025394071000352],
-        [0.08333333333333333, -0.27522106081245595, 0.4418877274791226],
+        [0, -1, 1],
+        [0.75, -0.6093099999943391, 1],
+        [0.08333333333333333, -1, 1],
       ],
-      efficiencySum: [0.8, 0.30044096024716976, 0.9433178485454846],
+      // Σ φ̂ᵢ: each unit's v̂(N) − v̂(∅) is the sum of its marginals (Tango over the pooled rollout
+      // pairs read 0.8 here, the rollouts of the error-ridden prefix weighing differently).
+      efficiencySum: [0.8333333333333334, -0.618275548312245, 1],
       permutations: 6,
       evaluations: 32,
       rolloutsUsed: 64,
