@@ -256,7 +256,7 @@ function intervalLines(result: ContrastiveResult): string[] {
   const effectMethod = result.steps.find((step) => step.evaluated)?.effect.method
   const proportion = `intervals: P(bad) ${methodName(result.baseline.method)} ${level}`
   if (effectMethod === undefined) return [`${proportion}; locus test one-sided, Holm-adjusted`]
-  const method = effectMethodText(effectMethod)
+  const method = effectMethodText(effectMethod, result.methods.effect)
   const effectLevelText = confidenceLevel(effectLevel(result))
   if (!effectMatchesLocusTest(result)) {
     // An artifact of an earlier version: its effects are two-sided at 1 − α.
@@ -270,9 +270,15 @@ function intervalLines(result: ContrastiveResult): string[] {
   ]
 }
 
-/** How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid. */
-function effectMethodText(method: IntervalMethod): string {
-  if (method === 'confidence-sequence') return 'anytime-valid confidence sequence'
+/**
+ * How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid,
+ * and how it was made (`described`, the attribution's `methods.effect`: the running intersection
+ * over the looks; artifacts of earlier versions carry the bare method name).
+ */
+function effectMethodText(method: IntervalMethod, described: string): string {
+  if (method === 'confidence-sequence') {
+    return described === 'confidence-sequence' ? 'anytime-valid confidence sequence' : described
+  }
   if (method === 'tango-corrected') return TANGO_CORRECTED_METHOD
   return `${methodName(method)} score interval`
 }
