@@ -1,4 +1,4 @@
-import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { methodName, rateIntervalText } from '../text/numbers.js'
 import { IntervalMethodSchema, type Estimate, type Interval } from '../stats/estimate.js'
 
 // How numbers read on the HTML page: the interval phrases the page needs, in the terminal
@@ -14,9 +14,12 @@ export function describeMethod(name: string): string {
   return known.success ? methodName(known.data) : name
 }
 
-/** "95% Wilson CI 15.8%–32.2%": the interval of a proportion, its level and its method. */
+/**
+ * "95% Wilson CI 15.8%–32.2%": the interval of a proportion, its level and its method ("90%
+ * anytime-valid confidence sequence …" for a sequential gate's rate).
+ */
 export function percentInterval(interval: Interval | Estimate): string {
-  return `${confidenceLevel(interval.confidence)} ${methodName(interval.method)} CI ${percent(interval.low)}–${percent(interval.high)}`
+  return rateIntervalText(interval)
 }
 
 /** A signed difference with two decimals: -0.7412 → "-0.74", 0.1 → "+0.10", 0 → "0.00". */

@@ -33,6 +33,24 @@ export function confidenceLevel(confidence: number): string {
   return `${Number((confidence * 100).toFixed(2))}%`
 }
 
+/**
+ * A rate's interval with its level and method: "95% Wilson CI 15.8%–32.2%"; a confidence sequence
+ * reads "90% anytime-valid confidence sequence 14.3%–66.0%", since it is not a fixed-sample CI: it
+ * holds at whatever rollout a sequential test stopped.
+ */
+export function rateIntervalText(interval: {
+  readonly low: number
+  readonly high: number
+  readonly confidence: number
+  readonly method: IntervalMethod
+}): string {
+  const range = `${percent(interval.low)}–${percent(interval.high)}`
+  const level = confidenceLevel(interval.confidence)
+  return interval.method === 'confidence-sequence'
+    ? `${level} anytime-valid confidence sequence ${range}`
+    : `${level} ${methodName(interval.method)} CI ${range}`
+}
+
 /** An integer with thousands separators: 12000 → "12,000". */
 export function count(value: number): string {
   return value.toLocaleString('en-US')
