@@ -111,3 +111,84 @@ export async function failingIntervalRun(
   }
   return undefined
 }
+
+/**
+ * A context model for context attribution's intervals: step 0 decides from an object context of
+ * 2–5 keys, each a few sentences; some keys hold a trigger sentence that raises P(bad decision) by
+ * its weight (small and skewed weights, some negative). The environment's draw, shared under CRN,
+ * turns a bad decision into a bad run with probability `q`, a good one with probability `r`; in a
+ * mirror model the good decision's bad draws are the other end of the same uniform, so ablating a
+ * part that flips the decision gives negatively correlated pairs.
+ */
+export interface ContextIntervalModel {
+  readonly texts: readonly string[]
+  readonly weights: readonly number[]
+  readonly base: number
+  readonly q: number
+  readonly r: number
+  readonly mirror: boolean
+}
+
+/** The trigger sentence of key i. */
+export const trigger = (i: number): string => `Trigger ${i} is set.`
+
+/** The chance that the decision is bad given its context's text. */
+export function decisionBadChance(model: ContextIntervalModel, contextText: string): number {
+  let value = model.base
+  model.weights.forEach((weight, i) => {
+    if (contextText.includes(trigger(i))) value += weight
+  })
+  return Math.min(1, Math.max(0, value))
+}
+
+/** The true P(bad) of a run whose decision sees `contextText`. */
+export function contextPBad(model: ContextIntervalModel, contextText: string): number {
+  const f = decisionBadChance(model, contextText)
+  return f * model.q + (1 - f) * model.r
+}
+
+/** A context model drawn from `seed`. */
+export function drawContextModel(seed: number): ContextIntervalModel {
+  const rng = seedrandom.alea(`context-interval-model/${seed}`)
+  const keys = 2 + Math.floor(rng() * 4)
+  const texts: string[] = []
+  const weights: number[] = []
+  for (let i = 0; i < keys; i++) {
+    const sentences = Array.from(
+      { length: 2 + Math.floor(rng() * 3) },
+      (_, j) => `Key ${i} sentence ${j} mentions item ${Math.floor(rng() * 1000)}.`,
+    )
+    const weight = rng() < 0.7 ? -0.1 + 0.8 * rng() ** 1.5 : 0
+    if (weight !== 0) sentences.splice(Math.floor(rng() * (sentences.length + 1)), 0, trigger(i))
+    texts.push(sentences.join(' '))
+    weights.push(weight)
+  }
+  return {
+    texts,
+    weights,
+    base: 0.02 + 0.1 * rng(),
+    q: 0.6 + 0.4 * rng(),
+    r: 0.2 * rng(),
+    mirror: rng() < 0.5,
+  }
+}
+
+/** The agent of a {@link ContextIntervalModel}. */
+export function contextModelAgent(model: ContextIntervalModel) {
+  const context = Object.fromEntries(model.texts.map((text, i) => [`k${i}`, text]))
+  return defineAgent({
+    name: 'context-interval-model',
+    input: {},
+    async run(_input, ctx) {
+      const decision = await ctx.step(
+        'decide',
+        (rng, view) => (rng() < decisionBadChance(model, JSON.stringify(view.context)) ? 'bad' : 'ok'),
+        { context },
+      )
+      const draw = stepStream(ctx.rollout.seed + 7, ctx.rollout.index, 0)()
+      const bad = decision === 'bad' ? draw < model.q : model.mirror ? draw >= 1 - model.r : draw < model.r
+      const outcome = await ctx.tool('environment', {}, () => (bad ? 'failed' : 'ok'))
+      return outcome === 'failed' ? 'bad' : 'good'
+    },
+  })
+}
