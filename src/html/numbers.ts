@@ -1,4 +1,4 @@
-import { methodName, rateIntervalText } from '../text/numbers.js'
+import { methodName, percent, rateIntervalText } from '../text/numbers.js'
 import { IntervalMethodSchema, type Estimate, type Interval } from '../stats/estimate.js'
 
 // How numbers read on the HTML page: the interval phrases the page needs, in the terminal
@@ -29,9 +29,22 @@ export function signed(value: number): string {
   return `${value < 0 ? '-' : '+'}${text}`
 }
 
-/** "-0.74 [-0.86, -0.58]": a difference with its interval. */
+/**
+ * "-0.74 [-0.86, -0.58]": a difference with its interval. A negative upper end that rounds to zero
+ * keeps its sign ("-0.00"): a rescue whose interval is capped just below 0 must not read as
+ * reaching it.
+ */
 export function signedInterval(interval: Pick<Interval, 'point' | 'low' | 'high'>): string {
-  return `${signed(interval.point)} [${signed(interval.low)}, ${signed(interval.high)}]`
+  const high = interval.high < 0 && signed(interval.high) === '0.00' ? '-0.00' : signed(interval.high)
+  return `${signed(interval.point)} [${signed(interval.low)}, ${high}]`
+}
+
+/**
+ * A rescue's lower end (a negated effect's upper end) as a percentage: ">0%" when it is positive but
+ * below what {@link percent} can show sensibly (an end capped just past 0).
+ */
+export function rescueLowerPercent(rate: number): string {
+  return rate > 0 && rate < 1e-6 ? '>0%' : percent(rate)
 }
 
 /**

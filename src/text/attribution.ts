@@ -4,7 +4,16 @@ import type { IntervalMethod } from '../stats/estimate.js'
 import { TANGO_CORRECTED_METHOD } from '../stats/tango-corrected.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { cutMiddle, shortenContext } from './context.js'
-import { confidenceLevel, count, effect, methodName, percent, plural, probability } from './numbers.js'
+import {
+  confidenceLevel,
+  count,
+  effect,
+  effectUpperEnd,
+  methodName,
+  percent,
+  plural,
+  probability,
+} from './numbers.js'
 import { formatTable } from './table.js'
 import { showControls } from './visible.js'
 
@@ -71,7 +80,7 @@ export function formatContrastive(
         ? `${probability(step.pBad.point)} [${probability(step.pBad.low)}, ${probability(step.pBad.high)}]`
         : '—',
       step.evaluated
-        ? `${effect(step.effect.point)} [${effect(step.effect.low)}, ${effect(step.effect.high)}]`
+        ? `${effect(step.effect.point)} [${effect(step.effect.low)}, ${effectUpperEnd(step.effect.high)}]`
         : '—',
       note,
     ]
