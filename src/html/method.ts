@@ -1,6 +1,6 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import { extendedProbeRollouts } from '../text/attribution.js'
-import { SEED_SOURCES } from '../text/verdict-message.js'
+import { SEED_SOURCES, SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
 import { markup, type Markup } from './markup.js'
@@ -30,7 +30,7 @@ ${errorList(verdict)}
 function gateLine(verdict: Verdict): Markup {
   const errors = `${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error${verdict.allowErrors ? ' (left out of the rate: allowErrors)' : ''}`
   const seed = `seed ${verdict.seed} (${SEED_SOURCES[verdict.seedSource]})`
-  return markup`<li data-method="gate"><strong>Gate:</strong> ${gateSampling(verdict)}; ${seed}; observed rate ${percentInterval(verdict.observed)}; ${errors}.</li>`
+  return markup`<li data-method="gate"><strong>Gate:</strong> ${gateSampling(verdict)}; ${seed}; observed rate ${verdict.gate === 'sequential' ? `${SEQUENTIAL_POINT} ` : ''}${percent(verdict.observed.point)} (${percentInterval(verdict.observed)}); ${errors}.</li>`
 }
 
 /** How the gate sampled and decided. */

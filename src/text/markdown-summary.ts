@@ -1,8 +1,8 @@
 import { costCell, formatCostLine, sumCosts } from './cost.js'
 import {
-  commonLevel,
   rateText,
   rolloutsText,
+  sequentialRateNote,
   summaryOrder,
   summaryTally,
   type SummaryRow,
@@ -31,7 +31,7 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
   if (rows.length > 0) {
     lines.push(
       '',
-      `| test | verdict | rate [${commonLevel(rows)} CI] | rollouts | cost | causal locus | report |`,
+      '| test | verdict | rate [interval] | rollouts | cost | causal locus | report |',
       '| --- | --- | --- | ---: | --- | --- | --- |',
     )
     for (const row of summaryOrder(rows)) {
@@ -46,6 +46,8 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
       ]
       lines.push(`| ${cells.join(' | ')} |`)
     }
+    const note = sequentialRateNote(rows)
+    if (note !== null) lines.push('', cell(note))
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push('', `Total ${cell(total)}`)
   }

@@ -48,15 +48,22 @@ export function summaryTally(rows: readonly SummaryRow[]): string {
   return `${plural(rows.length, 'rate assertion')} — ${tally('fail')} fail, ${tally('inconclusive')} inconclusive, ${tally('pass')} pass`
 }
 
-/** "95%" when every row's rate has that confidence, else "confidence". */
-export function commonLevel(rows: readonly SummaryRow[]): string {
-  const levels = new Set(rows.map((row) => confidenceLevel(row.rate.confidence)))
-  return levels.size === 1 ? ([...levels][0] ?? 'confidence') : 'confidence'
+/**
+ * "23.0% [15.8%–32.2%] 95% Wilson", "36.4% [14.3%–66.0%] 90% confidence sequence": each row names
+ * its own level, since a sequential gate's rate carries its test's anytime-valid interval (each
+ * end one-sided at the claim's level) where a fixed-sample gate's carries a 95% CI.
+ */
+export function rateText(rate: Estimate): string {
+  return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${confidenceLevel(rate.confidence)} ${methodName(rate.method)}`
 }
 
-/** "23.0% [15.8%–32.2%] Wilson". */
-export function rateText(rate: Estimate): string {
-  return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${methodName(rate.method)}`
+/**
+ * The note under a summary with a sequential gate's rate: what its interval is, and that its point
+ * was read where the test stopped. Null when no row has one.
+ */
+export function sequentialRateNote(rows: readonly SummaryRow[]): string | null {
+  if (!rows.some((row) => row.rate.method === 'confidence-sequence')) return null
+  return 'confidence sequence: anytime-valid, so it holds at the rollout where the sequential test stopped; the rate beside it is read at that stop and leans toward the verdict'
 }
 
 /**
@@ -70,13 +77,12 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
   const lines = [`causal-replay: ${summaryTally(rows)}`]
   if (rows.length > 0) {
     const sorted = summaryOrder(rows)
-    const level = commonLevel(rows)
     const withCost = rows.some((row) => (row.cost?.modelCalls ?? 0) > 0)
     const table = formatTable(
       [
         { header: 'test' },
         { header: 'verdict' },
-        { header: `rate [${level} CI]` },
+        { header: 'rate [interval]' },
         { header: 'rollouts', align: 'right' },
         ...(withCost ? [{ header: 'cost' }] : []),
         { header: 'locus' },
@@ -91,6 +97,8 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
       ]),
     )
     lines.push(...table.map((line) => `  ${line}`))
+    const note = sequentialRateNote(rows)
+    if (note !== null) lines.push(`  ${note}`)
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push(`  total ${total}`)
   }

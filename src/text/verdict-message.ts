@@ -3,7 +3,15 @@ import { claimDirection, type Artifact, type BaselineComparison, type Verdict } 
 import { formatContrastive, formatShapley } from './attribution.js'
 import { formatContextAttribution } from './context-attribution.js'
 import { formatCostLine } from './cost.js'
-import { confidenceLevel, count, methodName, percent, plural, signedPercent } from './numbers.js'
+import {
+  confidenceLevel,
+  count,
+  methodName,
+  percent,
+  plural,
+  rateIntervalText,
+  signedPercent,
+} from './numbers.js'
 import { showControls } from './visible.js'
 import { wrapWords } from './wrap.js'
 
@@ -100,19 +108,30 @@ export function toleranceText(comparison: BaselineComparison): string {
   return `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.tolerance)}`
 }
 
-/** "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". */
+/**
+ * "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". A sequential gate's rate
+ * is read where its test stopped, so its point leans toward the verdict; the line says so, and its
+ * interval is the anytime-valid confidence sequence, which holds at that stop.
+ */
 function observedLine(verdict: Verdict): string {
   const { observed } = verdict
-  const rate =
-    observed.n === 0
-      ? 'no completed rollout'
-      : `${percent(observed.point)}, ${confidenceLevel(observed.confidence)} ${methodName(observed.method)} CI ${percent(observed.low)}–${percent(observed.high)}`
+  const point = `${percent(observed.point)}${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''}`
+  // An artifact of an earlier version carries a fixed-sample interval read at the stop: shown, but
+  // not as a CI at its level (it covered 85–90% at 95% after early stops).
+  const interval =
+    verdict.gate === 'sequential' && observed.method !== 'confidence-sequence'
+      ? `${confidenceLevel(observed.confidence)} ${methodName(observed.method)} interval ${percent(observed.low)}–${percent(observed.high)}, descriptive only after a sequential stop`
+      : rateIntervalText(observed)
+  const rate = observed.n === 0 ? 'no completed rollout' : `${point}, ${interval}`
   const tail =
     verdict.kind === 'inconclusive' && verdict.gate === 'sequential' && verdict.onInconclusive === 'pass'
       ? " (passes: onInconclusive is 'pass')"
       : ''
   return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${tail}`
 }
+
+/** How every rendering qualifies a sequential gate's point: it is read where the test stopped. */
+export const SEQUENTIAL_POINT = 'at the sequential stop'
 
 /** How the decision was made (or why it was not); a baseline's standing has lines of its own. */
 function decisionLines(verdict: Verdict, explanation: Explanation): string[] {

@@ -6,6 +6,7 @@ import { runCheck, type CheckResult } from '../check/check.js'
 import { claimOf, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import {
@@ -256,7 +257,8 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
   const locus = entry.locus === null ? '' : `; causal locus: step ${entry.locus.index} (${entry.locus.name})`
   const { rate } = entry
   const observed =
-    `${entry.predicate} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)} ` +
+    `${entry.predicate} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}` +
+    `${rate.method === 'confidence-sequence' ? ` ${SEQUENTIAL_POINT}` : ''} ` +
     `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
   const message = shortenMiddle(`${entry.verdict}: ${observed}${locus}`)
   if (file === null) {

@@ -64,7 +64,7 @@ describe('contrastive intervals match the locus test', () => {
 
   it('says, for a sequential attribution, that the points lean away from 0 and by how much', () => {
     const text = caption(sequential)
-    expect(text).toContain('two-sided 90% confidence sequence intervals')
+    expect(text).toContain('two-sided 90% anytime-valid confidence sequence, intersected over the looks')
     expect(text).toContain('Points come from arms that stopped early once the evidence was strong')
     expect(text).toContain('about 0.02 per effect')
   })

@@ -71,7 +71,7 @@ describe('renderReportHtml of the support agent on the injected ticket', () => {
     const headline = textOf(page, /<header class="headline"[^>]*>([\s\S]*?)<\/header>/)
     expect(headline).toContain('expected support to rarely refund wrongly: ≤ 5% at 95% confidence')
     expect(headline).toContain(
-      `${observed.successes}/${observed.n} rollouts · 95% Wilson CI ${pct(observed.low)}–${pct(observed.high)}`,
+      `${observed.successes}/${observed.n} rollouts at the sequential stop · 90% anytime-valid confidence sequence ${pct(observed.low)}–${pct(observed.high)}`,
     )
     expect(headline).toContain('step 1 · decide')
     const locus = artifact.contrastive?.steps[1]
