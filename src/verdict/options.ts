@@ -108,6 +108,12 @@ export interface CommonMatcherOptions {
   allowErrors?: boolean
   /** Default: words from the predicate's function name (`refundWrongly` → "refund wrongly"). How the message names the predicate. */
   label?: string
+  /**
+   * Default `[1, 3, 8]`. The k of the pass^k the verdict reports: the chance that k runs in a row
+   * all succeed (none bad for `toRarely` and `toNever`, all good for `toUsually` and `toAlways`),
+   * τ-bench's reliability metric. `[]` reports none; a k above the completed rollouts is left out.
+   */
+  passK?: readonly number[]
 }
 
 /** Options of the sequential gates `toRarely` and `toUsually`. */
@@ -224,6 +230,8 @@ export interface ResolvedCommon {
   attribute: ResolvedAttribute | false
   allowErrors: boolean
   label: string | undefined
+  /** The k of the pass^k reported, ascending, without repeats. */
+  passK: readonly number[]
   /**
    * Default: none. The test's deadline: rollouts are capped at the time left before it, and no
    * batch starts after it, so the gate answers before its test times out.
@@ -300,6 +308,10 @@ const commonFields = {
   attribute: AttributeField.optional(),
   allowErrors: BooleanField.optional(),
   label: NonEmptyStringField.optional(),
+  passK: expecting(
+    z.array(PositiveIntegerField).max(20).readonly(),
+    'an array of at most 20 positive integers, e.g. [1, 3, 8]',
+  ).optional(),
 }
 
 const sequentialFields = {
@@ -497,6 +509,7 @@ function commonOf(parsed: ParsedCommon, defaults: MatcherDefaults, seed: number)
           },
     allowErrors: parsed.allowErrors ?? DEFAULTS.allowErrors,
     label: parsed.label,
+    passK: [...new Set(parsed.passK ?? DEFAULTS.passK)].sort((a, b) => a - b),
   }
 }
 
