@@ -209,12 +209,13 @@ export class Cassette {
   }
 
   /**
-   * When misses were made and will not be written (`write: 'none'`, as in CI), what made the
+   * When `auto` misses were made and will not be written (`write: 'none'`, as in CI), what made the
    * cassette stale: how many calls missed, and the first difference (in the order of seed,
    * rollout, step) from the nearest stored call. Null when nothing was dropped.
    */
   staleness(): CassetteStaleness | null {
-    if (this.write !== 'none' || this.counts.misses === 0) return null
+    // A refresh misses by design; only `auto` falls back to live calls on a stale file.
+    if (this.mode !== 'auto' || this.write !== 'none' || this.counts.misses === 0) return null
     // Ties (one stream, several requests: the arms of a replay) go by key, never by finish order.
     const missed = [...this.recorded].sort(
       ([keyA, a], [keyB, b]) => compareStreams(a, b) || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0),
