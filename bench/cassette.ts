@@ -297,10 +297,10 @@ async function measureSize(dir: string): Promise<void> {
   console.log(
     `Cassette size, four-step agent, one claim (${result.verdict.kind}, locus ${result.attribution?.locus ?? 'none'}, ${entries.size} calls stored):`,
   )
-  console.log('layout                                   bytes        size')
-  console.log(`${'v1: values inline in every entry'.padEnd(41)}${String(before).padEnd(13)}${mb(before)}`)
+  console.log('layout                                      bytes        size')
+  console.log(`${'v1: values inline in every entry'.padEnd(44)}${String(before).padEnd(13)}${mb(before)}`)
   console.log(
-    `${`v2: each distinct value once (${values} values)`.padEnd(41)}${String(after).padEnd(13)}${mb(after)}  (${((after / before) * 100).toFixed(1)}% of v1)`,
+    `${`v2: each distinct value once (${values} values)`.padEnd(44)}${String(after).padEnd(13)}${mb(after)}  (${((after / before) * 100).toFixed(1)}% of v1)`,
   )
 }
 
