@@ -76,8 +76,7 @@ export class Cassette {
    * first's answer instead of drawing its own, so what every rollout saw is what the file keeps,
    * whatever the scheduling.
    */
-  private readonly inFlight = new Map<string, () => void>()
-  private readonly settledBy = new Map<string, Promise<void>>()
+  private readonly inFlight = new Map<string, { settled: Promise<void>; settle: () => void }>()
   private readonly redactor: CassetteRedactor | undefined
 
   /** Use {@link openCassette}, which reads the file. */
@@ -97,8 +96,9 @@ export class Cassette {
   /**
    * The entry of a step call (a hit), a call of the same key in flight (wait, then look again), or
    * a miss (call the policy, then {@link recordStep}, or {@link release} if it fails). `refresh`
-   * never hits the file, but a key called earlier in the run is reused; `offline` throws a {@link CassetteMissError} on a
-   * miss that names the step and shows how its request differs from the nearest stored entry.
+   * never hits the file, but a key called earlier in the run is reused; `offline` throws a
+   * {@link CassetteMissError} on a miss that names the step and shows how its request differs from
+   * the nearest stored entry.
    */
   findStep(call: StepCallKey): CassetteLookup<StepEntry> {
     return this.find(stepKey(call), 'step', () => this.describeStepMiss(call))
@@ -156,8 +156,8 @@ export class Cassette {
       this.counts.reused++
       return { kind: 'hit', key, entry: recorded as Entry, reused: true }
     }
-    const settled = this.settledBy.get(key)
-    if (settled !== undefined) return { kind: 'pending', key, settled }
+    const flight = this.inFlight.get(key)
+    if (flight !== undefined) return { kind: 'pending', key, settled: flight.settled }
     const stored = this.mode === 'refresh' ? undefined : this.stored.get(key)
     if (stored?.kind === kind) {
       this.used.add(key)
@@ -167,23 +167,19 @@ export class Cassette {
     if (this.mode === 'offline') throw new CassetteMissError(describeMiss())
     this.counts.misses++
     let settle: () => void = () => {}
-    this.settledBy.set(
-      key,
-      new Promise<void>((resolve) => {
-        settle = resolve
-      }),
-    )
-    this.inFlight.set(key, settle)
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve
+    })
+    this.inFlight.set(key, { settled, settle })
     return { kind: 'miss', key }
   }
 
   /** Ends the key's flight, if any: its waiters look again. */
   private settle(key: string): void {
-    const settle = this.inFlight.get(key)
-    if (settle === undefined) return
+    const flight = this.inFlight.get(key)
+    if (flight === undefined) return
     this.inFlight.delete(key)
-    this.settledBy.delete(key)
-    settle()
+    flight.settle()
   }
 
   /** Stores a tool call's result (`undefined`: the tool returned nothing). */
@@ -330,7 +326,7 @@ export interface CassetteStaleness {
   firstDifference: string | null
 }
 
-/** Orders entries by seed, rollout, step (and a tool call's position): the run's order, not the finish order. */
+/** Orders entries by seed, rollout, step (and a tool call's position): the run's order, not finish order. */
 function compareStreams(a: CassetteEntry, b: CassetteEntry): number {
   const position = (entry: CassetteEntry) => (entry.kind === 'tool' ? entry.stream.position : -1)
   return (

@@ -74,7 +74,7 @@ export const CassetteRedactField = z.union([
   functionField<CassetteRedactor>('a function (value, part) => value, or an array of key names'),
 ])
 
-/** `check`'s `cache` option: the cassette file, the mode (default `'auto'`) and what to redact (default none). */
+/** `check`'s `cache` option: the file, the mode (default `'auto'`) and what to redact (default none). */
 export const CassetteOptionField = z.strictObject({
   file: NonEmptyPathField,
   mode: CassetteModeField.optional(),
