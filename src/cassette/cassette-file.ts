@@ -91,7 +91,8 @@ function resolveEntries(parsed: CassetteFileV2, file: string): Map<string, Casse
 /**
  * The text of a cassette: entries sorted by key, each with its fields in schema order and its
  * requests, responses and tool values replaced by digests into `values`, where each distinct value
- * is stored once (keys sorted, as is every object inside); two-space indented, ending in a newline.
+ * is stored once, on one line (keys sorted, as is every object inside); two-space indented, ending
+ * in a newline.
  * The same entries always give the same bytes, so a re-recorded call shows in review as a change
  * of that entry (and of the values only it used).
  */
@@ -113,7 +114,14 @@ export function formatCassette(entries: ReadonlyMap<string, CassetteEntry>): str
     CassetteFileV2Schema,
     'cassette',
   )
-  return `${JSON.stringify(file, null, 2)}\n`
+  // Each value on one line: a value never changes in place (a changed request is another digest,
+  // another line), so indenting it would only double the file without making a diff smaller.
+  const head = JSON.stringify({ schema: file.schema, entries: file.entries }, null, 2).slice(0, -2)
+  const lines = Object.entries(file.values).map(
+    ([ref, value]) => `    ${JSON.stringify(ref)}: ${JSON.stringify(value)}`,
+  )
+  const valuesText = lines.length === 0 ? '{}' : `{\n${lines.join(',\n')}\n  }`
+  return `${head},\n  "values": ${valuesText}\n}\n`
 }
 
 /** A value's address in a cassette's `values`: the first 32 hex digits of SHA-256 over its canonical JSON. */

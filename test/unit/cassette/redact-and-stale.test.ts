@@ -49,7 +49,7 @@ describe('redact', () => {
     await cold?.save()
     const text = await readFile(file, 'utf8')
     expect(text).not.toMatch(/sk-secret|tok-live-123|sk-meta/)
-    expect(text).toContain('"Authorization": "[redacted]"')
+    expect(text).toContain('"Authorization":"[redacted]"')
     expect(calls.n).toBe(4)
 
     const warm = await openCassette(file, { redact: ['authorization', 'token', 'apiKey'] })
