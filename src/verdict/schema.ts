@@ -50,6 +50,11 @@ export const ModelCostSchema = z.object({
   modelCalls: z.number().int().nonnegative(),
   /** Of those, the ones a cassette answered (nothing spent). */
   cassetteHits: z.number().int().nonnegative(),
+  /**
+   * Of the hits, those answered by a call made earlier in the same run (a key repeated within the
+   * run), not read from the cassette file; absent when none.
+   */
+  reusedHits: z.number().int().positive().optional(),
   /** Input tokens of the live calls (cached input included), as the providers reported them. */
   inputTokens: z.number().nonnegative(),
   /** Output tokens of the live calls. */

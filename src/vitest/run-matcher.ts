@@ -68,7 +68,7 @@ export async function runMatcher<M extends MatcherName>(
   const index = nextAssertion(task, 'all')
   const claim = matcherClaim(matcher, predicate, call, state, test, task)
   // The test file's cassette: model calls an earlier run made are replayed instead of made again.
-  const cassette = await testFileCassette(test.path, settings.cache, updateState(state))
+  const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
   const watch = watchForMissingAwait(task, matcher)
   let result: CheckResult
