@@ -334,7 +334,7 @@ describe('renderReportHtml of the other matchers', () => {
       expect(difference?.method).toBe('newcombe')
       const regressed = renderReportHtml(artifact)
       expect(regressed).toMatch(
-        /Fail: new − stored = \+0\.\d\d \[\+0\.\d\d, \+0\.\d\d\] \(95% Newcombe\), which lies beyond the \+0\.0% tolerance\./,
+        /Fail: new \d+\.\d% vs stored \d+\.\d%: difference \+\d+\.\d%, 95% lower bound \+\d+\.\d% \(Newcombe\), beyond the \+0\.0% tolerance → regression\./,
       )
       expect(regressed).toContain(
         'a fixed sample of 100 rollouts compared with the stored rate; new − stored',
