@@ -27,6 +27,12 @@ export {
   tangoCorrected,
 } from './tango-corrected.js'
 export {
+  CONFIDENCE_SEQUENCE_DISCORDANT_SHARE,
+  PAIRED_DIFFERENCE_METHOD,
+  pairedDifference,
+  pairedDifferenceTestOneSided,
+} from './paired-difference.js'
+export {
   PAIRED_E_PROCESS_METHOD,
   logEValueAbove,
   logEValueBelow,

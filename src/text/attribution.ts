@@ -1,7 +1,7 @@
 import type { ContrastiveResult, ContrastiveStep, ShapleyResult } from '../attribute/schema.js'
 import type { Json } from '../json.js'
 import type { IntervalMethod } from '../stats/estimate.js'
-import { TANGO_CORRECTED_METHOD } from '../stats/tango-corrected.js'
+import { PAIRED_DIFFERENCE_METHOD } from '../stats/paired-difference.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { cutMiddle, shortenContext } from './context.js'
 import { confidenceLevel, count, effect, methodName, percent, plural, probability } from './numbers.js'
@@ -273,7 +273,7 @@ function intervalLines(result: ContrastiveResult): string[] {
 /** How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid. */
 function effectMethodText(method: IntervalMethod): string {
   if (method === 'confidence-sequence') return 'anytime-valid confidence sequence'
-  if (method === 'tango-corrected') return TANGO_CORRECTED_METHOD
+  if (method === 'tango-corrected') return PAIRED_DIFFERENCE_METHOD
   return `${methodName(method)} score interval`
 }
 
