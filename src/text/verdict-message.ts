@@ -32,7 +32,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   const body: string[] = [
     observedLine(verdict),
     ...decisionLines(verdict, explanation),
-    ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline) : []),
+    ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.seed) : []),
     ...errorLines(verdict),
   ]
   body.push(...replayLines(verdict))
@@ -218,7 +218,7 @@ function cappedRolloutsLine(verdict: Verdict): string[] {
   ]
 }
 
-function baselineLines(comparison: BaselineComparison): string[] {
+function baselineLines(comparison: BaselineComparison, seed: number): string[] {
   const stored = comparison.stored
   const storedText =
     stored === null
@@ -230,8 +230,12 @@ function baselineLines(comparison: BaselineComparison): string[] {
       const standing = baselineStandingText(comparison)
       if (standing !== null) lines.push(standing)
       if (comparison.finding === 'undecided') {
+        const reseeded =
+          comparison.storedSeed !== null && comparison.storedSeed !== seed
+            ? ` (this run's seed ${seed} is not the stored seed ${comparison.storedSeed}, so it could not reproduce the stored run)`
+            : ''
         lines.push(
-          'this run cannot tell the change from a regression beyond the tolerance: raise `rollouts` or `tolerance` (see the power table in the README), or accept the new rate with `vitest -u`',
+          `this run cannot rule out a regression beyond the tolerance${reseeded}: raise \`rollouts\` or \`tolerance\` (see the power table in the README), or accept the new rate with \`vitest -u\``,
         )
       }
       return lines
