@@ -7,8 +7,8 @@
  * The stored and the new run are independent samples: an agent with randomness of its own (an
  * unseeded hosted model). An agent whose randomness all flows through its steps' streams reproduces
  * its stored run with the stored seed and always passes when unchanged (false-fail rate 0).
- * Side by side: the gate now (pass only when the one-sided 95% Newcombe bound of new − stored lies
- * within the tolerance) and before (fail only when the two-sided 95% Newcombe interval lay entirely
+ * Side by side: the gate now (pass only when the one-sided 95% continuity-corrected Newcombe bound
+ * of new − stored lies within the tolerance) and before (fail only when the two-sided 95% Newcombe interval lay entirely
  * beyond the tolerance).
  */
 import { newcombe } from '../src/stats/newcombe.js'

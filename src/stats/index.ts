@@ -18,7 +18,7 @@ export { clopperPearson } from './clopper-pearson.js'
 export { confidenceSequence } from './confidence-sequence.js'
 
 // Two rates: the difference of independent or of paired proportions.
-export { independentScoreTestOneSided, newcombe } from './newcombe.js'
+export { independentScoreTestOneSided, newcombe, newcombeCorrected } from './newcombe.js'
 export { pairedScoreTestOneSided, tango, tangoScore, type PairedTable } from './tango.js'
 export {
   TANGO_CONTINUITY_CORRECTION,

@@ -305,7 +305,7 @@ function replayLines(verdict: Verdict): string[] {
 /**
  * Where a compared rate stands, in one line with the stored rate, the difference, the bound the
  * gate tested and its method: "new 40.0% vs stored 23.0%: difference +17.0%, 95% upper bound
- * +27.9% (Newcombe), not within the +5.0% tolerance → a regression beyond it is not ruled out".
+ * +28.4% (Newcombe, continuity-corrected), not within the +5.0% tolerance → a regression beyond it is not ruled out".
  * Null when nothing was compared.
  */
 export function baselineStandingText(comparison: BaselineComparison): string | null {

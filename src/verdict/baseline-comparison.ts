@@ -1,5 +1,5 @@
 import type { Interval } from '../stats/estimate.js'
-import { newcombe } from '../stats/newcombe.js'
+import { newcombeCorrected } from '../stats/newcombe.js'
 
 /**
  * Where a new measurement stands against its stored rate, worst first:
@@ -33,8 +33,10 @@ export interface BaselineRule {
 /**
  * The new − stored difference of two independent measurements and its finding. The claim is
  * non-inferiority: H0 "worse by at least `tolerance`" against H1 "worse by less", tested one-sided
- * at `confidence` by Newcombe's hybrid score interval (method 10) two-sided at 2·confidence − 1, so
- * each end is a one-sided bound at `confidence` (90% two-sided for 95%). The gate passes only when
+ * at `confidence` by Newcombe's hybrid score interval with continuity correction (method 11),
+ * two-sided at 2·confidence − 1, so each end is a one-sided bound at `confidence` (90% two-sided
+ * for 95%). Why the correction: without it (method 10) a regression of exactly the tolerance passes
+ * up to 5.3% of the time at 100 rollouts; with it, at most 4.5% (exact enumeration). The gate passes only when
  * the worse end lies within the tolerance, so a regression of exactly `tolerance` or more passes
  * with probability at most 1 − confidence; a run that cannot tell its rate from one beyond the
  * tolerance fails (`undecided`) rather than passing for lack of evidence.
@@ -48,7 +50,7 @@ export function compareWithBaseline(
   stored: RateCounts,
   rule: BaselineRule,
 ): { difference: Interval; finding: Exclude<BaselineFinding, 'reproduced'> } {
-  const difference = newcombe(
+  const difference = newcombeCorrected(
     current.successes,
     current.n,
     stored.successes,

@@ -32,7 +32,7 @@ export const BaselineComparisonSchema = z.object({
   /** The seed the stored rate was measured with. */
   storedSeed: z.number().int().nullable(),
   /**
-   * new − stored, with its Newcombe interval two-sided at 2·confidence − 1, so each end is the
+   * new − stored, with its continuity-corrected Newcombe interval two-sided at 2·confidence − 1, so each end is the
    * one-sided bound the gate tests at its confidence (null when nothing was compared).
    */
   difference: IntervalSchema.nullable(),

@@ -60,7 +60,7 @@ describe('toMatchRateBaseline in a real project', () => {
       /expected support to call issue_refund no more often than its baseline \([\d.]+%, tolerance \+0\.0%\) at 95% confidence/,
     )
     expect(output).toMatch(
-      /new [\d.]+% vs stored [\d.]+%: difference \+[\d.]+%, 95% lower bound \+[\d.]+% \(Newcombe\), beyond the \+0\.0% tolerance → regression/,
+      /new [\d.]+% vs stored [\d.]+%: difference \+[\d.]+%, 95% lower bound \+[\d.]+% \(Newcombe, continuity-corrected\), beyond the \+0\.0% tolerance → regression/,
     )
     expect(output).toMatch(/← causal locus/)
     expect(output).toMatch(

@@ -66,20 +66,20 @@ describe('compareWithBaseline', () => {
     expect(1 - passRate(0.23, 0.4, rule(0.05))).toBeGreaterThan(0.99)
   })
 
-  it('passes a regression of the tolerance or more about 5% of the time at most (exact, n = 100)', () => {
+  it('passes a regression of the tolerance or more at most 5% of the time (exact, n = 100)', () => {
     let worst = 0
     for (const tolerance of [0.02, 0.05, 0.1, 0.15]) {
-      for (const stored of [0.02, 0.05, 0.1, 0.23, 0.5, 0.7]) {
+      for (const stored of [0, 0.02, 0.05, 0.1, 0.23, 0.32, 0.5, 0.7]) {
         const wrongPass = passRate(stored, stored + tolerance, rule(tolerance))
+        expect(wrongPass, `stored ${stored}, tolerance ${tolerance}`).toBeLessThanOrEqual(0.05)
         worst = Math.max(worst, wrongPass)
         // Beyond the tolerance it passes less often still.
         expect(passRate(stored, stored + tolerance + 0.05, rule(tolerance))).toBeLessThanOrEqual(wrongPass)
       }
     }
-    // Newcombe's one-sided bound is a score bound, not an exact one: its worst case on this grid
-    // sits 0.28 points above 5%.
-    expect(worst).toBeCloseTo(0.0528, 4)
-    expect(worst).toBeGreaterThan(0.045)
+    // Not needlessly conservative: the worst case on this grid is 4.5%. (Without the continuity
+    // correction, Newcombe's method 10, it was 5.28% at stored 10%, tolerance 0.02.)
+    expect(worst).toBeGreaterThan(0.04)
   })
 
   it('better: "higher" mirrors the rule', () => {
@@ -104,8 +104,8 @@ describe('compareWithBaseline', () => {
 
   it('an unchanged agent with randomness of its own passes only with room for the noise', () => {
     // At 23%, 100 rollouts each: the tolerance decides how often an unchanged rate passes.
-    // At tolerance 0 only a chance "significant improvement" passes it (5.04%).
-    expect(passRate(0.23, 0.23, rule(0))).toBeCloseTo(0.0504, 4)
+    // At tolerance 0 only a chance "significant improvement" passes it (3.9%).
+    expect(passRate(0.23, 0.23, rule(0))).toBeCloseTo(0.039, 3)
     expect(passRate(0.23, 0.23, rule(0.15))).toBeGreaterThan(0.6)
     expect(passRate(0.23, 0.23, rule(0.2))).toBeGreaterThan(0.9)
   })

@@ -80,7 +80,7 @@ describe('runBaselineGate', () => {
     const worse = await measure(0.4, 'new')
     expect(worse.verdict.kind).toBe('fail')
     expect(worse.verdict.baseline.finding).toBe('regressed')
-    expect(worse.verdict.baseline.difference!.method).toBe('newcombe')
+    expect(worse.verdict.baseline.difference!.method).toBe('newcombe-corrected')
     expect(worse.verdict.baseline.difference!.low).toBeGreaterThan(0)
     expect(worse.failing!.output).toBe('bad')
     // A tolerance wider than the regression's upper bound lets it pass.
