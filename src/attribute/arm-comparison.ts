@@ -1,8 +1,8 @@
 import {
   independentScoreTestOneSided,
   newcombe,
-  pairedCorrectedScoreTestOneSided,
-  tangoCorrected,
+  pairedDifference,
+  pairedDifferenceTestOneSided,
   type Interval,
   type IntervalMethod,
 } from '../stats/index.js'
@@ -20,7 +20,8 @@ import {
  *   common random numbers under CRN, independent draws without — valid either way, tighter with CRN);
  * - `paired`: fixed K under CRN, Tango's score interval and test with a continuity correction of
  *   half a pair on the 2 × 2 table of pairs (uncorrected Tango under-covers when resampling rescues
- *   nearly every replay: see {@link tangoCorrected});
+ *   nearly every replay), or the paired confidence sequence when most pairs are discordant (pairs
+ *   negatively correlated, where the score interval under-covers): see {@link pairedDifference};
  * - `independent`: fixed K with a seed per arm, Newcombe's interval and its inverted test.
  */
 export type ComparisonKind = 'sequential' | 'paired' | 'independent'
@@ -74,13 +75,13 @@ export function compareArms(kind: ComparisonKind, first: Arm, second: Arm, confi
   }
   const counts = pairedCounts(first, second)
   if (kind === 'sequential') return pairedConfidenceSequence(counts, level)
-  return tangoCorrected({ n11: counts.n11, n12: counts.worse, n21: counts.better, n22: counts.n22 }, level)
+  return pairedDifference({ n11: counts.n11, n12: counts.worse, n21: counts.better, n22: counts.n22 }, level)
 }
 
 /**
- * One-sided p-value of "P(bad | arm) < P(bad | baseline)" at a fixed number of rollouts: the
- * continuity-corrected Tango score test on the pairs (a one-sided McNemar-type score test) or
- * Newcombe's interval inverted. Each rejects at level α exactly when the upper end of the matching
+ * One-sided p-value of "P(bad | arm) < P(bad | baseline)" at a fixed number of rollouts: the test
+ * {@link pairedDifference} inverts on the pairs (a one-sided McNemar-type score test, or the paired
+ * e-value when most pairs are discordant) or Newcombe's interval inverted. Each rejects at level α exactly when the upper end of the matching
  * {@link compareArms} interval at confidence 1 − α lies below 0.
  */
 export function fixedRescuePValue(kind: 'paired' | 'independent', arm: Arm, baseline: Arm): number {
@@ -90,7 +91,7 @@ export function fixedRescuePValue(kind: 'paired' | 'independent', arm: Arm, base
     return independentScoreTestOneSided(a.bad, a.n, b.bad, b.n)
   }
   const counts = pairedCounts(arm, baseline)
-  return pairedCorrectedScoreTestOneSided({
+  return pairedDifferenceTestOneSided({
     n11: counts.n11,
     n12: counts.worse,
     n21: counts.better,

@@ -6,7 +6,7 @@ import { markup, type Markup } from './markup.js'
 import { describeMethod, signed, signedInterval } from './numbers.js'
 import { confidenceLevel } from '../text/numbers.js'
 import { effectLevel, effectMatchesLocusTest, unestimatedShapley } from '../text/attribution.js'
-import { TANGO_CORRECTED_METHOD } from '../stats/tango-corrected.js'
+import { PAIRED_DIFFERENCE_METHOD } from '../stats/paired-difference.js'
 import { attributionFailedText } from '../text/verdict-message.js'
 
 /**
@@ -85,7 +85,7 @@ function contrastiveIntervals(result: ContrastiveResult): string {
   const level = effectLevel(result)
   const method =
     result.methods.effect === 'tango-corrected'
-      ? TANGO_CORRECTED_METHOD
+      ? PAIRED_DIFFERENCE_METHOD
       : describeMethod(result.methods.effect) === result.methods.effect
         ? result.methods.effect
         : `${describeMethod(result.methods.effect)} intervals`

@@ -1,7 +1,7 @@
 import type { ContrastiveResult, ContrastiveStep, ShapleyResult } from '../attribute/schema.js'
 import type { Json } from '../json.js'
 import type { IntervalMethod } from '../stats/estimate.js'
-import { TANGO_CORRECTED_METHOD } from '../stats/tango-corrected.js'
+import { PAIRED_DIFFERENCE_METHOD } from '../stats/paired-difference.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { cutMiddle, shortenContext } from './context.js'
 import {
@@ -288,7 +288,7 @@ function effectMethodText(method: IntervalMethod, described: string): string {
   if (method === 'confidence-sequence') {
     return described === 'confidence-sequence' ? 'anytime-valid confidence sequence' : described
   }
-  if (method === 'tango-corrected') return TANGO_CORRECTED_METHOD
+  if (method === 'tango-corrected') return PAIRED_DIFFERENCE_METHOD
   return `${methodName(method)} score interval`
 }
 

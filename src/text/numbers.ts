@@ -91,6 +91,7 @@ const METHOD_NAMES: Record<IntervalMethod, string> = {
   'confidence-sequence': 'confidence sequence',
   'student-t': 'Student t',
   'tango-corrected': 'Tango, continuity-corrected',
+  'newcombe-corrected': 'Newcombe, continuity-corrected',
 }
 
 /** How a message names an interval method: "Wilson", "Clopper–Pearson", "Newcombe". */

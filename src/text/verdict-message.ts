@@ -40,7 +40,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   const body: string[] = [
     observedLine(verdict),
     ...decisionLines(verdict, explanation),
-    ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.kind) : []),
+    ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.seed) : []),
     ...errorLines(verdict),
   ]
   body.push(...replayLines(verdict))
@@ -237,7 +237,7 @@ function cappedRolloutsLine(verdict: Verdict): string[] {
   ]
 }
 
-function baselineLines(comparison: BaselineComparison, kind: Verdict['kind']): string[] {
+function baselineLines(comparison: BaselineComparison, seed: number): string[] {
   const stored = comparison.stored
   const storedText =
     stored === null
@@ -246,15 +246,15 @@ function baselineLines(comparison: BaselineComparison, kind: Verdict['kind']): s
   switch (comparison.status) {
     case 'compared': {
       const lines = [`baseline: ${storedText}, seed ${comparison.storedSeed ?? '?'}, in ${comparison.file}`]
-      const difference = comparison.difference
-      if (difference !== null) {
-        const tolerance = toleranceText(comparison)
+      const standing = baselineStandingText(comparison)
+      if (standing !== null) lines.push(standing)
+      if (comparison.finding === 'undecided') {
+        const reseeded =
+          comparison.storedSeed !== null && comparison.storedSeed !== seed
+            ? ` (this run's seed ${seed} is not the stored seed ${comparison.storedSeed}, so it could not reproduce the stored run)`
+            : ''
         lines.push(
-          `difference ${signedPercent(difference.point)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)} CI ` +
-            `${signedPercent(difference.low)} to ${signedPercent(difference.high)}) ` +
-            (kind === 'fail'
-              ? `lies beyond the ${tolerance} tolerance → regression`
-              : `does not lie beyond the ${tolerance} tolerance`),
+          `this run cannot rule out a regression beyond the tolerance${reseeded}: raise \`rollouts\` or \`tolerance\` (see the power table in the README), or accept the new rate with \`vitest -u\``,
         )
       }
       return lines
@@ -319,6 +319,40 @@ function replayLines(verdict: Verdict): string[] {
   return [
     `seed: ${seed} (${SEED_SOURCES[verdict.seedSource]}); CAUSAL_REPLAY_SEED=${seed} or { seed: ${seed} } reruns it`,
   ]
+}
+
+/**
+ * Where a compared rate stands, in one line with the stored rate, the difference, the bound the
+ * gate tested and its method: "new 40.0% vs stored 23.0%: difference +17.0%, 95% upper bound
+ * +28.4% (Newcombe, continuity-corrected), not within the +5.0% tolerance → a regression beyond it is not ruled out".
+ * Null when nothing was compared.
+ */
+export function baselineStandingText(comparison: BaselineComparison): string | null {
+  const { difference, stored, finding } = comparison
+  if (difference === null || stored === null || finding === null) return null
+  const rates = `new ${percent(difference.point + stored.point)} vs stored ${percent(stored.point)}: difference ${signedPercent(difference.point)}`
+  if (finding === 'reproduced') {
+    return `${rates}; the stored run reproduced exactly with seed ${comparison.storedSeed ?? '?'} (every rollout's outcome as stored) → unchanged`
+  }
+  // Each end of the stored interval is a one-sided bound at the gate's confidence.
+  const level = confidenceLevel((1 + difference.confidence) / 2)
+  const method = methodName(difference.method)
+  const tolerance = toleranceText(comparison)
+  const worseIsHigher = comparison.better === 'lower'
+  const worseEnd = worseIsHigher ? difference.high : difference.low
+  const betterEnd = worseIsHigher ? difference.low : difference.high
+  const bound = (end: number, side: 'upper' | 'lower') =>
+    `${level} ${side} bound ${signedPercent(end)} (${method})`
+  const worseSide = worseIsHigher ? 'upper' : 'lower'
+  const betterSide = worseIsHigher ? 'lower' : 'upper'
+  switch (finding) {
+    case 'within':
+      return `${rates}, ${bound(worseEnd, worseSide)}, within the ${tolerance} tolerance`
+    case 'undecided':
+      return `${rates}, ${bound(worseEnd, worseSide)}, not within the ${tolerance} tolerance → a regression beyond it is not ruled out`
+    case 'regressed':
+      return `${rates}, ${bound(betterEnd, betterSide)}, beyond the ${tolerance} tolerance → regression`
+  }
 }
 
 /** Whom a stored baseline entry belongs to: `support / "call issue_refund"`. */

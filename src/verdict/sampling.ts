@@ -38,6 +38,8 @@ export class OutcomeTally {
   firstError: Trajectory | null = null
   /** Completed rollouts whose outcome goes against the claim. */
   bad = 0
+  /** Each scored rollout's outcome in index order: `1` the predicate held, `0` not, `-` an error. */
+  readonly outcomes: Array<'1' | '0' | '-'> = []
 
   constructor(
     private readonly predicate: Predicate,
@@ -58,9 +60,11 @@ export class OutcomeTally {
         this.errorExamples.push({ rollout: trajectory.rollout, error: trajectory.error })
       }
       this.firstError ??= trajectory
+      this.outcomes.push('-')
       return
     }
     const holds = await this.evaluate(trajectory, trajectory.rollout)
+    this.outcomes.push(holds ? '1' : '0')
     this.n++
     if (holds) this.successes++
     if (holds === this.predicateIsBad) {

@@ -7,6 +7,7 @@ import { claimOf, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
+import { DEFAULTS } from '../options/defaults.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import {
@@ -66,9 +67,11 @@ export async function runMatcher<M extends MatcherName>(
   const test = currentTest(state, task)
   const settings = providedSettings(test.root)
   const index = nextAssertion(task, 'all')
-  const claim = matcherClaim(matcher, predicate, call, state, test, task)
+  const attempts = testAttempts(task)
+  const split = splitConfidence(call, settings.confidence ?? DEFAULTS.confidence, attempts)
+  const claim = matcherClaim(matcher, predicate, split.options, state, test, task)
   // The test file's cassette: model calls an earlier run made are replayed instead of made again.
-  const cassette = await testFileCassette(test.path, settings.cache, updateState(state))
+  const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
   const watch = watchForMissingAwait(task, matcher)
   let result: CheckResult
@@ -94,7 +97,45 @@ export async function runMatcher<M extends MatcherName>(
   }
   if (watch.testEnded) return UNAWAITED
   if (task !== undefined) await recordResult(task, matcher, result, settings.reportDir)
-  return { pass: result.passed, message: () => result.message }
+  const retryNote = split.note
+  return {
+    pass: result.passed,
+    message: () => (retryNote === null ? result.message : `${result.message}\n\n${retryNote}`),
+  }
+}
+
+/** How many times Vitest may run this test before it fails it: 1 + its `retry` count. */
+export function testAttempts(task: CurrentTest | undefined): number {
+  const retry = task?.retry
+  const count = typeof retry === 'number' ? retry : (retry?.count ?? 0)
+  return Number.isInteger(count) && count > 0 ? count + 1 : 1
+}
+
+/**
+ * The call's options with the confidence split over a retried test's attempts (Bonferroni): each
+ * attempt runs at 1 − (1 − confidence) / attempts, so the chance that any attempt gives a wrong
+ * verdict — and a retry turns one wrong pass into the test's pass — stays within 1 − confidence.
+ * Why split rather than refuse: `retry` is often set for a whole project (flaky network, a slow
+ * model), and a rate assertion among such tests should still run, at an honest level. Options
+ * that are not an object, or a confidence that is not a number, are left for the claim's schema
+ * to report.
+ */
+function splitConfidence(
+  call: object,
+  confidence: number,
+  attempts: number,
+): { options: object; note: string | null } {
+  if (attempts === 1 || typeof call !== 'object' || call === null || Array.isArray(call)) {
+    return { options: call, note: null }
+  }
+  const given = (call as { confidence?: unknown }).confidence
+  if (given !== undefined && (typeof given !== 'number' || !(given > 0 && given < 1))) {
+    return { options: call, note: null }
+  }
+  const family = given ?? confidence
+  const perAttempt = 1 - (1 - family) / attempts
+  const note = `retry: ${attempts - 1} lets this test run ${attempts} times, so each attempt's verdict is at ${confidenceLevel(perAttempt)} confidence (Bonferroni): a wrong verdict on any attempt stays within ${confidenceLevel(1 - family)}, as at ${confidenceLevel(family)} without retries`
+  return { options: { ...call, confidence: perAttempt }, note }
 }
 
 /**

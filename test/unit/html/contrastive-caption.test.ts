@@ -50,14 +50,14 @@ describe('contrastive intervals match the locus test', () => {
     }
   })
 
-  it('names the continuity-corrected Tango interval for fixed-sample paired arms', () => {
+  it('names the continuity-corrected Tango interval, and its fallback, for fixed-sample paired arms', () => {
     const result = fixed.contrastive
     if (result === null) throw new Error('no attribution')
     expect(formatContrastive(result, fixed.failing).join('\n')).toContain(
-      'effect two-sided 90% Tango score interval with continuity correction ½ (its upper end is the one-sided 95% bound)',
+      'effect two-sided 90% Tango score interval with continuity correction ½, or the paired betting confidence sequence where ≥ 90% of pairs are discordant (its upper end is the one-sided 95% bound)',
     )
     expect(caption(fixed)).toContain(
-      'two-sided 90% Tango score interval with continuity correction ½ — each upper end is the one-sided 95% bound that the rescue test inverts',
+      'two-sided 90% Tango score interval with continuity correction ½, or the paired betting confidence sequence where ≥ 90% of pairs are discordant — each upper end is the one-sided 95% bound that the rescue test inverts',
     )
     expect(caption(fixed)).not.toContain('stopped early')
   })
