@@ -6,6 +6,7 @@ import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
 import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
 import { methodName, percent } from '../text/numbers.js'
+import { passKLine } from '../text/pass-k.js'
 
 /** The contrastive step at the causal locus, if there is a locus. */
 export function locusStep(contrastive: ContrastiveResult | null): ContrastiveStep | undefined {
@@ -41,8 +42,15 @@ function observedStat({ verdict }: Artifact): Markup {
 <div class="stat-label">Observed: ${verdict.predicate}</div>
 <div class="stat-value">${percent(observed.point)}</div>
 <div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>
+${passKDetail(verdict)}
 ${errorNote}
 </div>`
+}
+
+/** The verdict's pass^k under the rate it comes from, when it has one. */
+function passKDetail(verdict: Artifact['verdict']): Markup | null {
+  const line = passKLine(verdict)
+  return line === null ? null : markup`<div class="stat-detail" data-pass-k>${line}</div>`
 }
 
 function locusStat(artifact: Artifact): Markup {

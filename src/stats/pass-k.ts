@@ -1,7 +1,8 @@
 import { assertCount } from './validate.js'
 
 /** The method a pass^k estimate names. */
-export const PASS_K_METHOD = "unbiased estimator C(c, k)/C(n, k); interval: the rate's interval raised to the k-th power"
+export const PASS_K_METHOD =
+  "unbiased estimator C(c, k)/C(n, k); interval: the rate's interval raised to the k-th power"
 
 /** pass^k: the chance that k independent runs all succeed, with its interval. */
 export interface PassK {

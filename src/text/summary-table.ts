@@ -1,5 +1,5 @@
 import type { Estimate } from '../stats/estimate.js'
-import type { ModelCost } from '../verdict/schema.js'
+import type { ModelCost, PassKReport } from '../verdict/schema.js'
 import { cutMiddle } from './context.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
@@ -21,6 +21,8 @@ export interface SummaryRow {
   locus: { index: number; name: string } | null
   /** Default: none. What the assertion's model calls cost. */
   cost?: ModelCost | undefined
+  /** Default: none. The verdict's pass^k. */
+  passK?: PassKReport | undefined
 }
 
 /** Options of {@link formatSummaryTable}. */

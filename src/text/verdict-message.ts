@@ -12,6 +12,7 @@ import {
   rateIntervalText,
   signedPercent,
 } from './numbers.js'
+import { passKLine } from './pass-k.js'
 import { showControls } from './visible.js'
 import { wrapWords } from './wrap.js'
 
@@ -39,6 +40,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   const lines: string[] = [claim(verdict)]
   const body: string[] = [
     observedLine(verdict),
+    ...nonNull(passKLine(verdict)),
     ...decisionLines(verdict, explanation),
     ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.seed) : []),
     ...errorLines(verdict),
@@ -371,4 +373,9 @@ export const SEED_SOURCES: Record<Verdict['seedSource'], string> = {
 /** A bound as the test wrote it: 0.05 → "5%", 0.025 → "2.5%". */
 export function boundText(value: number): string {
   return `${Number((value * 100).toFixed(4))}%`
+}
+
+/** A line that may be absent, as a list to spread. */
+function nonNull(line: string | null): string[] {
+  return line === null ? [] : [line]
 }

@@ -237,6 +237,7 @@ async function recordResult(
     html: result.report?.html ?? null,
     reportDir,
     attempt: attemptOf(task),
+    ...(verdict.passK === undefined ? {} : { passK: verdict.passK }),
   }
   if (verdict.cost !== undefined) entry.cost = verdict.cost
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
