@@ -4,12 +4,13 @@
 import { expect } from 'vitest'
 import { saveCassetteAfterEachFile } from '../src/vitest/test-cassette.js'
 import { toAlways } from './to-always.js'
+import { toBeNoWorseThan } from './to-be-no-worse-than.js'
 import { toMatchRateBaseline } from './to-match-rate-baseline.js'
 import { toNever } from './to-never.js'
 import { toRarely } from './to-rarely.js'
 import { toUsually } from './to-usually.js'
 
-expect.extend({ toRarely, toUsually, toNever, toAlways, toMatchRateBaseline })
+expect.extend({ toRarely, toUsually, toNever, toAlways, toMatchRateBaseline, toBeNoWorseThan })
 // Each test file's cassette (its recorded model calls) is saved when the file ends.
 saveCassetteAfterEachFile()
 
@@ -20,6 +21,7 @@ export type {
   AttributeOptions,
   BaselineOptions,
   CommonMatcherOptions,
+  NoWorseThanOptions,
   RarelyOptions,
   SequentialGateOptions,
   UsuallyOptions,

@@ -58,7 +58,14 @@ export function parseCheckOptions(options: unknown): z.output<typeof CheckOption
   return parseOptions('check', CheckOptionsSchema, options)
 }
 
-const CLAIM_KINDS: ReadonlySet<unknown> = new Set(['rarely', 'usually', 'never', 'always', 'baseline'])
+const CLAIM_KINDS: ReadonlySet<unknown> = new Set([
+  'rarely',
+  'usually',
+  'never',
+  'always',
+  'baseline',
+  'noWorseThan',
+])
 
 /** Throws unless `claim` was made by a claim builder (a bare predicate is the likely mistake). */
 export function checkClaim(claim: unknown): asserts claim is Claim {
@@ -68,7 +75,7 @@ export function checkClaim(claim: unknown): asserts claim is Claim {
     caller: 'check',
     option: 'claim',
     expected:
-      'a claim: rarely(pred), usually(pred), never(pred), always(pred) or matchesBaseline(pred, { file, name })',
+      'a claim: rarely(pred), usually(pred), never(pred), always(pred), matchesBaseline(pred, { file, name }) or noWorseThan(baseline, pred)',
     received: describeReceived(claim),
   })
 }

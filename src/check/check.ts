@@ -11,11 +11,13 @@ import { processRateLimit, type ModelRateLimit } from '../rollout/rate-limit.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
 import { buildArtifact, modelCost } from '../verdict/artifact.js'
 import { runBaselineGate, type BaselineTarget } from '../verdict/baseline-gate.js'
+import { runComparisonGate } from '../verdict/comparison-gate.js'
 import { diagnose } from '../verdict/diagnose.js'
 import type { GateRun, GateSubject } from '../verdict/gate.js'
 import { predicateLabel } from '../trajectory/predicate-label.js'
 import {
   resolveBaseline,
+  resolveComparison,
   resolveSequentialGate,
   resolveZeroTolerance,
   type Deadline,
@@ -278,6 +280,28 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
         run: (scenario, subject, signal) => runBaselineGate(scenario, subject, options, target, signal),
       }
     }
+    case 'noWorseThan': {
+      const options = run(resolveComparison(caller, claim.options, context.defaults, seed))
+      const baseline = { name: claim.baseline.agent.name, scenario: claim.baseline }
+      return {
+        options,
+        // The baseline's model calls go through the cassette too, so a warm run replays both agents.
+        run: (scenario, subject, signal) =>
+          runComparisonGate(
+            scenario,
+            {
+              ...baseline,
+              scenario:
+                context.cassette == null
+                  ? baseline.scenario
+                  : withCassette(baseline.scenario, context.cassette),
+            },
+            subject,
+            options,
+            signal,
+          ),
+      }
+    }
   }
 }
 
@@ -287,6 +311,7 @@ const CALLERS: Record<Claim['kind'], string> = {
   never: 'never',
   always: 'always',
   baseline: 'matchesBaseline',
+  noWorseThan: 'noWorseThan',
 }
 
 /** How a claim names its predicate before its options are resolved: for `check`'s default name. */

@@ -1,3 +1,4 @@
+import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
 import type { Json } from '../json.js'
 import type { Predicate } from '../trajectory/queries.js'
@@ -6,13 +7,15 @@ import { describeReceived } from '../options/received.js'
 import {
   checkClaimOptions,
   type BaselineClaimOptions,
+  type NoWorseThanOptions,
   type RarelyOptions,
   type UsuallyOptions,
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
 
 /**
- * A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always} or {@link matchesBaseline}.
+ * A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always}, {@link matchesBaseline} or
+ * {@link noWorseThan}.
  * `I` and `O` are the input and output types its predicate reads (default: any JSON value).
  */
 export type Claim<I = Json, O = Json> =
@@ -21,6 +24,13 @@ export type Claim<I = Json, O = Json> =
   | { readonly kind: 'never'; readonly predicate: Predicate<I, O>; readonly options: ZeroToleranceOptions }
   | { readonly kind: 'always'; readonly predicate: Predicate<I, O>; readonly options: ZeroToleranceOptions }
   | { readonly kind: 'baseline'; readonly predicate: Predicate<I, O>; readonly options: BaselineClaimOptions }
+  | {
+      readonly kind: 'noWorseThan'
+      readonly predicate: Predicate<I, O>
+      /** The agent (or scenario) the candidate is compared with, run on the same seed. */
+      readonly baseline: Scenario<unknown, unknown>
+      readonly options: NoWorseThanOptions
+    }
 
 /**
  * `T`, or any JSON value when `T` is `unknown` (or `any`): an agent whose input or output type was
@@ -88,6 +98,37 @@ export function matchesBaseline<I = Json, O = Json>(
   return claimOf('baseline', predicate, options, 'matchesBaseline') as Claim<I, O>
 }
 
+/**
+ * The candidate's rate of the bad outcome `predicate` is no worse than `baseline`'s by more than
+ * `margin` (default 0), at `confidence`: `check(newPrompt, noWorseThan(oldPrompt, refundWrongly,
+ * { margin: 0.05 }))`. Both agents run on the same seed and are compared rollout by rollout; with
+ * `better: 'higher'` the predicate is a success and "worse" means a lower rate. The claim of
+ * `toBeNoWorseThan`.
+ */
+export function noWorseThan<I = Json, O = Json>(
+  baseline: AgentOrScenario<I, O> | AgentOrScenario,
+  predicate: Predicate<I, O>,
+  options: NoWorseThanOptions = {},
+): Claim<I, O> {
+  return noWorseThanClaim(baseline, predicate, options, 'noWorseThan') as Claim<I, O>
+}
+
+/** The `noWorseThan` claim with its baseline, predicate and options checked; `caller` names the function in messages. */
+export function noWorseThanClaim(
+  baseline: unknown,
+  predicate: unknown,
+  options: NoWorseThanOptions,
+  caller: string,
+): Claim {
+  const scenario = toScenario(baseline as AgentOrScenario, `${caller}(baseline)`) as Scenario<
+    unknown,
+    unknown
+  >
+  const checked = checkPredicate(caller, predicate)
+  checkClaimOptions('noWorseThan', caller, options)
+  return { kind: 'noWorseThan', predicate: checked, baseline: scenario, options }
+}
+
 /** The options each kind of claim takes. */
 export interface ClaimOptionsMap {
   rarely: RarelyOptions
@@ -95,13 +136,14 @@ export interface ClaimOptionsMap {
   never: ZeroToleranceOptions
   always: ZeroToleranceOptions
   baseline: BaselineClaimOptions
+  noWorseThan: NoWorseThanOptions
 }
 
 /**
  * A claim of `kind`, its predicate checked; `caller` names the function in messages (a builder, or
  * the matcher that makes the same claim).
  */
-export function claimOf<K extends Claim['kind']>(
+export function claimOf<K extends Exclude<Claim['kind'], 'noWorseThan'>>(
   kind: K,
   predicate: unknown,
   options: ClaimOptionsMap[K],

@@ -1,4 +1,6 @@
 import { baselineStandingText, boundText, storedForText } from '../text/verdict-message.js'
+import { pairingText } from '../text/comparison-lines.js'
+import { signedPercent } from '../text/numbers.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { explainVerdict, oneSidedConfidence, type Explanation } from '../verdict/explain.js'
 import { claimDirection, type Artifact, type Verdict } from '../verdict/schema.js'
@@ -79,6 +81,19 @@ function explanationText(explanation: Explanation, verdict: Verdict): string {
     }
     case 'nothing-concluded':
       return `${verdict.rolloutsUsed} rollouts ran and nothing could be concluded.`
+    case 'comparison': {
+      const { difference, comparison } = explanation
+      const level = confidenceLevel(explanation.level)
+      const margin = `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.margin)}`
+      const rates = `after ${used}, ${verdict.agent} − ${comparison.baselineAgent} = ${signedPercent(difference.point)} (${level} one-sided bounds ${signedPercent(difference.low)} to ${signedPercent(difference.high)}, paired betting confidence sequence, anytime-valid)`
+      const standing =
+        explanation.finding === 'no-worse'
+          ? `within the margin of ${margin}`
+          : explanation.finding === 'worse'
+            ? `worse than the baseline beyond the margin of ${margin}`
+            : `straddling the margin of ${margin}`
+      return `${rates}: ${standing}. ${pairingText(comparison)}.`
+    }
     case 'baseline': {
       const comparison = explanation.comparison
       switch (comparison.status) {

@@ -1,5 +1,7 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
+import { PAIRED_E_PROCESS_METHOD } from '../stats/paired-confidence-sequence.js'
 import { extendedProbeRollouts } from '../text/attribution.js'
+import { pairingText } from '../text/comparison-lines.js'
 import { SEED_SOURCES, SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
@@ -60,6 +62,15 @@ function gateSampling(verdict: Verdict): string {
           ? ''
           : `; new − stored ${signedInterval(difference)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)})`
       return `a fixed sample of ${verdict.rolloutsUsed} rollouts compared with the stored rate${compared}`
+    }
+    case 'comparison': {
+      const { comparison } = verdict
+      const difference = comparison.difference
+      const compared =
+        difference === null
+          ? ''
+          : `; ${verdict.agent} − ${comparison.baselineAgent} ${signedInterval(difference)} (${oneSidedLevel(difference.confidence)} one-sided bounds, ${PAIRED_E_PROCESS_METHOD})`
+      return `${verdict.rolloutsUsed} of at most ${verdict.maxRollouts} rollouts of each agent on the same seed, ${pairingText(comparison)}${compared}; the paired test is checked after every pair, so stopping early keeps the error rate`
     }
   }
 }

@@ -24,6 +24,7 @@ export const DEFAULTS = {
   baselineRollouts: 100,
   better: 'lower',
   tolerance: 0,
+  margin: 0,
   atMost: 0.05,
   atLeast: 0.95,
   attributeRollouts: 64,

@@ -1,6 +1,7 @@
 import { explainVerdict, type Explanation } from '../verdict/explain.js'
 import { claimDirection, type Artifact, type BaselineComparison, type Verdict } from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
+import { comparisonClaim, comparisonLines } from './comparison-lines.js'
 import { formatContextAttribution } from './context-attribution.js'
 import { formatCostLine } from './cost.js'
 import {
@@ -43,6 +44,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     ...nonNull(passKLine(verdict)),
     ...decisionLines(verdict, explanation),
     ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.seed) : []),
+    ...(verdict.gate === 'comparison' ? comparisonLines(verdict, explanation) : []),
     ...errorLines(verdict),
   ]
   body.push(...replayLines(verdict))
@@ -102,6 +104,8 @@ export function claim(verdict: Verdict): string {
         stored === null ? '' : ` (${percent(stored.point)}, tolerance ${toleranceText(comparison)})`
       return `expected ${agent} to ${predicate} no ${comparison.better === 'lower' ? 'more' : 'less'} often than its baseline${reference} at ${level} confidence`
     }
+    case 'comparison':
+      return comparisonClaim(verdict)
   }
 }
 
@@ -176,6 +180,7 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
     }
     case 'nothing-concluded':
     case 'baseline':
+    case 'comparison':
       return []
   }
 }

@@ -1,4 +1,4 @@
-import type { BaselineComparison, Verdict } from './schema.js'
+import type { AgentComparison, BaselineComparison, Verdict } from './schema.js'
 
 /**
  * Why a verdict is what it is, decided once: which bound decided (and on which side), what was
@@ -54,6 +54,20 @@ export type Explanation =
   | { reason: 'nothing-concluded' }
   /** Where a baseline claim stands against its stored rate. */
   | { reason: 'baseline'; comparison: BaselineComparison; regressed: boolean }
+  /**
+   * Where an A/B comparison stands: `no-worse` (the worse end of the difference is inside the
+   * margin), `worse` (the better end is beyond it), `undecided` (the bounds straddle it when the
+   * rollouts, the budget or the test's time ran out).
+   */
+  | {
+      reason: 'comparison'
+      comparison: AgentComparison
+      difference: NonNullable<AgentComparison['difference']>
+      finding: 'no-worse' | 'worse' | 'undecided'
+      /** The one-sided level of each end of the difference (the claim's confidence). */
+      level: number
+      why: Exclude<Verdict['stop'], 'error' | 'occurrence' | 'completed'>
+    }
 
 /** The explanation of `verdict` (see {@link Explanation}). */
 export function explainVerdict(verdict: Verdict): Explanation {
@@ -115,6 +129,18 @@ export function explainVerdict(verdict: Verdict): Explanation {
     }
     case 'baseline':
       return { reason: 'baseline', comparison: verdict.baseline, regressed: verdict.kind === 'fail' }
+    case 'comparison': {
+      const difference = verdict.comparison.difference
+      if (difference === null) return { reason: 'no-completed-rollout' }
+      return {
+        reason: 'comparison',
+        comparison: verdict.comparison,
+        difference,
+        finding: verdict.kind === 'pass' ? 'no-worse' : verdict.kind === 'fail' ? 'worse' : 'undecided',
+        level: oneSidedConfidence(difference.confidence),
+        why: verdict.stop,
+      }
+    }
   }
 }
 

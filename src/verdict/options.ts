@@ -168,6 +168,24 @@ export interface BaselineOptions extends CommonMatcherOptions {
   better?: 'lower' | 'higher'
 }
 
+/** Options of `toBeNoWorseThan` and the `noWorseThan` claim: a candidate agent against a baseline agent. */
+export interface NoWorseThanOptions extends CommonMatcherOptions {
+  /**
+   * Default 0. How much worse than the baseline agent's rate the candidate's may be: the gate
+   * passes when the upper confidence bound of rate(candidate) − rate(baseline), on the bad side, is
+   * below it, and fails when the lower bound is above it. At 0 only a shown improvement passes;
+   * 0.05 is typical for a prompt change.
+   */
+  margin?: number
+  /** Default `'lower'`. Which direction is better: `'lower'` for a bad-outcome predicate, `'higher'` for a success predicate. */
+  better?: 'lower' | 'higher'
+  /**
+   * Default 400 (or the plugin's `maxRollouts`). The most rollouts of each agent. The comparison
+   * stops as soon as its test decides; past the maximum it is inconclusive (a failure).
+   */
+  maxRollouts?: number
+}
+
 /** Options of the baseline claim: the matcher's, plus where the baseline lives and how it may change. */
 export interface BaselineClaimOptions extends Omit<BaselineOptions, 'name'> {
   /** The baseline file (created with its folder if missing; entries are kept sorted). */
@@ -266,6 +284,14 @@ export interface ResolvedBaseline extends ResolvedCommon {
   better: 'lower' | 'higher'
 }
 
+/** A resolved A/B comparison (`noWorseThan`). */
+export interface ResolvedComparison extends ResolvedCommon {
+  kind: 'comparison'
+  margin: number
+  better: 'lower' | 'higher'
+  maxRollouts: number
+}
+
 const ContextAttributeField = expecting(
   z.union([
     BooleanField,
@@ -353,6 +379,14 @@ export const BaselineClaimOptionsSchema = z.strictObject({
   update: oneOf(['all', 'new', 'none']).optional(),
 })
 
+/** The options of `noWorseThan` / `toBeNoWorseThan`. */
+export const NoWorseThanOptionsSchema = z.strictObject({
+  ...commonFields,
+  margin: expecting(z.number().min(0).lt(1), 'a rate difference in [0, 1), e.g. 0.05').optional(),
+  better: oneOf(['lower', 'higher']).optional(),
+  maxRollouts: PositiveIntegerField.optional(),
+})
+
 /** The defaults a run may set for all its claims (the plugin's options). */
 export const MatcherDefaultsSchema = z.strictObject({
   confidence: ConfidenceField.optional(),
@@ -366,6 +400,7 @@ const _usually: DescribesSchema<UsuallyOptions, typeof UsuallyOptionsSchema> = t
 const _zeroTolerance: DescribesSchema<ZeroToleranceOptions, typeof ZeroToleranceOptionsSchema> = true
 const _baseline: DescribesSchema<BaselineOptions, typeof BaselineOptionsSchema> = true
 const _baselineClaim: DescribesSchema<BaselineClaimOptions, typeof BaselineClaimOptionsSchema> = true
+const _noWorseThan: DescribesSchema<NoWorseThanOptions, typeof NoWorseThanOptionsSchema> = true
 const _defaults: DescribesSchema<MatcherDefaults, typeof MatcherDefaultsSchema> = true
 
 /** Which claim a bound of 0 or 1 should have been: a rate claim cannot be proven at the extremes. */
@@ -461,6 +496,23 @@ export function resolveBaseline(
   }
 }
 
+/** Resolves the options of an A/B comparison (`noWorseThan`, `toBeNoWorseThan`). */
+export function resolveComparison(
+  caller: string,
+  options: unknown,
+  defaults: MatcherDefaults,
+  seed: number,
+): ResolvedComparison {
+  const parsed = parseOptions(caller, NoWorseThanOptionsSchema, options)
+  return {
+    ...commonOf(parsed, defaults, seed),
+    kind: 'comparison',
+    margin: parsed.margin ?? DEFAULTS.margin,
+    better: parsed.better ?? DEFAULTS.better,
+    maxRollouts: parsed.maxRollouts ?? defaults.maxRollouts ?? DEFAULTS.maxRollouts,
+  }
+}
+
 /** Checks the options of a `matchesBaseline` claim, naming any it cannot use. */
 export function checkBaselineClaimOptions(caller: string, options: unknown): void {
   parseOptions(caller, BaselineClaimOptionsSchema, options)
@@ -471,7 +523,7 @@ export function checkBaselineClaimOptions(caller: string, options: unknown): voi
  * defaults are filled in later, when the claim is checked with its run's defaults and seed.
  */
 export function checkClaimOptions(
-  claim: 'rarely' | 'usually' | 'never' | 'always' | 'baseline',
+  claim: 'rarely' | 'usually' | 'never' | 'always' | 'baseline' | 'noWorseThan',
   caller: string,
   options: unknown,
 ): void {
@@ -486,6 +538,9 @@ export function checkClaimOptions(
       return
     case 'baseline':
       checkBaselineClaimOptions(caller, options)
+      return
+    case 'noWorseThan':
+      resolveComparison(caller, options, {}, 0)
   }
 }
 

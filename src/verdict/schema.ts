@@ -7,10 +7,11 @@ import { RolloutErrorSchema, TrajectorySchema } from '../trajectory/schema.js'
 /**
  * What a claim says about the predicate's rate: `rarely` (at most a bound), `usually` (at least a
  * bound), `never` (in no rollout), `always` (in every rollout), `baseline` (no worse than the stored
- * rate). The matchers `toRarely`, `toUsually`, `toNever`, `toAlways` and `toMatchRateBaseline`
- * make these claims.
+ * rate), `noWorseThan` (no worse than a baseline agent's rate by more than a margin). The matchers
+ * `toRarely`, `toUsually`, `toNever`, `toAlways`, `toMatchRateBaseline` and `toBeNoWorseThan` make
+ * these claims.
  */
-export const ClaimKindSchema = z.enum(['rarely', 'usually', 'never', 'always', 'baseline'])
+export const ClaimKindSchema = z.enum(['rarely', 'usually', 'never', 'always', 'baseline', 'noWorseThan'])
 export type ClaimKind = z.infer<typeof ClaimKindSchema>
 
 /** How a baseline verdict relates to its stored rate. */
@@ -204,6 +205,56 @@ export const BaselineVerdictSchema = z.object({
 })
 export type BaselineVerdict = z.infer<typeof BaselineVerdictSchema>
 
+/** How an A/B comparison's candidate stands against its baseline agent, pair by pair. */
+export const AgentComparisonSchema = z.object({
+  /** The baseline agent's name. */
+  baselineAgent: z.string(),
+  /** The baseline agent's rate of the predicate over the same rollout indices, with its confidence sequence. */
+  baselineObserved: EstimateSchema,
+  /** The baseline agent's error outcomes. */
+  baselineErrors: z.number().int().nonnegative(),
+  /**
+   * The paired counts of bad outcomes, rollout by rollout (both completed): `worse` bad for the
+   * candidate only, `better` bad for the baseline only, `same` alike.
+   */
+  pairs: z.object({
+    worse: z.number().int().nonnegative(),
+    better: z.number().int().nonnegative(),
+    same: z.number().int().nonnegative(),
+  }),
+  /**
+   * The predicate's rate, candidate − baseline: the paired betting confidence sequence, two-sided
+   * at 2·confidence − 1 so that each end is the one-sided bound tested at the claim's confidence.
+   * The worse end is `high` when lower is better, `low` when higher is. Null when no pair completed.
+   */
+  difference: IntervalSchema.nullable(),
+  /** Pairs in which both agents made the same steps in the same order (common random numbers held). */
+  sharedSteps: z.number().int().nonnegative(),
+  /** How much worse the candidate may be. */
+  margin: z.number().min(0).lt(1),
+  /** Which direction is better: `lower` for a bad-outcome predicate, `higher` for a success predicate. */
+  better: z.enum(['lower', 'higher']),
+})
+export type AgentComparison = z.infer<typeof AgentComparisonSchema>
+
+/**
+ * The verdict of `noWorseThan`: both agents run on the same seed, rollout r of each drawing from
+ * the streams (seed, r, j), paired by rollout index and tested sequentially.
+ */
+export const ComparisonVerdictSchema = z.object({
+  gate: z.literal('comparison'),
+  claim: z.literal('noWorseThan'),
+  ...verdictFields,
+  maxRollouts: z.number().int().positive(),
+  comparison: AgentComparisonSchema,
+  /**
+   * Why sampling stopped: `decided` (the test answered), `max-rollouts` / `budget` (spent before it
+   * answered), `deadline` (the test's timeout was near), `error` (an error outcome failed the gate).
+   */
+  stop: z.enum(['decided', 'max-rollouts', 'budget', 'deadline', 'error']),
+})
+export type ComparisonVerdict = z.infer<typeof ComparisonVerdictSchema>
+
 /**
  * A rate claim's result, as data (fast-check's RunDetails is the model): a union on `gate`, each
  * case with only the fields that mean something for it. The terminal message, the reporter line
@@ -213,6 +264,7 @@ export const VerdictSchema = z.discriminatedUnion('gate', [
   SequentialVerdictSchema,
   ZeroToleranceVerdictSchema,
   BaselineVerdictSchema,
+  ComparisonVerdictSchema,
 ])
 export type Verdict = z.infer<typeof VerdictSchema>
 
@@ -228,6 +280,8 @@ export function claimDirection(verdict: Verdict): 'atMost' | 'atLeast' {
       return verdict.claim === 'never' ? 'atMost' : 'atLeast'
     case 'baseline':
       return verdict.baseline.better === 'lower' ? 'atMost' : 'atLeast'
+    case 'comparison':
+      return verdict.comparison.better === 'lower' ? 'atMost' : 'atLeast'
   }
 }
 

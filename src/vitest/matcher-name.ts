@@ -7,6 +7,7 @@ export const MatcherNameSchema = z.enum([
   'toNever',
   'toAlways',
   'toMatchRateBaseline',
+  'toBeNoWorseThan',
 ])
 export type MatcherName = z.infer<typeof MatcherNameSchema>
 
@@ -17,4 +18,5 @@ export const CLAIM_OF = {
   toNever: 'never',
   toAlways: 'always',
   toMatchRateBaseline: 'baseline',
+  toBeNoWorseThan: 'noWorseThan',
 } as const satisfies Record<MatcherName, string>

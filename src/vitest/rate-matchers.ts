@@ -5,6 +5,7 @@ import type { PredicateFor } from '../check/claims.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type {
   BaselineOptions,
+  NoWorseThanOptions,
   RarelyOptions,
   UsuallyOptions,
   ZeroToleranceOptions,
@@ -35,6 +36,12 @@ export interface RateMatchers<T = unknown> {
   /** The predicate's rate is not significantly worse than its stored baseline; `vitest -u` rewrites it. Always `await` it. */
   toMatchRateBaseline(predicate: PredicateFor<T>, options?: BaselineOptions): Promise<void>
   toMatchRateBaseline(predicate: Predicate, options?: BaselineOptions): Promise<void>
+  /**
+   * A/B: this agent's rate of the bad outcome is no worse than `baseline`'s by more than `margin`
+   * (default 0), both run on the same seed and compared rollout by rollout. Always `await` it.
+   */
+  toBeNoWorseThan(baseline: unknown, predicate: PredicateFor<T>, options?: NoWorseThanOptions): Promise<void>
+  toBeNoWorseThan(baseline: unknown, predicate: Predicate, options?: NoWorseThanOptions): Promise<void>
 }
 
 // The augmentation itself. The root's declarations reference this module, and the root is also

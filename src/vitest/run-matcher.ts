@@ -3,7 +3,7 @@ import type { MatcherState } from 'vitest'
 import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
-import { claimOf, type Claim } from '../check/claims.js'
+import { claimOf, noWorseThanClaim, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
@@ -14,6 +14,7 @@ import {
   resolveBaseline,
   type BaselineOptions,
   type Deadline,
+  type NoWorseThanOptions,
   type RarelyOptions,
   type UsuallyOptions,
   type ZeroToleranceOptions,
@@ -38,6 +39,7 @@ export interface MatcherOptionsMap {
   toNever: ZeroToleranceOptions
   toAlways: ZeroToleranceOptions
   toMatchRateBaseline: BaselineOptions
+  toBeNoWorseThan: NoWorseThanOptions
 }
 
 type CurrentTest = NonNullable<MatcherState['task']>
@@ -58,6 +60,8 @@ export async function runMatcher<M extends MatcherName>(
   received: unknown,
   predicate: unknown,
   options: MatcherOptionsMap[M] | undefined,
+  /** The baseline agent of `toBeNoWorseThan`; no other matcher takes one. */
+  baseline?: unknown,
 ): Promise<MatcherOutcome> {
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
@@ -69,7 +73,10 @@ export async function runMatcher<M extends MatcherName>(
   const index = nextAssertion(task, 'all')
   const attempts = testAttempts(task)
   const split = splitConfidence(call, settings.confidence ?? DEFAULTS.confidence, attempts)
-  const claim = matcherClaim(matcher, predicate, split.options, state, test, task)
+  const claim =
+    matcher === 'toBeNoWorseThan'
+      ? noWorseThanClaim(baseline, predicate, split.options, matcher)
+      : matcherClaim(matcher, predicate, split.options, state, test, task)
   // The test file's cassette: model calls an earlier run made are replayed instead of made again.
   const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
@@ -196,6 +203,8 @@ function matcherClaim(
   task: CurrentTest | undefined,
 ): Claim {
   const kind = CLAIM_OF[matcher]
+  if (kind === 'noWorseThan')
+    throw new CausalReplayError(`${matcher} makes its claim with its baseline agent`)
   if (kind !== 'baseline') return claimOf(kind, predicate, options, matcher)
   // The matcher places and keys the baseline itself: check what the user passed before adding that.
   resolveBaseline(matcher, options, {}, 0)

@@ -1,0 +1,201 @@
+import type { Scenario } from '../agent/types.js'
+import { confidenceSequence } from '../stats/confidence-sequence.js'
+import {
+  logEValueAbove,
+  logEValueBelow,
+  pairedConfidenceBounds,
+  PAIRED_E_PROCESS_METHOD,
+  type PairedCounts,
+} from '../stats/paired-confidence-sequence.js'
+import type { Trajectory } from '../trajectory/schema.js'
+import type { GateRun, GateSubject } from './gate.js'
+import type { ResolvedComparison } from './options.js'
+import { passKReport } from './pass-k-report.js'
+import {
+  OutcomeTally,
+  rolloutTimeout,
+  runBatch,
+  tallyFields,
+  type Sampling,
+  type SamplingEnd,
+} from './sampling.js'
+import type { ComparisonVerdict } from './schema.js'
+
+/** The method named on a comparison's difference interval. */
+export const COMPARISON_METHOD = `${PAIRED_E_PROCESS_METHOD}, paired by rollout index`
+
+/**
+ * The A/B gate of `noWorseThan` / `toBeNoWorseThan`: runs the candidate (`scenario`) and the
+ * baseline agent on the same seed, rollout r of each on the streams (seed, r, j), and pairs their
+ * outcomes by rollout index. With D = bad(candidate) − bad(baseline), it passes when the paired
+ * betting e-process rejects E[D] ≥ margin (the candidate is no worse than the baseline by margin or
+ * more) and fails when it rejects E[D] ≤ margin (shown worse by more than margin), each at
+ * α = 1 − confidence; sampling stops at the first answer, checked after every pair in index order,
+ * so the verdict is the same at any concurrency. Past `maxRollouts` it is inconclusive.
+ *
+ * The e-process is valid for any joint law of a pair, so the pairing is valid whether the agents
+ * share step structure (then the pairs share random numbers, which narrows the interval) or not.
+ * Errors are as in the rate gates: unless `allowErrors`, the first error outcome of either agent
+ * stops the gate and fails it; with it, a pair with an error is left out.
+ */
+export async function runComparisonGate(
+  scenario: Scenario<unknown, unknown>,
+  baseline: { scenario: Scenario<unknown, unknown>; name: string },
+  subject: GateSubject,
+  options: ResolvedComparison,
+  signal: AbortSignal | undefined,
+): Promise<GateRun<ComparisonVerdict>> {
+  const predicateIsBad = options.better === 'lower'
+  const candidate = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
+  const reference = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
+  const alpha = 1 - options.confidence
+  const pairs = { worse: 0, better: 0, same: 0 }
+  let sharedSteps = 0
+  // The first rollout (by index) bad for the candidate and not for the baseline: the contrast that
+  // attribution explains.
+  let firstWorse: Trajectory | null = null
+
+  const sampling = await samplePairsInOrder(
+    scenario,
+    baseline.scenario,
+    options,
+    signal,
+    async (mine, theirs) => {
+      await candidate.add(mine)
+      await reference.add(theirs)
+      if (mine.error !== undefined || theirs.error !== undefined) return 'skip'
+      if (sameSteps(mine, theirs)) sharedSteps++
+      const mineBad = (candidate.outcomes.at(-1) === '1') === predicateIsBad
+      const theirsBad = (reference.outcomes.at(-1) === '1') === predicateIsBad
+      if (mineBad && !theirsBad) {
+        pairs.worse++
+        firstWorse ??= mine
+      } else if (theirsBad && !mineBad) pairs.better++
+      else pairs.same++
+      return comparisonDecision(pairs, options.margin, alpha) === null ? 'go on' : 'stop'
+    },
+  )
+  const stop = STOPS[sampling.end]
+  const total = pairs.worse + pairs.better + pairs.same
+  const decision = comparisonDecision(pairs, options.margin, alpha)
+  const kind: ComparisonVerdict['kind'] = stop === 'error' ? 'fail' : (decision ?? 'inconclusive')
+
+  const failing: Trajectory | null =
+    kind === 'pass'
+      ? null
+      : stop === 'error'
+        ? (candidate.firstError ?? reference.firstError)
+        : (firstWorse ?? candidate.firstBad)
+  const badDifference = total === 0 ? null : pairedConfidenceBounds(pairs, alpha, alpha)
+  // Reported as the predicate's rate difference: for a success predicate, the bad rate's mirrored.
+  const difference =
+    badDifference === null
+      ? null
+      : {
+          ...(predicateIsBad
+            ? badDifference
+            : { point: -badDifference.point, low: -badDifference.high, high: -badDifference.low }),
+          confidence: 1 - 2 * alpha,
+          method: 'confidence-sequence' as const,
+        }
+  const observed = confidenceSequence(candidate.successes, candidate.n, 2 * alpha)
+  const passK = passKReport(observed, predicateIsBad, options.passK)
+  // A baseline error is not the candidate's run: it fails the gate, but there is nothing of the
+  // candidate to replay or attribute.
+  const candidateFailing = failing !== null && failing === reference.firstError ? null : failing
+  const verdict: ComparisonVerdict = {
+    gate: 'comparison',
+    claim: 'noWorseThan',
+    kind,
+    ...tallyFields(subject, options, candidate, sampling),
+    observed,
+    ...(passK === undefined ? {} : { passK }),
+    replay: candidateFailing === null ? null : { seed: options.seed, rollout: candidateFailing.rollout },
+    maxRollouts: options.maxRollouts,
+    comparison: {
+      baselineAgent: baseline.name,
+      baselineObserved: confidenceSequence(reference.successes, reference.n, 2 * alpha),
+      baselineErrors: reference.errorCount,
+      pairs,
+      difference,
+      sharedSteps,
+      margin: options.margin,
+      better: options.better,
+    },
+    stop,
+  }
+  return { verdict, failing: candidateFailing, isBad: (trajectory) => candidate.isBad(trajectory) }
+}
+
+/**
+ * The paired test's answer on these counts of D = bad(candidate) − bad(baseline): `pass` when it
+ * rejects E[D] ≥ margin at α, `fail` when it rejects E[D] ≤ margin at α, null while it rejects
+ * neither. Asked after every pair; Ville's inequality bounds each wrong answer by α over all of them.
+ */
+export function comparisonDecision(
+  pairs: PairedCounts,
+  margin: number,
+  alpha: number,
+): 'pass' | 'fail' | null {
+  if (pairs.worse + pairs.better + pairs.same === 0) return null
+  const threshold = Math.log(1 / alpha)
+  if (logEValueBelow(pairs, margin) >= threshold) return 'pass'
+  if (logEValueAbove(pairs, margin) >= threshold) return 'fail'
+  return null
+}
+
+/** Whether two rollouts made the same steps (names, in order): then rollout r of each drew the same streams at each step. */
+function sameSteps(a: Trajectory, b: Trajectory): boolean {
+  return a.steps.length === b.steps.length && a.steps.every((step, i) => step.name === b.steps[i]?.name)
+}
+
+/** How the sampling loop's end reads in a comparison verdict. */
+const STOPS: Record<SamplingEnd, ComparisonVerdict['stop']> = {
+  exhausted: 'max-rollouts',
+  stopped: 'decided',
+  error: 'error',
+  budget: 'budget',
+  deadline: 'deadline',
+}
+
+/**
+ * The paired form of `sampleInOrder`: rollouts `0 … maxRollouts − 1` of both agents in batches of
+ * `concurrency` (each batch the same indices for both, each on the streams (seed, r, j)), handed to
+ * `score` pair by pair in index order. An error outcome of either agent ends the loop unless errors
+ * are allowed; `score` answering `'stop'` ends it. When the budget cuts a batch short, only the
+ * indices both agents finished are scored.
+ */
+async function samplePairsInOrder(
+  candidate: Scenario<unknown, unknown>,
+  baseline: Scenario<unknown, unknown>,
+  options: ResolvedComparison,
+  signal: AbortSignal | undefined,
+  score: (candidate: Trajectory, baseline: Trajectory) => Promise<'go on' | 'skip' | 'stop'>,
+): Promise<Sampling> {
+  let started = 0
+  let cappedTimeoutMs: number | null = null
+  const ended = (end: SamplingEnd): Sampling => ({ end, rolloutsRun: started, cappedTimeoutMs })
+  while (started < options.maxRollouts) {
+    const timeoutMs = rolloutTimeout(options)
+    if (timeoutMs === null) return ended('deadline')
+    if (timeoutMs < options.timeoutMs) cappedTimeoutMs ??= timeoutMs
+    const count = Math.min(options.concurrency, options.maxRollouts - started)
+    const mine = await runBatch(candidate, options, started, count, signal, timeoutMs)
+    const theirs = mine.budgetSpent
+      ? { trajectories: [], budgetSpent: true }
+      : await runBatch(baseline, options, started, count, signal, timeoutMs)
+    const paired = Math.min(mine.trajectories.length, theirs.trajectories.length)
+    started += paired
+    for (let i = 0; i < paired; i++) {
+      const a = mine.trajectories[i] as Trajectory
+      const b = theirs.trajectories[i] as Trajectory
+      const answer = await score(a, b)
+      const cut = (t: Trajectory) => timeoutMs < options.timeoutMs && t.error?.kind === 'timeout'
+      if (cut(a) || cut(b)) return ended('deadline')
+      if (answer === 'skip' && !options.allowErrors) return ended('error')
+      if (answer === 'stop') return ended('stopped')
+    }
+    if (mine.budgetSpent || theirs.budgetSpent) return ended('budget')
+  }
+  return ended('exhausted')
+}
