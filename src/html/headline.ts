@@ -41,7 +41,7 @@ function observedStat({ verdict }: Artifact): Markup {
   return markup`<div class="stat" data-stat="observed">
 <div class="stat-label">Observed: ${verdict.predicate}</div>
 <div class="stat-value">${percent(observed.point)}</div>
-<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>
+<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' || verdict.gate === 'comparison' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>
 ${passKDetail(verdict)}
 ${errorNote}
 </div>`

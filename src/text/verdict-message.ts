@@ -121,7 +121,8 @@ export function toleranceText(comparison: BaselineComparison): string {
  */
 function observedLine(verdict: Verdict): string {
   const { observed } = verdict
-  const point = `${percent(observed.point)}${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''}`
+  const stopped = verdict.gate === 'sequential' || verdict.gate === 'comparison'
+  const point = `${percent(observed.point)}${stopped ? ` ${SEQUENTIAL_POINT}` : ''}`
   // An artifact of an earlier version carries a fixed-sample interval read at the stop: shown, but
   // not as a CI at its level (it covered 85–90% at 95% after early stops).
   const interval =
