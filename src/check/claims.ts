@@ -106,7 +106,7 @@ export function matchesBaseline<I = Json, O = Json>(
  * `toBeNoWorseThan`.
  */
 export function noWorseThan<I = Json, O = Json>(
-  baseline: AgentOrScenario<I, O> | AgentOrScenario,
+  baseline: AgentOrScenario,
   predicate: Predicate<I, O>,
   options: NoWorseThanOptions = {},
 ): Claim<I, O> {

@@ -1,4 +1,6 @@
 import type { Estimate } from '../stats/estimate.js'
+import { versusText } from '../text/comparison-lines.js'
+import type { ComparisonSummary } from '../verdict/schema.js'
 import { hrefForRelativePath } from './escape.js'
 import { markup, type Markup } from './markup.js'
 import { percentInterval } from './numbers.js'
@@ -20,6 +22,8 @@ export type ReportIndexEntry = {
   html: string | null
   /** Rollouts that ended in an error: with allowErrors, a gate can pass without them in its rate. */
   errors?: number
+  /** An A/B comparison's baseline agent, difference and margin; absent for the other claims. */
+  comparison?: ComparisonSummary | undefined
 }
 
 // Failures first: the index is opened to find what broke.
@@ -79,7 +83,7 @@ function row(entry: ReportIndexEntry): Markup {
   return markup`<tr data-verdict="${entry.verdict}">
 <td>${test}<div class="muted">${entry.file}</div></td>
 <td><span class="badge badge-${entry.verdict}">${entry.verdict}</span></td>
-<td class="rate">${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${percentInterval(entry.rate)}</div>${errorCount(entry.errors ?? 0)}</td>
+<td class="rate">${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${percentInterval(entry.rate)}</div>${entry.comparison === undefined ? null : markup`<div class="muted" data-comparison>${versusText(entry.comparison)}</div>`}${errorCount(entry.errors ?? 0)}</td>
 <td>${entry.locus === null ? markup`<span class="muted">—</span>` : markup`step ${entry.locus.index} · ${entry.locus.name}`}</td>
 <td>${files(entry)}</td>
 </tr>`

@@ -1,5 +1,5 @@
 import type { Explanation } from '../verdict/explain.js'
-import type { AgentComparison, ComparisonVerdict } from '../verdict/schema.js'
+import type { AgentComparison, ComparisonSummary, ComparisonVerdict } from '../verdict/schema.js'
 import { confidenceLevel, count, percent, plural, rateIntervalText, signedPercent } from './numbers.js'
 
 /** How a comparison's difference interval names its method. */
@@ -8,6 +8,17 @@ const METHOD = 'paired betting confidence sequence, anytime-valid'
 /** The margin signed in the worse direction: "+5.0%" when lower is better, "-5.0%" when higher is. */
 export function marginText(comparison: AgentComparison): string {
   return `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.margin)}`
+}
+
+/**
+ * "vs old-prompt −20.0% [−31.2%, −8.4%] 90% confidence sequence, margin +5.0%": a comparison in a
+ * summary cell, the difference of the predicate's rate (candidate − baseline) with its interval.
+ */
+export function versusText(summary: ComparisonSummary): string {
+  const margin = `margin ${summary.better === 'lower' ? '+' : '-'}${percent(summary.margin)}`
+  const difference = summary.difference
+  if (difference === null) return `vs ${summary.baselineAgent}: no completed pair, ${margin}`
+  return `vs ${summary.baselineAgent} ${signedPercent(difference.point)} [${signedPercent(difference.low)}, ${signedPercent(difference.high)}] ${confidenceLevel(difference.confidence)} paired confidence sequence, ${margin}`
 }
 
 /** "expected support-v2 to call issue_refund no more often than support-v1 (margin +5.0%) at 95% confidence". */

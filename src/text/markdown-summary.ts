@@ -3,8 +3,8 @@ import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel } from './numbers.js'
 import { passKValueText } from './pass-k.js'
 import {
-  rateText,
   rolloutsText,
+  rowRateText,
   sequentialRateNote,
   summaryOrder,
   summaryTally,
@@ -41,7 +41,7 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
       const cells = [
         cell(`${row.file} > ${row.test}`),
         VERDICT_MARKS[row.verdict],
-        cell(rateText(row.rate)),
+        cell(rowRateText(row)),
         passKCell(row.passK),
         cell(rolloutsText(row)),
         cell(costCell(row.cost)),

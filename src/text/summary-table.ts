@@ -1,5 +1,6 @@
 import type { Estimate } from '../stats/estimate.js'
-import type { ModelCost, PassKReport } from '../verdict/schema.js'
+import type { ComparisonSummary, ModelCost, PassKReport } from '../verdict/schema.js'
+import { versusText } from './comparison-lines.js'
 import { cutMiddle } from './context.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
@@ -23,6 +24,8 @@ export interface SummaryRow {
   cost?: ModelCost | undefined
   /** Default: none. The verdict's pass^k. */
   passK?: PassKReport | undefined
+  /** Default: none. An A/B comparison's baseline agent, difference and margin. */
+  comparison?: ComparisonSummary | undefined
 }
 
 /** Options of {@link formatSummaryTable}. */
@@ -59,6 +62,13 @@ export function rateText(rate: Estimate): string {
   return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${confidenceLevel(rate.confidence)} ${methodName(rate.method)}`
 }
 
+/** The rate cell: the rate, and for an A/B comparison the difference from its baseline agent. */
+export function rowRateText(row: SummaryRow): string {
+  return row.comparison === undefined
+    ? rateText(row.rate)
+    : `${rateText(row.rate)}; ${versusText(row.comparison)}`
+}
+
 /**
  * The note under a summary with a sequential gate's rate: what its interval is, and that its point
  * was read where the test stopped. Null when no row has one.
@@ -92,7 +102,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
       sorted.map((row) => [
         cutMiddle(`${row.file} > ${row.test}`, 70),
         paint(row.verdict, row.verdict),
-        rateText(row.rate),
+        rowRateText(row),
         rolloutsText(row),
         ...(withCost ? [costCell(row.cost)] : []),
         row.locus === null ? '—' : `${row.locus.index} ${row.locus.name}`,

@@ -238,6 +238,18 @@ export const AgentComparisonSchema = z.object({
 export type AgentComparison = z.infer<typeof AgentComparisonSchema>
 
 /**
+ * What the summaries show of a comparison beside the candidate's rate: the baseline agent, the
+ * difference with its interval, and the margin.
+ */
+export const ComparisonSummarySchema = AgentComparisonSchema.pick({
+  baselineAgent: true,
+  difference: true,
+  margin: true,
+  better: true,
+})
+export type ComparisonSummary = z.infer<typeof ComparisonSummarySchema>
+
+/**
  * The verdict of `noWorseThan`: both agents run on the same seed, rollout r of each drawing from
  * the streams (seed, r, j), paired by rollout index and tested sequentially.
  */

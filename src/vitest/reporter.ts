@@ -160,6 +160,7 @@ export default class CausalReplayReporter implements Reporter {
         replay: entry.replay,
         ...(entry.cost === undefined ? {} : { cost: entry.cost }),
         ...(entry.passK === undefined ? {} : { passK: entry.passK }),
+        ...(entry.comparison === undefined ? {} : { comparison: entry.comparison }),
       })),
     )
   }
@@ -204,6 +205,7 @@ function summaryRow(entry: RunReportEntry): SummaryRow {
     locus: entry.locus,
     cost: entry.cost,
     passK: entry.passK,
+    comparison: entry.comparison,
   }
 }
 

@@ -247,6 +247,16 @@ async function recordResult(
     reportDir,
     attempt: attemptOf(task),
     ...(verdict.passK === undefined ? {} : { passK: verdict.passK }),
+    ...(verdict.gate === 'comparison'
+      ? {
+          comparison: {
+            baselineAgent: verdict.comparison.baselineAgent,
+            difference: verdict.comparison.difference,
+            margin: verdict.comparison.margin,
+            better: verdict.comparison.better,
+          },
+        }
+      : {}),
   }
   if (verdict.cost !== undefined) entry.cost = verdict.cost
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
