@@ -89,3 +89,23 @@ describe('formatTable', () => {
     ).toEqual(['name      n  note', 'a         1', 'longer  100  x'])
   })
 })
+
+describe('formatSummaryTable with an A/B comparison', () => {
+  it('shows the difference from the baseline agent, with its interval and the margin, beside the rate', () => {
+    const row: SummaryRow = {
+      test: 'prompt change > no worse than the old prompt',
+      file: 'compare.test.ts',
+      verdict: 'pass',
+      rate: confidenceSequence(1, 9, 0.1),
+      rollouts: 9,
+      locus: null,
+      comparison: {
+        baselineAgent: 'support@old-prompt',
+        difference: { point: -0.556, low: -0.9, high: 0.031, confidence: 0.9, method: 'confidence-sequence' },
+        margin: 0.05,
+        better: 'lower',
+      },
+    }
+    expect(formatSummaryTable([row])).toMatchSnapshot()
+  })
+})

@@ -9,6 +9,10 @@ describe('refuseNot', () => {
     ['toNever', /use toUsually\(pred, \{ atLeast \}\) with the smallest rate you expect/],
     ['toAlways', /use toUsually\(\(t\) => !pred\(t\), \{ atLeast \}\) with the complementary predicate/],
     ['toMatchRateBaseline', /pass \{ better: 'higher' \}/],
+    [
+      'toBeNoWorseThan',
+      /swap the agents: expect\(baseline\)\.toBeNoWorseThan\(candidate, pred, \{ margin \}\)/,
+    ],
   ] as const)('.not.%s names the matcher to use instead', (matcher, instead) => {
     expect(() => refuseNot(matcher)).toThrow(
       new RegExp(`expect\\(agent\\)\\.not\\.${matcher}\\(\\) is not supported`),
