@@ -1,10 +1,13 @@
 // The everyday assertions in a user's project that installed the packed package: trajectory
 // predicates under the rate matchers, read back from one real Vitest run.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   copyFixture,
   messageOf,
   runReported,
+  summaryBlock,
   type FixtureProject,
   type ReportedRun,
 } from './fixture-project.js'
@@ -14,7 +17,7 @@ let run: ReportedRun
 
 beforeAll(async () => {
   project = await copyFixture('assertions')
-  run = await runReported(project)
+  run = await runReported(project, [], { GITHUB_STEP_SUMMARY: join(project.root, 'step-summary.md') })
 }, 90_000)
 
 afterAll(async () => {
@@ -46,5 +49,34 @@ describe('trajectory predicates from the package', () => {
       'expected support to rarely take "refund" at step decide: ≤ 5% at 95% confidence',
     )
     expect(message).toMatch(/\n {2}▶ 0 +decide +"refund" .*← causal locus\n/)
+  })
+})
+
+describe('toBeNoWorseThan from the package', () => {
+  it('passes a prompt change shown no worse than the old prompt, paired under common random numbers', () => {
+    expect(run.assertion('prompt change a polite prompt refunds no more often than the old one').status).toBe(
+      'passed',
+    )
+    expect(run.assertion('prompt change check() makes the same claim').status).toBe('passed')
+  })
+
+  it('fails a regression, attributes the first rollout bad for the candidate only and names the locus', () => {
+    const message = failure('prompt change a terse prompt refunds no more often than the old one')
+    expect(message.split('\n')[0]).toBe(
+      'expected support@terse to call issue_refund no more often than support@old (margin +5.0%) at 95% confidence',
+    )
+    expect(message).toMatch(
+      /paired by rollout under common random numbers: both agents made the same steps in \d+ of \d+ pairs/,
+    )
+    expect(message).toMatch(
+      /is the first where support@terse was bad and support@old was not: attributed on support@terse/,
+    )
+    expect(message).toMatch(/\n {2}▶ 0 +decide +"refund" .*← causal locus\n/)
+  })
+
+  it('shows the difference from the baseline in the summary table and the job summary', async () => {
+    expect(summaryBlock(run.stdout)).toMatch(/vs support@old [+-][\d.]+% \[/)
+    const markdown = await readFile(join(project.root, 'step-summary.md'), 'utf8')
+    expect(markdown).toMatch(/vs support@old [+-][\d.]+% \\\[/)
   })
 })
