@@ -4,6 +4,7 @@ import { badOutcomeLabel, unattributedReason, verdictReason } from './claim.js'
 import { attributionFailedText, claim } from '../text/verdict-message.js'
 import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
+import { actionDetails, stepSummary } from './steps.js'
 import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
 import { methodName, percent } from '../text/numbers.js'
 
@@ -45,6 +46,17 @@ ${errorNote}
 </div>`
 }
 
+/**
+ * The locus step's action: the adapter's summary (`transfer_funds({"account":"4471"})`) with the
+ * whole action folded below it, or the action's JSON, cut, when it recorded none.
+ */
+function locusAction(artifact: Artifact, step: ContrastiveStep): Markup {
+  const summary = stepSummary(artifact.failing, step.index)
+  return summary === null
+    ? markup`<code>${jsonSummary(step.action, 60)}</code>`
+    : actionDetails(summary, step.action)
+}
+
 function locusStat(artifact: Artifact): Markup {
   const { contrastive, shapley } = artifact
   const step = locusStep(contrastive)
@@ -52,7 +64,7 @@ function locusStat(artifact: Artifact): Markup {
     return markup`<div class="stat stat-locus" data-stat="locus">
 <div class="stat-label">Causal locus</div>
 <div class="stat-value"><a href="#step-${step.index}">step ${step.index} · ${step.name}</a></div>
-<div class="stat-detail">action <code>${jsonSummary(step.action, 60)}</code></div>
+<div class="stat-detail">action ${locusAction(artifact, step)}</div>
 <div class="stat-detail">effect on P(bad) ${signedInterval(step.effect)} (${methodName(step.effect.method)}, Holm-adjusted ${pValueText(step.pValue)})</div>
 </div>`
   }

@@ -130,10 +130,21 @@ ${contrastive === null ? null : markup`<div class="step-outcome">${stepOutcome(s
  */
 function actionBlock(step: CardStep): Markup {
   if (step.summary === null || step.summary === '') return markup`<pre>${prettyJson(step.action)}</pre>`
+  return actionDetails(step.summary, step.action)
+}
+
+/** An action shown by its adapter's one-line summary, the whole action folded in a `<details>` below. */
+export function actionDetails(summary: string, action: Json): Markup {
   return markup`<details class="action-details">
-<summary><code class="action-summary">${cutEnd(step.summary, SUMMARY_LENGTH)}</code></summary>
-<pre>${prettyJson(step.action)}</pre>
+<summary><code class="action-summary">${cutEnd(summary, SUMMARY_LENGTH)}</code></summary>
+<pre>${prettyJson(action)}</pre>
 </details>`
+}
+
+/** The one-line summary the adapter recorded for step `index` of `failing` (`meta.summary`), if any. */
+export function stepSummary(failing: Trajectory | null, index: number): string | null {
+  const summary = failing?.steps.find((step) => step.index === index)?.meta?.['summary']
+  return typeof summary === 'string' && summary !== '' ? summary : null
 }
 
 // A summary is one line already; the cut only guards the card against an adapter that says more.

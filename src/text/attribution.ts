@@ -280,11 +280,21 @@ function effectMethodText(method: IntervalMethod): string {
 /**
  * An action as compact JSON, cut to `width`; or the step's one-line `summary` when its adapter
  * recorded one (a model call's action is a large result object, its summary reads
- * `issue_refund({"amount":99})`). Control characters show as escapes (a bidi override in an action
- * would otherwise reorder the line), before the cut, so the width counts what is seen.
+ * `issue_refund({"amount":99})`). A summary that starts with a tool call keeps the tool's name
+ * whole, however long, and cuts its arguments instead (`transfer_funds(…)`): the name is what the
+ * reader compares steps by. Control characters show as escapes (a bidi override in an action would
+ * otherwise reorder the line), before the cut, so the width counts what is seen.
  */
 export function actionText(action: Json, width = ACTION_WIDTH, summary?: string): string {
-  return cutMiddle(showControls(summary ?? JSON.stringify(action)), width)
+  const text = showControls(summary ?? JSON.stringify(action))
+  if (text.length <= width) return text
+  const call = summary === undefined ? null : /^([A-Za-z_$][\w$.:-]*)\(/.exec(text)
+  if (call === null) return cutMiddle(text, width)
+  const name = call[1] as string
+  const rest = text.slice(name.length + 1)
+  // Room for the arguments after "name(": a few characters at least, else only "name(…)".
+  const room = width - name.length - 1
+  return room < 5 ? `${name}(…)` : `${name}(${cutMiddle(rest, room)}`
 }
 
 /** The `meta.summary` an adapter recorded for step `index` of the failing run, if any. */
