@@ -38,7 +38,8 @@ export function modelMessages(context: Json): ModelMessages | undefined {
     if (typeof context.systemInstructions === 'string') {
       messages.push({ number: 0, role: 'system', summary: fold(context.systemInstructions) })
     }
-    const input = typeof context.input === 'string' ? [{ role: 'user', content: context.input }] : context.input
+    const input =
+      typeof context.input === 'string' ? [{ role: 'user', content: context.input }] : context.input
     input.forEach((item, i) => messages.push(agentsItem(item, i)))
     return { messages, tools }
   }

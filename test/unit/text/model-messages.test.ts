@@ -17,7 +17,9 @@ const aiSdkContext: Json = {
     { role: 'user', content: [{ type: 'text', text: 'Find me a hotel in Lisbon for two nights.' }] },
     {
       role: 'assistant',
-      content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'search_hotels', input: { city: 'Lisbon' } }],
+      content: [
+        { type: 'tool-call', toolCallId: 'c1', toolName: 'search_hotels', input: { city: 'Lisbon' } },
+      ],
     },
     {
       role: 'tool',
@@ -32,7 +34,9 @@ const aiSdkContext: Json = {
     },
     {
       role: 'assistant',
-      content: [{ type: 'tool-call', toolCallId: 'c2', toolName: 'get_hotel_reviews', input: '{"hotel":"grand"}' }],
+      content: [
+        { type: 'tool-call', toolCallId: 'c2', toolName: 'get_hotel_reviews', input: '{"hotel":"grand"}' },
+      ],
     },
     {
       role: 'tool',
@@ -115,7 +119,7 @@ describe('the action column', () => {
     expect(actionText({}, 18, summary)).toBe('transfer_funds(…)')
     expect(actionText({}, 24, summary)).toBe('transfer_funds({"acco…})')
     expect(actionText({}, 18, 'get_hotel_reviews({"hotel":"grand"})')).toBe('get_hotel_reviews(…)')
-    expect(actionText({}, 18, 'book({"hotel":"grand"})')).toBe('book({"hote…nd"})')
+    expect(actionText({}, 18, 'book({"hotel":"grand"})')).toBe('book({"hotel"…d"})')
     // A text reply, or an action without a summary, is cut in the middle as before.
     expect(actionText({}, 18, '"Done: see your confirmation."')).toBe('"Done: see y…ion."')
     expect(actionText({ decision: 'refund-and-close' }, 18)).toBe('{"decision":…ose"}')
