@@ -86,7 +86,7 @@ describe('a project using the plugin', () => {
     const message = messageOf(assertion(name).failureMessages[0]!)
     expect(message).toMatch(/\n {2}▶ 1 +model#1 +"refund" .*← causal locus\n/)
     expect(message).toMatch(
-      /\n {2}the locus decided on: "[^"\n]*SYSTEM NOTE[^"\n]*" \(tool result 4, lookup_order\); removing it rescues \d+% \[\d+%, \d+%\]/,
+      /\n {2}the locus decided on: "[^"\n]*SYSTEM NOTE[^"\n]*" \(message 4, tool result, lookup_order\); removing it rescues \d+% \[\d+%, \d+%\]/,
     )
     const reportDir = join(project.root, '.causal-replay')
     const report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
