@@ -5,6 +5,7 @@ import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import { claimOf, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
+import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
@@ -51,6 +52,23 @@ const assertionCounts = new WeakMap<object, Map<string, number>>()
  * annotation for the reporters.
  */
 export async function runMatcher<M extends MatcherName>(
+  state: MatcherState,
+  matcher: M,
+  received: unknown,
+  predicate: unknown,
+  options: MatcherOptionsMap[M] | undefined,
+): Promise<MatcherOutcome> {
+  // Before any await: the test's line is on the stack, and an option error is pointed at it.
+  const site = captureCallSite(runMatcher)
+  try {
+    return await runMatcherAt(state, matcher, received, predicate, options)
+  } catch (error) {
+    throw pointAtCallSite(error, site)
+  }
+}
+
+/** {@link runMatcher}, whose errors the caller points at the user's line. */
+async function runMatcherAt<M extends MatcherName>(
   state: MatcherState,
   matcher: M,
   received: unknown,
