@@ -7,6 +7,7 @@ import { markup, type Markup } from './markup.js'
 import { actionDetails, stepSummary } from './steps.js'
 import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
 import { methodName, percent } from '../text/numbers.js'
+import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 
 /** The contrastive step at the causal locus, if there is a locus. */
 export function locusStep(contrastive: ContrastiveResult | null): ContrastiveStep | undefined {
@@ -40,8 +41,13 @@ function observedStat({ verdict }: Artifact): Markup {
       : markup`<div class="stat-detail warning">${errors.count} rollout${errors.count === 1 ? '' : 's'} ended in an error (not scored)</div>`
   return markup`<div class="stat" data-stat="observed">
 <div class="stat-label">Observed: ${verdict.predicate}</div>
-<div class="stat-value">${percent(observed.point)}</div>
-<div class="stat-detail">${observed.successes}/${observed.n} rollouts · ${percentInterval(observed)}</div>
+${
+  observed.n === 0
+    ? markup`<div class="stat-value">—</div>
+<div class="stat-detail">${NO_ROLLOUT_COMPLETED}</div>`
+    : markup`<div class="stat-value">${percent(observed.point)}</div>
+<div class="stat-detail">${observed.successes}/${observed.n} rollouts · ${percentInterval(observed)}</div>`
+}
 ${errorNote}
 </div>`
 }
@@ -62,7 +68,7 @@ function locusStat(artifact: Artifact): Markup {
   const step = locusStep(contrastive)
   if (step !== undefined && contrastive !== null) {
     return markup`<div class="stat stat-locus" data-stat="locus">
-<div class="stat-label">Causal locus</div>
+<div class="stat-label">${artifact.verdict.gate === 'baseline' ? 'Locus of one failing rollout, not the cause of the change' : 'Causal locus'}</div>
 <div class="stat-value"><a href="#step-${step.index}">step ${step.index} · ${step.name}</a></div>
 <div class="stat-detail">action ${locusAction(artifact, step)}</div>
 <div class="stat-detail">effect on P(bad) ${signedInterval(step.effect)} (${methodName(step.effect.method)}, Holm-adjusted ${pValueText(step.pValue)})</div>

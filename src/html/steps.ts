@@ -171,8 +171,17 @@ function stepOutcome(
     step.direction === 'none'
       ? markup`no significant change`
       : markup`<span class="direction-${step.direction}">${step.direction === 'rescues' ? 'rescues' : 'worsens'}</span>`
+  // The marginal rescue is positive when it rescues, the effect negative: on one line both read in
+  // the effect's sign, P(bad | resample k) − P(bad | resample k + 1), so a rescue is negative twice.
   const alone =
-    step.rescues === null ? null : markup` · rescue by this step alone ${signedInterval(step.rescues)}`
+    step.rescues === null
+      ? null
+      : markup` · this step's own part of the effect ${signedInterval({
+          ...step.rescues,
+          point: -step.rescues.point,
+          low: -step.rescues.high,
+          high: -step.rescues.low,
+        })}`
   return markup`${renderOutcomeBar(step.pBad, what, contrastive.baseline)}
 <p class="bar-caption"><strong>${what} ${percent(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays · ${percentInterval(step.pBad)}<br>
 effect ${signedInterval(step.effect)} · ${direction} (Holm-adjusted ${pValueText(step.pValue)})${alone}</p>`

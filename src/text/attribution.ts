@@ -18,7 +18,16 @@ export interface ContrastiveTextOptions {
    * it, and folds every other run of unevaluated steps into one line; 'all' shows every step.
    */
   steps?: 'all' | 'summary'
+  /**
+   * Default false. The attribution explains one failing rollout of a baseline gate: its locus is
+   * labelled as that rollout's, not the cause of the change in rate the gate measured.
+   */
+  baseline?: boolean
 }
+
+/** The locus mark of a baseline gate's attribution: the change in rate is not one rollout's. */
+export const BASELINE_LOCUS_NOTE = '← locus of one failing rollout, not the cause of the change'
+
 
 /**
  * The rollouts of the probe a binary search extended past `rolloutsPerStep` (it may extend the probe
@@ -59,7 +68,9 @@ export function formatContrastive(
   const rows = shown.steps.map((step) => {
     const isLocus = step.index === result.locus
     const note = isLocus
-      ? '← causal locus'
+      ? options.baseline === true
+        ? BASELINE_LOCUS_NOTE
+        : '← causal locus'
       : step.direction === 'worsens'
         ? '(resampling makes it worse)'
         : ''

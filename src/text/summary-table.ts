@@ -54,8 +54,12 @@ export function commonLevel(rows: readonly SummaryRow[]): string {
   return levels.size === 1 ? ([...levels][0] ?? 'confidence') : 'confidence'
 }
 
-/** "23.0% [15.8%–32.2%] Wilson". */
+/** What a rate over no rollout reads as: an interval of [0%, 100%] says nothing and reads as a result. */
+export const NO_ROLLOUT_COMPLETED = 'no rollout completed'
+
+/** "23.0% [15.8%–32.2%] Wilson"; "no rollout completed" when none was scored (not "0.0% [0.0%–100.0%]"). */
 export function rateText(rate: Estimate): string {
+  if (rate.n === 0) return NO_ROLLOUT_COMPLETED
   return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${methodName(rate.method)}`
 }
 

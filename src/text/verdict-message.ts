@@ -42,6 +42,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     body.push(
       ...formatContrastive(artifact.contrastive, artifact.failing, bad, {
         steps: options.steps ?? 'summary',
+        baseline: verdict.gate === 'baseline',
       }),
     )
   if (artifact.contextAttribution != null) body.push(...formatContextAttribution(artifact.contextAttribution))
@@ -100,9 +101,18 @@ export function toleranceText(comparison: BaselineComparison): string {
   return `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.tolerance)}`
 }
 
-/** "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". */
+/**
+ * "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail"; with no rollout scored,
+ * why: "observed: no rollout completed: cassette miss on step 0 "model#1"  → fail" (not 0/0).
+ */
 function observedLine(verdict: Verdict): string {
   const { observed } = verdict
+  const missed = verdict.errors.examples.find((example) => example.error.name === 'CassetteMissError')
+  if (observed.n === 0 && missed !== undefined) {
+    const step = /\b(step \d+ "[^"\n]*")/.exec(missed.error.message)?.[1]
+    const where = step === undefined ? `rollout ${missed.rollout}` : `${showControls(step)} of rollout ${missed.rollout}`
+    return `observed: no rollout completed: cassette miss on ${where} (offline)  → ${verdict.kind}`
+  }
   const rate =
     observed.n === 0
       ? 'no completed rollout'
