@@ -28,7 +28,6 @@ export interface ContrastiveTextOptions {
 /** The locus mark of a baseline gate's attribution: the change in rate is not one rollout's. */
 export const BASELINE_LOCUS_NOTE = '← locus of one failing rollout, not the cause of the change'
 
-
 /**
  * The rollouts of the probe a binary search extended past `rolloutsPerStep` (it may extend the probe
  * that decides its answer), or null when no step went past it.

@@ -110,7 +110,8 @@ function observedLine(verdict: Verdict): string {
   const missed = verdict.errors.examples.find((example) => example.error.name === 'CassetteMissError')
   if (observed.n === 0 && missed !== undefined) {
     const step = /\b(step \d+ "[^"\n]*")/.exec(missed.error.message)?.[1]
-    const where = step === undefined ? `rollout ${missed.rollout}` : `${showControls(step)} of rollout ${missed.rollout}`
+    const where =
+      step === undefined ? `rollout ${missed.rollout}` : `${showControls(step)} of rollout ${missed.rollout}`
     return `observed: no rollout completed: cassette miss on ${where} (offline)  → ${verdict.kind}`
   }
   const rate =
