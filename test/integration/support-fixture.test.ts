@@ -173,7 +173,7 @@ describe('a project using the plugin', () => {
     expect(message).not.toMatch(/Test timed out/)
     expect(message).toMatch(/^expected hanging-forever to rarely /)
     // The cap is named: the rollout's own timeoutMs is the default 60,000 ms, not what it ran under.
-    expect(message).toMatch(
+    expect(message.replace(/\s+/g, ' ')).toMatch(
       /timeout, RolloutTimeoutError: The rollout ran into the test's deadline: timeoutMs \(60,000 ms\) was capped at the [\d,]+ ms left before the test's timeout \(2,000 ms\)/,
     )
     expect(message).toMatch(
