@@ -25,7 +25,7 @@ export type TextSpan = z.infer<typeof TextSpanSchema>
 export const ContextPartSchema = z.object({
   path: ContextPathSchema,
   kind: ContextPartKindSchema,
-  /** How messages name the part: `key "ticket"`, `system prompt`, `message 3 (user)`, `tool result 2 (lookup_order)`. */
+  /** How messages name the part: `key "ticket"`, `system prompt`, `message 3 (user)`, `message 4 (tool result, lookup_order)`. */
   label: z.string(),
   /** The part's text as the step saw it: a string value or a message's text; other values as JSON. */
   text: z.string(),

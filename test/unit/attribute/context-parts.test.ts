@@ -332,3 +332,18 @@ describe('splitUnits', () => {
     expect(splitUnits('').spans).toEqual([])
   })
 })
+
+describe('contextArms', () => {
+  it('counts the intact arm, each part and the probes that narrow the longest part to a sentence', async () => {
+    const { contextArms } = await import('../../../src/attribute/context-attribution.js')
+    const context: Json = {
+      ticket: 'One. Two. Three. Four. Five.',
+      order: 'Just one sentence.',
+      amount: 99,
+    }
+    const parts = contextParts(context) as ContextPartHandle[]
+    // 5 sentences: 2·⌈log2 5⌉ + 1 = 7 probes at most; 1 intact + 3 parts.
+    expect(contextArms(context, parts, true)).toBe(1 + 3 + 7)
+    expect(contextArms(context, parts, false)).toBe(1 + 3)
+  })
+})
