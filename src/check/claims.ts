@@ -3,6 +3,7 @@ import type { Agent, Scenario } from '../agent/types.js'
 import type { Json } from '../json.js'
 import type { Predicate } from '../trajectory/queries.js'
 import { InvalidOptionError } from '../errors.js'
+import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { describeReceived } from '../options/received.js'
 import {
   checkClaimOptions,
@@ -149,9 +150,14 @@ export function claimOf<K extends Exclude<Claim['kind'], 'noWorseThan'>>(
   options: ClaimOptionsMap[K],
   caller: string,
 ): Claim {
-  const checked = checkPredicate(caller, predicate)
-  checkClaimOptions(kind, caller, options)
-  return { kind, predicate: checked, options } as Claim
+  const site = captureCallSite(claimOf)
+  try {
+    const checked = checkPredicate(caller, predicate)
+    checkClaimOptions(kind, caller, options)
+    return { kind, predicate: checked, options } as Claim
+  } catch (error) {
+    throw pointAtCallSite(error, site)
+  }
 }
 
 function checkPredicate(caller: string, predicate: unknown): Predicate {

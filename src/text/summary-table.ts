@@ -59,6 +59,7 @@ export function summaryTally(rows: readonly SummaryRow[]): string {
  * end one-sided at the claim's level) where a fixed-sample gate's carries a 95% CI.
  */
 export function rateText(rate: Estimate): string {
+  if (rate.n === 0) return NO_ROLLOUT_COMPLETED
   return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${confidenceLevel(rate.confidence)} ${methodName(rate.method)}`
 }
 
@@ -68,6 +69,9 @@ export function rowRateText(row: SummaryRow): string {
     ? rateText(row.rate)
     : `${rateText(row.rate)}; ${versusText(row.comparison)}`
 }
+
+/** What a rate over no rollout reads as: an interval of [0%, 100%] says nothing and reads as a result. */
+export const NO_ROLLOUT_COMPLETED = 'no rollout completed'
 
 /**
  * The note under a summary with a sequential gate's rate: what its interval is, and that its point

@@ -54,6 +54,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     body.push(
       ...formatContrastive(artifact.contrastive, artifact.failing, bad, {
         steps: options.steps ?? 'summary',
+        baseline: verdict.gate === 'baseline',
       }),
     )
   if (artifact.contextAttribution != null) body.push(...formatContextAttribution(artifact.contextAttribution))
@@ -117,10 +118,19 @@ export function toleranceText(comparison: BaselineComparison): string {
 /**
  * "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". A sequential gate's rate
  * is read where its test stopped, so its point leans toward the verdict; the line says so, and its
- * interval is the anytime-valid confidence sequence, which holds at that stop.
+ * interval is the anytime-valid confidence sequence, which holds at that stop. With no rollout
+ * scored it says why: "observed: no rollout completed: cassette miss on step 0 "model#1"  → fail"
+ * (not 0/0).
  */
 function observedLine(verdict: Verdict): string {
   const { observed } = verdict
+  const missed = verdict.errors.examples.find((example) => example.error.name === 'CassetteMissError')
+  if (observed.n === 0 && missed !== undefined) {
+    const step = /\b(step \d+ "[^"\n]*")/.exec(missed.error.message)?.[1]
+    const where =
+      step === undefined ? `rollout ${missed.rollout}` : `${showControls(step)} of rollout ${missed.rollout}`
+    return `observed: no rollout completed: cassette miss on ${where} (offline)  → ${verdict.kind}`
+  }
   const stopped = verdict.gate === 'sequential' || verdict.gate === 'comparison'
   const point = `${percent(observed.point)}${stopped ? ` ${SEQUENTIAL_POINT}` : ''}`
   // An artifact of an earlier version carries a fixed-sample interval read at the stop: shown, but

@@ -43,8 +43,8 @@ export interface AttributeOptions {
    * Default true. After contrastive attribution names a causal locus whose context has two or more
    * parts (an object context's keys; a chat context's messages, system prompt and tool results),
    * take that context apart: which part (refined to a sentence or line) did the locus decide on?
-   * It spends at most the rollouts the contrastive attribution spent, or two arms' worth
-   * (2 × `rollouts`) when that was less. `false` skips it; an object sets how parts are ablated.
+   * By default it may spend what it needs to finish (see `ContextAttributeOptions.maxRollouts`).
+   * `false` skips it; an object sets how parts are ablated.
    */
   context?: boolean | ContextAttributeOptions
 }
@@ -58,11 +58,12 @@ export interface ContextAttributeOptions extends Pick<
   'ablation' | 'placeholder' | 'ablate' | 'parts' | 'refine'
 > {
   /**
-   * Default: the rollouts the contrastive attribution before it spent, so the context attribution
-   * at most doubles the attribution's cost; but at least 2 × `rollouts`, because a locus found in a
-   * handful of rollouts leaves too few to compare even two parts with the intact context. The most
-   * rollouts it may spend (from the gate's `budget`, which still caps it); when they run out it
-   * reports the work done (`truncated`).
+   * Default: what a complete context attribution could need, `rollouts` × (1 + parts + the probes
+   * that narrow its longest part to a sentence, 2·⌈log2 units⌉ + 1), or the contrastive
+   * attribution's spend when that is more; so a prompt of a few messages is narrowed to its
+   * sentence by default. Sequential arms stop well before their cap, so the spend is far below it.
+   * The most rollouts it may spend (from the gate's `budget`, which still caps it); when they run
+   * out it reports the work done (`truncated`).
    */
   maxRollouts?: number
 }
@@ -217,7 +218,7 @@ export interface ResolvedAttribute {
 
 /**
  * {@link ContextAttributeOptions} with defaults filled in; `ablate` and `parts` stay absent unless
- * given, and `maxRollouts` is null for its default (the contrastive attribution's spend).
+ * given, and `maxRollouts` is null for its default (what a complete attribution could need).
  */
 export interface ResolvedContextAttribute {
   ablation: ContextAblation

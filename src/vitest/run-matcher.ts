@@ -5,9 +5,11 @@ import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import { claimOf, noWorseThanClaim, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
+import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { DEFAULTS } from '../options/defaults.js'
+import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import {
@@ -62,6 +64,24 @@ export async function runMatcher<M extends MatcherName>(
   options: MatcherOptionsMap[M] | undefined,
   /** The baseline agent of `toBeNoWorseThan`; no other matcher takes one. */
   baseline?: unknown,
+): Promise<MatcherOutcome> {
+  // Before any await: the test's line is on the stack, and an option error is pointed at it.
+  const site = captureCallSite(runMatcher)
+  try {
+    return await runMatcherAt(state, matcher, received, predicate, options, baseline)
+  } catch (error) {
+    throw pointAtCallSite(error, site)
+  }
+}
+
+/** {@link runMatcher}, whose errors the caller points at the user's line. */
+async function runMatcherAt<M extends MatcherName>(
+  state: MatcherState,
+  matcher: M,
+  received: unknown,
+  predicate: unknown,
+  options: MatcherOptionsMap[M] | undefined,
+  baseline: unknown,
 ): Promise<MatcherOutcome> {
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
@@ -315,13 +335,25 @@ function updateState(state: MatcherState): UpdateState {
  * UI); without an attachment when no report was written.
  */
 async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string | null): Promise<void> {
-  const locus = entry.locus === null ? '' : `; causal locus: step ${entry.locus.index} (${entry.locus.name})`
   const { rate } = entry
-  const observed =
-    `${entry.predicate} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}` +
-    `${rate.method === 'confidence-sequence' ? ` ${SEQUENTIAL_POINT}` : ''} ` +
-    `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
-  const message = shortenMiddle(`${entry.verdict}: ${observed}${locus}`)
+  // A sequential gate's point is marked as read at its stop, in full where the line has room;
+  // the interval's method ("confidence sequence") is always there.
+  const markers = rate.method === 'confidence-sequence' ? [` ${SEQUENTIAL_POINT}`, ' at the stop', ''] : ['']
+  const numbers =
+    rate.n === 0
+      ? [`: ${NO_ROLLOUT_COMPLETED}`]
+      : markers.map(
+          (marker) =>
+            ` in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}${marker} ` +
+            `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`,
+        )
+  const message = annotationMessage(
+    entry.verdict,
+    entry.predicate,
+    numbers,
+    entry.locus,
+    entry.matcher === 'toMatchRateBaseline',
+  )
   if (file === null) {
     await task.context.annotate(message, 'causal-replay')
     return
@@ -334,10 +366,61 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
 
 // Vitest names the copy of an attachment after the annotation's message (non-ASCII characters
 // kept, so a character may take 4 bytes), plus 46 bytes of hash and extension: a message of at
-// most 100 characters and 180 UTF-8 bytes keeps that name below the 255-byte limit of common file
-// systems, whatever labels, step and tool names it quotes.
-const ANNOTATION_CHARACTERS = 100
+// most 180 UTF-8 bytes keeps that name below the 255-byte limit of common file systems, whatever
+// labels, step and tool names it quotes; 120 characters keep it one line (the numbers alone take
+// about 55, a baseline's locus label 40).
+const ANNOTATION_CHARACTERS = 120
 const ANNOTATION_BYTES = 180
+
+function fitsAnnotation(text: string): boolean {
+  return (
+    Array.from(text).length <= ANNOTATION_CHARACTERS && Buffer.byteLength(text, 'utf8') <= ANNOTATION_BYTES
+  )
+}
+
+/**
+ * "fail: call transfer_funds in 2/2 rollouts, 100.0% [34.2%–100.0%] (95% Wilson); causal locus:
+ * step 2 (model#3)", within the annotation limits (`numbers` is " in 2/2 rollouts, …" or ": no rollout
+ * completed", or such texts from the most said to the least). The numbers are never cut (a cut
+ * interval reads as another number, in the message and in the attachment's file name): a shorter
+ * text of them is taken first, then the predicate's label gives way, at its end, then the step's
+ * name, then the locus.
+ */
+export function annotationMessage(
+  verdict: string,
+  predicate: string,
+  numbers: string | readonly string[],
+  locus: { index: number; name: string } | null,
+  /** A baseline gate's locus is one failing rollout's, not the cause of the change in rate. */
+  baseline = false,
+): string {
+  const label = baseline ? 'locus of one failing rollout' : 'causal locus'
+  // What follows the numbers, from the most said to the least: the step's name goes, then the
+  // label is shortened, then the locus goes.
+  const tails =
+    locus === null
+      ? ['']
+      : [
+          `; ${label}: step ${locus.index} (${locus.name})`,
+          `; ${label}: step ${locus.index}`,
+          // A shorter label would drop what a baseline's locus must say: the locus goes instead.
+          ...(baseline ? [] : [`; locus: step ${locus.index}`]),
+          '',
+        ]
+  const texts = typeof numbers === 'string' ? [numbers] : numbers
+  const characters = Array.from(predicate)
+  for (const tail of tails) {
+    for (let keep = characters.length; keep >= Math.min(8, characters.length); keep--) {
+      const shown =
+        keep === characters.length ? predicate : `${characters.slice(0, keep).join('').trimEnd()}…`
+      for (const text of texts) {
+        const candidate = `${verdict}: ${shown}${text}${tail}`
+        if (fitsAnnotation(candidate)) return candidate
+      }
+    }
+  }
+  return shortenMiddle(`${verdict}: ${predicate}${texts.at(-1) ?? ''}${tails[0] as string}`)
+}
 
 /** `text`, or its start and end around an ellipsis, within the annotation limits (never splitting a character). */
 function shortenMiddle(text: string): string {
