@@ -7,9 +7,11 @@ import { toAlways } from './to-always.js'
 import { toMatchRateBaseline } from './to-match-rate-baseline.js'
 import { toNever } from './to-never.js'
 import { toRarely } from './to-rarely.js'
+import { toScoreAtLeast } from './to-score-at-least.js'
+import { toScoreAtMost } from './to-score-at-most.js'
 import { toUsually } from './to-usually.js'
 
-expect.extend({ toRarely, toUsually, toNever, toAlways, toMatchRateBaseline })
+expect.extend({ toRarely, toUsually, toNever, toAlways, toMatchRateBaseline, toScoreAtLeast, toScoreAtMost })
 // Each test file's cassette (its recorded model calls) is saved when the file ends.
 saveCassetteAfterEachFile()
 
@@ -21,6 +23,7 @@ export type {
   BaselineOptions,
   CommonMatcherOptions,
   RarelyOptions,
+  ScoreOptions,
   SequentialGateOptions,
   UsuallyOptions,
   ZeroToleranceOptions,

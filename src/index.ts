@@ -108,11 +108,15 @@ export {
   matchesBaseline,
   never,
   rarely,
+  scoresAtLeast,
+  scoresAtMost,
   usually,
   type Claim,
   type KnownOrJson,
   type PredicateFor,
+  type ScorerFor,
 } from './check/claims.js'
+export type { TrajectoryScorer } from './trajectory/score-result.js'
 export {
   ArtifactSchema,
   ModelCostSchema,
@@ -122,6 +126,8 @@ export {
   type BaselineComparison,
   type BaselineVerdict,
   type ClaimKind,
+  type ScoreStanding,
+  type ScoreVerdict,
   type SequentialVerdict,
   type Verdict,
   type ZeroToleranceVerdict,
@@ -133,6 +139,7 @@ export type {
   CommonMatcherOptions,
   ContextAttributeOptions,
   RarelyOptions,
+  ScoreOptions,
   SequentialGateOptions,
   UsuallyOptions,
   ZeroToleranceOptions,

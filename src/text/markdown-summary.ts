@@ -1,7 +1,7 @@
 import { costCell, formatCostLine, sumCosts } from './cost.js'
 import {
-  commonLevel,
-  rateText,
+  valueHeader,
+  valueText,
   rolloutsText,
   summaryOrder,
   summaryTally,
@@ -31,14 +31,14 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
   if (rows.length > 0) {
     lines.push(
       '',
-      `| test | verdict | rate [${commonLevel(rows)} CI] | rollouts | cost | causal locus | report |`,
+      `| test | verdict | ${valueHeader(rows)} | rollouts | cost | causal locus | report |`,
       '| --- | --- | --- | ---: | --- | --- | --- |',
     )
     for (const row of summaryOrder(rows)) {
       const cells = [
         cell(`${row.file} > ${row.test}`),
         VERDICT_MARKS[row.verdict],
-        cell(rateText(row.rate)),
+        cell(valueText(row)),
         cell(rolloutsText(row)),
         cell(costCell(row.cost)),
         row.locus === null ? '—' : cell(`${row.locus.index} ${row.locus.name}`),

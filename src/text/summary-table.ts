@@ -1,8 +1,8 @@
 import type { Estimate } from '../stats/estimate.js'
-import type { ModelCost } from '../verdict/schema.js'
+import type { ModelCost, ScoreSummary } from '../verdict/schema.js'
 import { cutMiddle } from './context.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
-import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
+import { confidenceLevel, count, methodName, percent, plural, scoreNumber } from './numbers.js'
 import { formatTable } from './table.js'
 
 /** One rate assertion in the end-of-run summary. */
@@ -21,6 +21,8 @@ export interface SummaryRow {
   locus: { index: number; name: string } | null
   /** Default: none. What the assertion's model calls cost. */
   cost?: ModelCost | undefined
+  /** Default: none (a rate gate). A score gate's mean, shown instead of the rate. */
+  score?: ScoreSummary | undefined
 }
 
 /** Options of {@link formatSummaryTable}. */
@@ -48,15 +50,39 @@ export function summaryTally(rows: readonly SummaryRow[]): string {
   return `${plural(rows.length, 'rate assertion')} — ${tally('fail')} fail, ${tally('inconclusive')} inconclusive, ${tally('pass')} pass`
 }
 
-/** "95%" when every row's rate has that confidence, else "confidence". */
+/**
+ * "95%" when every rate row's rate has that confidence, else "confidence". Score rows print their
+ * sequence's level in their cell, so they do not count.
+ */
 export function commonLevel(rows: readonly SummaryRow[]): string {
-  const levels = new Set(rows.map((row) => confidenceLevel(row.rate.confidence)))
+  const levels = new Set(
+    rows.filter((row) => row.score === undefined).map((row) => confidenceLevel(row.rate.confidence)),
+  )
   return levels.size === 1 ? ([...levels][0] ?? 'confidence') : 'confidence'
 }
 
 /** "23.0% [15.8%–32.2%] Wilson". */
 export function rateText(rate: Estimate): string {
   return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${methodName(rate.method)}`
+}
+
+/**
+ * What the rate column shows: the rate ("23.0% [15.8%–32.2%] Wilson"), or for a score gate its mean
+ * with the level of its sequence ("mean 0.72 [0.61–0.80] 90% betting CS, ≥ 0.8").
+ */
+export function valueText(row: SummaryRow): string {
+  const score = row.score
+  if (score === undefined) return rateText(row.rate)
+  const side = `${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
+  const mean = score.mean
+  if (mean === null) return `mean — (no completed rollout), ${side}`
+  return `mean ${scoreNumber(mean.point)} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ${confidenceLevel(mean.confidence)} betting CS, ${side}`
+}
+
+/** The rate column's header: "rate [95% CI]", naming the mean score too when a score gate is in the table. */
+export function valueHeader(rows: readonly SummaryRow[]): string {
+  const rates = `rate [${commonLevel(rows)} CI]`
+  return rows.some((row) => row.score !== undefined) ? `${rates} / mean score` : rates
 }
 
 /**
@@ -70,13 +96,12 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
   const lines = [`causal-replay: ${summaryTally(rows)}`]
   if (rows.length > 0) {
     const sorted = summaryOrder(rows)
-    const level = commonLevel(rows)
     const withCost = rows.some((row) => (row.cost?.modelCalls ?? 0) > 0)
     const table = formatTable(
       [
         { header: 'test' },
         { header: 'verdict' },
-        { header: `rate [${level} CI]` },
+        { header: valueHeader(rows) },
         { header: 'rollouts', align: 'right' },
         ...(withCost ? [{ header: 'cost' }] : []),
         { header: 'locus' },
@@ -84,7 +109,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
       sorted.map((row) => [
         cutMiddle(`${row.file} > ${row.test}`, 70),
         paint(row.verdict, row.verdict),
-        rateText(row.rate),
+        valueText(row),
         rolloutsText(row),
         ...(withCost ? [costCell(row.cost)] : []),
         row.locus === null ? '—' : `${row.locus.index} ${row.locus.name}`,

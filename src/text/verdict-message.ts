@@ -1,9 +1,15 @@
 import { explainVerdict, type Explanation } from '../verdict/explain.js'
-import { claimDirection, type Artifact, type BaselineComparison, type Verdict } from '../verdict/schema.js'
+import {
+  claimDirection,
+  type Artifact,
+  type BaselineComparison,
+  type ScoreVerdict,
+  type Verdict,
+} from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
 import { formatContextAttribution } from './context-attribution.js'
 import { formatCostLine } from './cost.js'
-import { confidenceLevel, count, methodName, percent, plural, signedPercent } from './numbers.js'
+import { confidenceLevel, count, methodName, percent, plural, scoreNumber, signedPercent } from './numbers.js'
 import { showControls } from './visible.js'
 import { wrapWords } from './wrap.js'
 
@@ -34,10 +40,10 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     ...decisionLines(verdict, explanation),
     ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.kind) : []),
     ...errorLines(verdict),
+    ...(verdict.gate === 'score' ? attributedScoreLines(verdict) : []),
   ]
   body.push(...replayLines(verdict))
-  // For an "at least" claim the outcome attribution explains is the predicate failing.
-  const bad = claimDirection(verdict) === 'atLeast' ? `not ${verdict.predicate}` : null
+  const bad = badOutcomeText(verdict)
   if (artifact.contrastive !== null)
     body.push(
       ...formatContrastive(artifact.contrastive, artifact.failing, bad, {
@@ -55,6 +61,38 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   if (options.report !== undefined) body.push(`report: ${options.report}`)
   lines.push(...body.map((line) => `  ${line}`))
   return lines.join('\n')
+}
+
+/**
+ * What attribution calls a bad outcome, when it is not the predicate itself: the predicate failing
+ * for an "at least" claim ("not reply politely"), a score on the wrong side for a score claim
+ * ("helpfulness < 0.8").
+ */
+export function badOutcomeText(verdict: Verdict): string | null {
+  if (verdict.gate === 'score')
+    return `${verdict.predicate} ${scoreBadRelation(verdict)} ${scoreNumber(verdict.score.threshold)}`
+  return claimDirection(verdict) === 'atLeast' ? `not ${verdict.predicate}` : null
+}
+
+/** The side of the threshold a bad score is on: "<" for an "at least" claim, ">" for "at most". */
+function scoreBadRelation(verdict: ScoreVerdict): '<' | '>' {
+  return verdict.claim === 'scoreAtLeast' ? '<' : '>'
+}
+
+/** "attributing rollout 12, score 0.12, as bad: score < 0.8", or why no rollout is attributed. */
+function attributedScoreLines(verdict: ScoreVerdict): string[] {
+  if (verdict.kind === 'pass' || verdict.stop === 'error') return []
+  const { attributed, threshold } = verdict.score
+  const relation = scoreBadRelation(verdict)
+  if (attributed === null) {
+    return verdict.observed.n === 0
+      ? []
+      : [`no rollout scored ${relation} ${scoreNumber(threshold)}, so none is attributed`]
+  }
+  const which = verdict.claim === 'scoreAtLeast' ? 'lowest' : 'highest'
+  return [
+    `attributing rollout ${attributed.rollout}, score ${scoreNumber(attributed.score)}, as bad: score ${relation} ${scoreNumber(threshold)} (the ${which}-scoring rollout)`,
+  ]
 }
 
 /**
@@ -85,6 +123,11 @@ export function claim(verdict: Verdict): string {
       return verdict.claim === 'never'
         ? `expected ${agent} to never ${predicate}: 0 in ${plural(verdict.rollouts, 'rollout')}`
         : `expected ${agent} to always ${predicate}: in all ${plural(verdict.rollouts, 'rollout')}`
+    case 'score': {
+      const { threshold, range } = verdict.score
+      const side = verdict.claim === 'scoreAtLeast' ? 'at least' : 'at most'
+      return `expected ${agent} to score ${predicate} ${side} ${scoreNumber(threshold)} on average (scores in [${scoreNumber(range[0])}, ${scoreNumber(range[1])}]) at ${level} confidence`
+    }
     case 'baseline': {
       const comparison = verdict.baseline
       const stored = comparison.stored
@@ -102,6 +145,7 @@ export function toleranceText(comparison: BaselineComparison): string {
 
 /** "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". */
 function observedLine(verdict: Verdict): string {
+  if (verdict.gate === 'score') return observedScoreLine(verdict)
   const { observed } = verdict
   const rate =
     observed.n === 0
@@ -112,6 +156,26 @@ function observedLine(verdict: Verdict): string {
       ? " (passes: onInconclusive is 'pass')"
       : ''
   return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${tail}`
+}
+
+/**
+ * "observed mean score 0.72 over 40 rollouts (90% betting confidence sequence 0.61–0.80); 28/40
+ * scored ≥ 0.8  → fail". The sequence is two-sided at 1 − 2α: each end is the claim's one-sided bound.
+ */
+function observedScoreLine(verdict: ScoreVerdict): string {
+  const { observed } = verdict
+  const { mean, threshold } = verdict.score
+  const tail =
+    verdict.kind === 'inconclusive' && verdict.onInconclusive === 'pass'
+      ? " (passes: onInconclusive is 'pass')"
+      : ''
+  if (mean === null) return `observed no completed rollout  → ${verdict.kind}${tail}`
+  const good = verdict.claim === 'scoreAtLeast' ? '≥' : '≤'
+  return (
+    `observed mean score ${scoreNumber(mean.point)} over ${plural(observed.n, 'rollout')} ` +
+    `(${confidenceLevel(mean.confidence)} betting confidence sequence ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}); ` +
+    `${count(observed.successes)}/${count(observed.n)} scored ${good} ${scoreNumber(threshold)}  → ${verdict.kind}${tail}`
+  )
 }
 
 /** How the decision was made (or why it was not); a baseline's standing has lines of its own. */
@@ -152,6 +216,28 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
         : [
             `${budget}all of ${count(explanation.n)}: the rate is at least ${percent(explanation.value)} ${how}`,
           ]
+    }
+    case 'score-decided':
+      return [
+        `decided after ${used}: ${confidenceLevel(explanation.level)} ${explanation.end} confidence bound ${scoreNumber(explanation.value)} ${explanation.relation} ${scoreNumber(explanation.threshold)} (${explanation.method}, anytime-valid)`,
+      ]
+    case 'score-undecided': {
+      const why =
+        explanation.why === 'budget'
+          ? `the budget ran out after ${used}`
+          : explanation.why === 'deadline'
+            ? `undecided after ${used}, when ${testTimeoutText(verdict)} was near`
+            : `undecided after ${used} (maxRollouts)`
+      const raise =
+        explanation.why === 'budget'
+          ? 'raise the budget'
+          : explanation.why === 'deadline'
+            ? `raise ${RAISE_TEST_TIMEOUT}`
+            : 'raise maxRollouts'
+      return [
+        `${why}: ${confidenceLevel(explanation.level)} confidence bounds ${scoreNumber(explanation.low)}–${scoreNumber(explanation.high)} straddle ${scoreNumber(explanation.threshold)} (${explanation.method}, anytime-valid)`,
+        `a mean closer to the threshold needs more rollouts to decide: ${raise}, move the threshold, or accept the risk with onInconclusive: 'pass'`,
+      ]
     }
     case 'nothing-concluded':
     case 'baseline':
@@ -262,17 +348,18 @@ function baselineLines(comparison: BaselineComparison, kind: Verdict['kind']): s
 function errorLines(verdict: Verdict): string[] {
   const { errors } = verdict
   if (errors.count === 0) return []
+  const what = verdict.gate === 'score' ? 'mean' : 'rate'
   const lines =
     verdict.stop === 'error'
       ? [
-          `${plural(errors.count, 'rollout')} ended in an error (pass allowErrors: true to leave errors out of the rate instead):`,
+          `${plural(errors.count, 'rollout')} ended in an error (pass allowErrors: true to leave errors out of the ${what} instead):`,
         ]
       : verdict.stop === 'deadline' && !verdict.allowErrors
         ? [
             `${plural(errors.count, 'rollout')} ended in an error, not scored (the test's timeout cut it short):`,
           ]
         : [
-            `${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the rate (allowErrors):`,
+            `${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the ${what} (allowErrors):`,
           ]
   // Never cut: the part of an error message that says what went wrong can sit anywhere in it.
   for (const example of errors.examples) {

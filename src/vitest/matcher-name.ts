@@ -7,6 +7,8 @@ export const MatcherNameSchema = z.enum([
   'toNever',
   'toAlways',
   'toMatchRateBaseline',
+  'toScoreAtLeast',
+  'toScoreAtMost',
 ])
 export type MatcherName = z.infer<typeof MatcherNameSchema>
 
@@ -17,4 +19,6 @@ export const CLAIM_OF = {
   toNever: 'never',
   toAlways: 'always',
   toMatchRateBaseline: 'baseline',
+  toScoreAtLeast: 'scoreAtLeast',
+  toScoreAtMost: 'scoreAtMost',
 } as const satisfies Record<MatcherName, string>

@@ -159,6 +159,7 @@ export default class CausalReplayReporter implements Reporter {
         seed: entry.seed,
         replay: entry.replay,
         ...(entry.cost === undefined ? {} : { cost: entry.cost }),
+        ...(entry.score === undefined ? {} : { score: entry.score }),
       })),
     )
   }
@@ -202,6 +203,7 @@ function summaryRow(entry: RunReportEntry): SummaryRow {
     errors: entry.errors,
     locus: entry.locus,
     cost: entry.cost,
+    score: entry.score,
   }
 }
 

@@ -3,16 +3,18 @@ import type { MatcherState } from 'vitest'
 import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
-import { claimOf, type Claim } from '../check/claims.js'
+import { claimOf, scoreClaimOf, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
 import { confidenceLevel, methodName, percent } from '../text/numbers.js'
 import { baselinePath } from '../verdict/baseline-file.js'
+import { scoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import {
   resolveBaseline,
   type BaselineOptions,
   type Deadline,
   type RarelyOptions,
+  type ScoreOptions,
   type UsuallyOptions,
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
@@ -36,7 +38,14 @@ export interface MatcherOptionsMap {
   toNever: ZeroToleranceOptions
   toAlways: ZeroToleranceOptions
   toMatchRateBaseline: BaselineOptions
+  toScoreAtLeast: ScoreOptions
+  toScoreAtMost: ScoreOptions
 }
+
+/** The matchers whose claim is about a predicate's rate. */
+type RateMatcherName = Exclude<MatcherName, ScoreMatcherName>
+/** The matchers whose claim is about a scorer's mean. */
+type ScoreMatcherName = 'toScoreAtLeast' | 'toScoreAtMost'
 
 type CurrentTest = NonNullable<MatcherState['task']>
 
@@ -50,22 +59,49 @@ const assertionCounts = new WeakMap<object, Map<string, number>>()
  * plugin's defaults, the test's seed and signal, then leaves a summary in `task.meta` and an
  * annotation for the reporters.
  */
-export async function runMatcher<M extends MatcherName>(
+export function runMatcher<M extends RateMatcherName>(
   state: MatcherState,
   matcher: M,
   received: unknown,
   predicate: unknown,
   options: MatcherOptionsMap[M] | undefined,
 ): Promise<MatcherOutcome> {
+  // Options that are not an object are reported by the claim's schema, as `options`.
+  return runClaimMatcher(state, matcher, received, (test, task) =>
+    matcherClaim(matcher, predicate, options ?? {}, state, test, task),
+  )
+}
+
+/**
+ * The body of `toScoreAtLeast` and `toScoreAtMost`: as {@link runMatcher}, with a scorer and a
+ * threshold where the rate matchers take a predicate.
+ */
+export function runScoreMatcher(
+  state: MatcherState,
+  matcher: ScoreMatcherName,
+  received: unknown,
+  scorer: unknown,
+  threshold: unknown,
+  options: ScoreOptions | undefined,
+): Promise<MatcherOutcome> {
+  return runClaimMatcher(state, matcher, received, () =>
+    scoreClaimOf(CLAIM_OF[matcher], scorer, threshold, options ?? {}, matcher),
+  )
+}
+
+async function runClaimMatcher(
+  state: MatcherState,
+  matcher: MatcherName,
+  received: unknown,
+  makeClaim: (test: RunningTest, task: CurrentTest | undefined) => Claim,
+): Promise<MatcherOutcome> {
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
-  // Options that are not an object are reported by the claim's schema, as `options`.
-  const call = options ?? {}
   const task = state.task
   const test = currentTest(state, task)
   const settings = providedSettings(test.root)
   const index = nextAssertion(task, 'all')
-  const claim = matcherClaim(matcher, predicate, call, state, test, task)
+  const claim = makeClaim(test, task)
   // The test file's cassette: model calls an earlier run made are replayed instead of made again.
   const cassette = await testFileCassette(test.path, settings.cache, updateState(state))
 
@@ -146,7 +182,7 @@ function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherNam
 
 /** The claim a matcher makes; a baseline lives beside the test file, keyed by the test's name. */
 function matcherClaim(
-  matcher: MatcherName,
+  matcher: RateMatcherName,
   predicate: unknown,
   options: object,
   state: MatcherState,
@@ -197,6 +233,8 @@ async function recordResult(
     attempt: attemptOf(task),
   }
   if (verdict.cost !== undefined) entry.cost = verdict.cost
+  const score = scoreSummary(verdict)
+  if (score !== undefined) entry.score = score
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
   // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
   meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
