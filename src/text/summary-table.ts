@@ -82,6 +82,7 @@ export function valueText(row: SummaryRow): string {
 /** The rate column's header: "rate [95% CI]", naming the mean score too when a score gate is in the table. */
 export function valueHeader(rows: readonly SummaryRow[]): string {
   const rates = `rate [${commonLevel(rows)} CI]`
+  if (rows.every((row) => row.score !== undefined)) return 'mean score [level, method]'
   return rows.some((row) => row.score !== undefined) ? `${rates} / mean score` : rates
 }
 
