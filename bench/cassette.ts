@@ -18,8 +18,14 @@
  *   offline           after that edit, `mode: 'offline'`: everything stored, 0 calls, no miss.
  *
  * Model calls are counted by the model itself; USD is each call's tokens at the price table.
+ *
+ * Then the cassette's size: a four-step tool-calling agent (look up the order, read the policy,
+ * act, reply; each step's request holds the whole conversation so far and the four tool schemas),
+ * one failing claim with its attribution and context attribution, cold, through a cassette. The
+ * file is printed in the layout of the first version (every entry with its request and response
+ * inline) and as written now (each distinct value once, referenced by digest), side by side.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -27,7 +33,17 @@ import { generateText, stepCountIs, tool } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { z } from 'zod'
 import { wrapModel, wrapTools, type CallOptions } from '../src/adapters/ai-sdk/index.js'
-import { calledTool, check, defineAgent, rarely, type CassetteMode, type CheckResult } from '../src/index.js'
+import { readCassetteFile, sortKeys } from '../src/cassette/cassette-file.js'
+import { CASSETTE_SCHEMA_V1, type CassetteEntry } from '../src/cassette/schema.js'
+import {
+  calledTool,
+  check,
+  defineAgent,
+  rarely,
+  type CassetteMode,
+  type CheckResult,
+  type Json,
+} from '../src/index.js'
 
 const LATENCY_MS = 300
 const MODEL = 'sim-hosted-1'
@@ -176,6 +192,118 @@ async function runSuite(
   return { state, decide: calls.decide, reply: calls.reply, ms, verdicts }
 }
 
+/** A model for a four-step tool loop: three tool calls (lookup, policy, act), then a text reply. */
+function toolLoopModel() {
+  const usage = {
+    inputTokens: { total: INPUT_TOKENS, noCache: INPUT_TOKENS, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: OUTPUT_TOKENS, text: OUTPUT_TOKENS, reasoning: 0 },
+  }
+  return new MockLanguageModelV3({
+    modelId: MODEL,
+    doGenerate: async (options) => {
+      const r = draw(options.seed)
+      const turn = options.prompt.filter((message) => message.role === 'tool').length
+      const injected = JSON.stringify(options.prompt).includes('SYSTEM NOTE')
+      const act = injected && r < 0.6 ? 'issue_refund' : 'escalate'
+      const toolName = ['lookup_order', 'check_policy', act][turn]
+      if (toolName !== undefined) {
+        return {
+          content: [
+            {
+              type: 'tool-call' as const,
+              toolCallId: `c${turn}-${options.seed}`,
+              toolName,
+              input: '{"orderId":"A-1"}',
+            },
+          ],
+          finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
+          usage,
+          warnings: [],
+        }
+      }
+      const text = ['Done, thanks for your patience.', 'We are on it.'][Math.floor(r * 2)] as string
+      return {
+        content: [{ type: 'text' as const, text }],
+        finishReason: { unified: 'stop' as const, raw: 'stop' },
+        usage,
+        warnings: [],
+      }
+    },
+  })
+}
+
+const orderTool = (description: string, result: Json) =>
+  tool({ description, inputSchema: z.object({ orderId: z.string() }), execute: async () => result })
+
+const fourStepAgent = defineAgent({
+  name: 'support-4',
+  async run(ticket: { message: string }, ctx) {
+    const result = await generateText({
+      model: wrapModel(ctx, toolLoopModel(), { name: 'agent' }),
+      system:
+        'You are a support agent. Look up the order, read the refund policy, then refund only refundable orders; otherwise escalate. Finish with a one-line reply.',
+      prompt: ticket.message,
+      tools: wrapTools(ctx, {
+        lookup_order: orderTool('Look up an order', { orderId: 'A-1', amount: 99, status: 'late' }),
+        check_policy: orderTool('Read the refund policy for the order', { refundable: false }),
+        issue_refund: orderTool('Refund the order', { ok: true }),
+        escalate: orderTool('Escalate to a human', { ticket: 'T-77' }),
+      }),
+      stopWhen: stepCountIs(4),
+    })
+    return result.text
+  },
+})
+
+/** The file the first version wrote for these entries: each entry with its values inline, keys sorted. */
+function firstVersionText(entries: ReadonlyMap<string, CassetteEntry>): string {
+  const sorted: Record<string, Json> = {}
+  for (const key of [...entries.keys()].sort()) {
+    const entry = entries.get(key) as CassetteEntry
+    const inline: Record<string, Json> =
+      entry.kind === 'tool'
+        ? { kind: 'tool', tool: entry.tool, stream: { ...entry.stream }, args: sortKeys(entry.args) }
+        : {
+            kind: 'step',
+            name: entry.name,
+            ...(entry.model === undefined ? {} : { model: entry.model }),
+            stream: { ...entry.stream },
+            summary: entry.summary,
+            ...(entry.request === undefined ? {} : { request: sortKeys(entry.request) }),
+            action: sortKeys(entry.action),
+            ...(entry.meta === undefined ? {} : { meta: sortKeys(entry.meta) }),
+          }
+    if (entry.kind === 'tool' && entry.result !== undefined) inline['result'] = sortKeys(entry.result)
+    sorted[key] = inline
+  }
+  return `${JSON.stringify({ schema: CASSETTE_SCHEMA_V1, entries: sorted }, null, 2)}\n`
+}
+
+/** Records the four-step agent's one failing claim cold, and prints the file's size in both layouts. */
+async function measureSize(dir: string): Promise<void> {
+  const file = join(dir, 'four-step.cassette.json')
+  const result = await check(
+    fourStepAgent.on(TICKETS.injected),
+    rarely(calledTool('issue_refund'), { atMost: 0.1, maxRollouts: 200 }),
+    { name: 'injected ticket rarely refunds', file: 'bench/cassette.ts', cache: { file } },
+  )
+  const written = await readFile(file, 'utf8')
+  const entries = await readCassetteFile(file)
+  const values = Object.keys((JSON.parse(written) as { values: object }).values).length
+  const before = Buffer.byteLength(firstVersionText(entries))
+  const after = Buffer.byteLength(written)
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`
+  console.log('')
+  console.log(
+    `Cassette size, four-step agent, one claim (${result.verdict.kind}, locus ${result.attribution?.locus ?? 'none'}, ${entries.size} calls stored):`,
+  )
+  console.log('layout                                      bytes        size')
+  console.log(`${'v1: values inline in every entry'.padEnd(44)}${String(before).padEnd(13)}${mb(before)}`)
+  console.log(
+    `${`v2: each distinct value once (${values} values)`.padEnd(44)}${String(after).padEnd(13)}${mb(after)}  (${((after / before) * 100).toFixed(1)}% of v1)`,
+  )
+}
+
 async function main(): Promise<void> {
   // The modes are set here; an environment override would measure something else.
   delete process.env['CAUSAL_REPLAY_CACHE']
@@ -214,6 +342,7 @@ async function main(): Promise<void> {
         `${edited.decide} of ${cold.decide} decide calls (their request changed), ${edited.reply} of ${cold.reply} reply calls ` +
         '(same decision, same request: none re-made)',
     )
+    await measureSize(dir)
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

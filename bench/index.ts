@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 const BENCHES = [
   'engine.ts',
   'gate-rollouts.ts',
+  'baseline-power.ts',
   'attribution.ts',
   'shapley.ts',
   'binary-search.ts',

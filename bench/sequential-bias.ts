@@ -15,11 +15,20 @@
  * Each mean comes with a 95% CLT interval over the seeds (runs are independent: one seed each).
  * Both designs replay the same seed, so their first rollouts are the same draws: the per-run
  * difference sequential − fixed isolates what early stopping does, with a much tighter interval.
+ *
+ * The same for a sequential gate ("≤ 5%" at 95%, at most 400 rollouts): over seeded gate runs on
+ * coins of known rates, the mean rate at the stop and how often each interval covers the truth —
+ * the confidence sequence the gate prints (two-sided 90%, each end a one-sided 95% bound) beside a
+ * 95% Wilson interval read at the same stop, which the gate printed before.
  */
 import { contrastive } from '../src/attribute/index.js'
 import { record, type Trajectory } from '../src/index.js'
 import { andAgent, pivotalAgent, returnedBad } from '../examples/synthetic/scms.js'
 import type { AgentOrScenario } from '../src/agent/define-agent.js'
+import { defineAgent } from '../src/index.js'
+import { Budget } from '../src/rollout/budget.js'
+import { wilson } from '../src/stats/wilson.js'
+import { runSequentialGate } from '../src/verdict/sequential-gate.js'
 
 const RUNS = Number(process.argv[2] ?? 400)
 const ROLLOUTS = 32
@@ -100,4 +109,61 @@ for (const model of MODELS) {
   }
   const meanStop = stops.reduce((sum, value) => sum + value, 0) / stops.length
   console.log(`  step 1 stopped after ${meanStop.toFixed(1)} rollouts on average (fixed: ${ROLLOUTS})`)
+}
+
+/** A coin agent: its one step is "bad" with probability p. */
+function coin(p: number) {
+  return defineAgent({
+    name: `coin(${p})`,
+    input: {},
+    async run(_input, ctx) {
+      return ctx.step('decide', (rng) => (rng() < p ? 'bad' : 'good'))
+    },
+  })
+}
+
+console.log(`\nsequential gate "≤ 5%" at 95% (maxRollouts 400): ${RUNS} seeded runs per true rate`)
+console.log(
+  `  ${'true rate'.padEnd(10)}${'mean point at the stop'.padEnd(34)}${'mean rollouts'.padStart(14)}   ${'covers: printed 90% CS'.padEnd(24)}95% Wilson at the stop`,
+)
+for (const truth of [0.01, 0.03, 0.1, 0.2]) {
+  const points: number[] = []
+  const used: number[] = []
+  let sequence = 0
+  let fixed = 0
+  for (let seed = 0; seed < RUNS; seed++) {
+    const { verdict } = await runSequentialGate(
+      coin(truth).on({}),
+      { agent: 'coin', predicate: (t) => t.output === 'bad', label: 'bad', seedSource: 'option' },
+      {
+        confidence: 0.95,
+        seed,
+        concurrency: 1,
+        timeoutMs: 10_000,
+        maxSteps: 100,
+        budget: new Budget(),
+        attribute: false,
+        allowErrors: false,
+        label: undefined,
+        kind: 'sequential',
+        direction: 'atMost',
+        bound: 0.05,
+        maxRollouts: 400,
+        minRollouts: 0,
+        onInconclusive: 'fail',
+      },
+      undefined,
+    )
+    const { observed } = verdict
+    points.push(observed.point)
+    used.push(observed.n)
+    if (observed.low <= truth && truth <= observed.high) sequence++
+    const interval = wilson(observed.successes, observed.n, 0.95)
+    if (interval.low <= truth && truth <= interval.high) fixed++
+  }
+  const share = (count: number) => `${((100 * count) / RUNS).toFixed(1)}%`
+  const meanUsed = used.reduce((sum, value) => sum + value, 0) / RUNS
+  console.log(
+    `  ${`${(truth * 100).toFixed(0)}%`.padEnd(10)}${meanInterval(points).text.padEnd(34)}${meanUsed.toFixed(1).padStart(14)}   ${share(sequence).padEnd(24)}${share(fixed)}`,
+  )
 }

@@ -1,13 +1,17 @@
 import {
   independentScoreTestOneSided,
   newcombe,
-  pairedCorrectedScoreTestOneSided,
-  tangoCorrected,
+  pairedDifference,
+  pairedDifferenceTestOneSided,
   type Interval,
   type IntervalMethod,
 } from '../stats/index.js'
 import { pairedCounts, type Arm } from './replay-arms.js'
-import { logEValueBelow, pairedConfidenceSequence } from '../stats/paired-confidence-sequence.js'
+import {
+  logEValueBelow,
+  pairedConfidenceBounds,
+  pairedConfidenceSequence,
+} from '../stats/paired-confidence-sequence.js'
 
 /**
  * How two arms are compared:
@@ -16,7 +20,8 @@ import { logEValueBelow, pairedConfidenceSequence } from '../stats/paired-confid
  *   common random numbers under CRN, independent draws without — valid either way, tighter with CRN);
  * - `paired`: fixed K under CRN, Tango's score interval and test with a continuity correction of
  *   half a pair on the 2 × 2 table of pairs (uncorrected Tango under-covers when resampling rescues
- *   nearly every replay: see {@link tangoCorrected});
+ *   nearly every replay), or the paired confidence sequence when most pairs are discordant (pairs
+ *   negatively correlated, where the score interval under-covers): see {@link pairedDifference};
  * - `independent`: fixed K with a seed per arm, Newcombe's interval and its inverted test.
  */
 export type ComparisonKind = 'sequential' | 'paired' | 'independent'
@@ -24,6 +29,17 @@ export type ComparisonKind = 'sequential' | 'paired' | 'independent'
 /** The comparison an attribution uses, from its `crn` and `sequential` options. */
 export function comparisonKind(crn: boolean, sequential: boolean): ComparisonKind {
   return sequential ? 'sequential' : crn ? 'paired' : 'independent'
+}
+
+/**
+ * How an attribution's `methods.effect` names the effect intervals of a sequential arm
+ * ({@link sequentialEffect}); `eProcessShare` and `capTests` describe fixed-sample sign tests that
+ * take part of the rescue test's level (none by default).
+ */
+export function sequentialEffectMethod(eProcessShare = 1, capTests = ''): string {
+  const intersection = 'anytime-valid confidence sequence, intersected over the looks'
+  if (eProcessShare === 1) return intersection
+  return `${intersection} (its upper end at ${eProcessShare} of the one-sided level), the upper end capped below 0 when ${capTests} rejects (a Bonferroni inversion of the probe's tests)`
 }
 
 /** The interval method behind {@link compareArms}. */
@@ -59,13 +75,13 @@ export function compareArms(kind: ComparisonKind, first: Arm, second: Arm, confi
   }
   const counts = pairedCounts(first, second)
   if (kind === 'sequential') return pairedConfidenceSequence(counts, level)
-  return tangoCorrected({ n11: counts.n11, n12: counts.worse, n21: counts.better, n22: counts.n22 }, level)
+  return pairedDifference({ n11: counts.n11, n12: counts.worse, n21: counts.better, n22: counts.n22 }, level)
 }
 
 /**
- * One-sided p-value of "P(bad | arm) < P(bad | baseline)" at a fixed number of rollouts: the
- * continuity-corrected Tango score test on the pairs (a one-sided McNemar-type score test) or
- * Newcombe's interval inverted. Each rejects at level α exactly when the upper end of the matching
+ * One-sided p-value of "P(bad | arm) < P(bad | baseline)" at a fixed number of rollouts: the test
+ * {@link pairedDifference} inverts on the pairs (a one-sided McNemar-type score test, or the paired
+ * e-value when most pairs are discordant) or Newcombe's interval inverted. Each rejects at level α exactly when the upper end of the matching
  * {@link compareArms} interval at confidence 1 − α lies below 0.
  */
 export function fixedRescuePValue(kind: 'paired' | 'independent', arm: Arm, baseline: Arm): number {
@@ -75,7 +91,7 @@ export function fixedRescuePValue(kind: 'paired' | 'independent', arm: Arm, base
     return independentScoreTestOneSided(a.bad, a.n, b.bad, b.n)
   }
   const counts = pairedCounts(arm, baseline)
-  return pairedCorrectedScoreTestOneSided({
+  return pairedDifferenceTestOneSided({
     n11: counts.n11,
     n12: counts.worse,
     n21: counts.better,
@@ -90,4 +106,86 @@ export function fixedRescuePValue(kind: 'paired' | 'independent', arm: Arm, base
  */
 export function rescueLogEValue(arm: Arm, baseline: Arm): number {
   return logEValueBelow(pairedCounts(arm, baseline), 0)
+}
+
+/**
+ * A sequential arm's effect interval while it samples: the running intersection, over the looks
+ * so far, of its paired confidence sequence against the reference arm. Starts at [−1, 1].
+ */
+export interface RunningEffectBounds {
+  low: number
+  high: number
+}
+
+/** The bounds of an arm before its first look: every effect is possible. */
+export function unboundedEffect(): RunningEffectBounds {
+  return { low: -1, high: 1 }
+}
+
+/**
+ * Intersects `bounds` with the arm's paired confidence sequence at this look, each end one-sided
+ * at 1 − `confidence` (the two-sided level of {@link effectIntervalConfidence}), the upper end at
+ * `upperShare` of that where fixed-sample tests of the same arm take the rest of the rescue
+ * test's level. Why intersect: the rescue test uses the e-process's running maximum, and the
+ * upper end of the running intersection is below 0 exactly when that maximum reached the
+ * threshold at some look, so the interval printed at the end agrees with the test however the
+ * pairs drifted after it. A confidence sequence holds at every look at once, so its running
+ * intersection holds at the same level (Howard, Ramdas, McAuliffe & Sekhon 2021, §3).
+ */
+export function intersectLook(
+  bounds: RunningEffectBounds,
+  arm: Arm,
+  reference: Arm,
+  confidence: number,
+  upperShare = 1,
+): void {
+  const alpha = 1 - confidence
+  const look = pairedConfidenceBounds(pairedCounts(arm, reference), alpha, upperShare * alpha)
+  bounds.low = Math.max(bounds.low, look.low)
+  bounds.high = Math.min(bounds.high, look.high)
+}
+
+/**
+ * The upper end of an interval that excludes 0, for an arm whose rescue test rejected: the
+ * largest number below 0. The confidence set of a test family that rejects H0: effect ≥ d for
+ * every d ≥ 0 is open at 0, and its end is stored as a number just below it.
+ */
+export const BELOW_ZERO = -Number.MIN_VALUE
+
+/**
+ * The reported effect of a sequential arm: P(bad | arm) − P(bad | reference) with the running
+ * intersection of its confidence sequence ({@link intersectLook}) at the two-sided level of
+ * {@link effectIntervalConfidence}(confidence).
+ *
+ * `rejectsBelowZero`: true when a test of this arm at its own unadjusted level (the e-process's
+ * running maximum, or a fixed-sample sign test at its share) rejected H0: effect ≥ 0. The upper end
+ * is then capped below 0 ({@link BELOW_ZERO}). Why this keeps the level: with the e-process's
+ * bound at share s_e of α and sign tests at shares s_i (s_e + Σ s_i = 1), the upper end misses an
+ * effect d only if the e-process's bound does (≤ s_e·α) or, for d ≥ 0, a sign test rejected a
+ * true H0: effect ≥ 0 (≤ Σ s_i·α): a Bonferroni inversion of the tests the decision uses.
+ *
+ * The point is the observed mean of the pairs. The intersection may exclude it when the pairs
+ * drifted after an early, tight look; it is then moved to the nearer end, so the interval always
+ * contains its point. An empty intersection, which can only happen when the sequence missed at
+ * some look, is reported as its upper end alone.
+ */
+export function sequentialEffect(
+  arm: Arm,
+  reference: Arm,
+  confidence: number,
+  bounds: RunningEffectBounds,
+  rejectsBelowZero: boolean,
+): Interval {
+  const counts = pairedCounts(arm, reference)
+  const total = counts.worse + counts.better + counts.same
+  const observed = total === 0 ? 0 : (counts.worse - counts.better) / total
+  const high = rejectsBelowZero ? Math.min(bounds.high, BELOW_ZERO) : bounds.high
+  const low = Math.min(bounds.low, high)
+  return {
+    point: Math.min(Math.max(observed, low), high),
+    low,
+    high,
+    confidence: effectIntervalConfidence(confidence),
+    method: 'confidence-sequence',
+  }
 }

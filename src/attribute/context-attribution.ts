@@ -9,6 +9,11 @@ import { holm, wilson, type Interval } from '../stats/index.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import {
   compareArms,
+  intersectLook,
+  sequentialEffect,
+  sequentialEffectMethod,
+  unboundedEffect,
+  type RunningEffectBounds,
   comparisonKind,
   comparisonMethod,
   effectIntervalConfidence,
@@ -122,6 +127,13 @@ interface TestedArm {
   maxLogE: number
   /** Refinement probes only: the exact sign-test p-value at the cap (1 before). */
   capPValue: number
+  /** Running intersection of the effect's confidence sequence over the looks (sequential). */
+  bounds: RunningEffectBounds
+  /**
+   * The share of the rescue test's level the e-process keeps: 1 for a part, 1 − {@link
+   * CAP_TEST_SHARE} for a span probe, whose sign test at the cap takes the rest.
+   */
+  eProcessShare: number
 }
 
 interface PartArm extends TestedArm {
@@ -205,6 +217,8 @@ class ContextRun {
       state: 'idle',
       maxLogE: 0,
       capPValue: 1,
+      bounds: unboundedEffect(),
+      eProcessShare: 1,
     }))
     const probes = options.refine ? Math.max(0, ...parts.map((part) => maxProbes(refinableUnits(part)))) : 0
     this.arms = new ReplayArms({
@@ -332,6 +346,8 @@ class ContextRun {
       state: 'running',
       maxLogE: 0,
       capPValue: 1,
+      bounds: unboundedEffect(),
+      eProcessShare: 1 - CAP_TEST_SHARE,
     }
     refinement.probes.push(probe)
     return probe
@@ -365,11 +381,12 @@ class ContextRun {
 
   /** Decides, after a batch, which running arms of `group` stop. */
   private look(group: readonly TestedArm[], rejected: () => readonly boolean[], navigation: boolean): void {
-    const { rollouts, sequential, minEffect } = this.options
+    const { rollouts, sequential, minEffect, confidence } = this.options
     const running = group.filter((tested) => tested.state === 'running')
     if (sequential) {
       for (const tested of running) {
         tested.maxLogE = Math.max(tested.maxLogE, rescueLogEValue(tested.arm, this.intact))
+        intersectLook(tested.bounds, tested.arm, this.intact, confidence, tested.eProcessShare)
         if (tested.arm.rolloutsRun >= rollouts) {
           tested.capPValue = signTestPValue(pairedCounts(tested.arm, this.intact))
         }
@@ -412,12 +429,15 @@ class ContextRun {
    * ({@link CAP_TEST_SHARE}), as contrastive's binary search does before it extends a probe.
    */
   private probePValue(refinement: Refinement, probe: ProbeArm): number {
+    return Math.min(1, this.probeRawPValue(probe) * refinement.spans)
+  }
+
+  /** A probe's one-sided p-value before the Bonferroni factor over the spans. */
+  private probeRawPValue(probe: ProbeArm): number {
     if (probe.arm.rolloutsRun === 0) return 1
-    const raw =
-      this.kind === 'sequential'
-        ? capCombinedPValue(probe.maxLogE, probe.capPValue)
-        : fixedRescuePValue(this.kind, probe.arm, this.intact)
-    return Math.min(1, raw * refinement.spans)
+    return this.kind === 'sequential'
+      ? capCombinedPValue(probe.maxLogE, probe.capPValue)
+      : fixedRescuePValue(this.kind, probe.arm, this.intact)
   }
 
   private probeRejected(refinement: Refinement, probe: ProbeArm): boolean {
@@ -436,13 +456,21 @@ class ContextRun {
     let best: { part: PartArm; effect: number } | undefined
     this.parts.forEach((part, i) => {
       if (!rejected[i]) return
-      const effect = this.effect(part.arm).point
+      const effect = compareArms(this.kind, part.arm, this.intact, this.options.confidence).point
       if (best === undefined || effect < best.effect) best = { part, effect }
     })
     return best?.part
   }
 
-  private effect(arm: Arm): Interval {
+  /**
+   * The effect of removing a part or span. A sequential one is the running intersection of its
+   * confidence sequence, capped below 0 when its own unadjusted rescue test rejects (`rawPValue`:
+   * the e-process, or for a span probe the e-process and the sign test at the cap, before Holm or
+   * Bonferroni over the spans, which only raise it), so a rescue never prints an interval that
+   * reaches 0.
+   */
+  private effect(tested: TestedArm, rawPValue: number): Interval {
+    const { arm } = tested
     if (arm.rolloutsRun === 0) {
       const { confidence } = this.options
       return {
@@ -453,7 +481,24 @@ class ContextRun {
         method: comparisonMethod(this.kind),
       }
     }
+    if (this.kind === 'sequential') {
+      return sequentialEffect(
+        arm,
+        this.intact,
+        this.options.confidence,
+        tested.bounds,
+        rawPValue <= this.alpha,
+      )
+    }
     return compareArms(this.kind, arm, this.intact, this.options.confidence)
+  }
+
+  private partEffect(part: PartArm): Interval {
+    return this.effect(part, this.partPValue(part))
+  }
+
+  private probeEffect(probe: ProbeArm): Interval {
+    return this.effect(probe, this.probeRawPValue(probe))
   }
 
   private result(culpritPart: PartArm | undefined): ContextAttributionResult {
@@ -463,7 +508,7 @@ class ContextRun {
     const parts = this.parts.map((tested, i): ContextPart => {
       const { bad, n } = tested.arm.scored()
       const evaluated = tested.arm.rolloutsRun > 0
-      const effect = this.effect(tested.arm)
+      const effect = this.partEffect(tested)
       const pValue = adjusted[i] ?? 1
       return {
         path: tested.part.path,
@@ -506,7 +551,7 @@ class ContextRun {
       correction: 'holm',
       methods: {
         proportion: 'wilson',
-        effect: comparisonMethod(this.kind),
+        effect: this.kind === 'sequential' ? sequentialEffectMethod() : comparisonMethod(this.kind),
         sequential: options.sequential
           ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out`
           : null,
@@ -517,7 +562,11 @@ class ContextRun {
                 options.sequential
                   ? `(e-process and an exact sign test at the cap, split ${1 - CAP_TEST_SHARE} / ${CAP_TEST_SHARE}) `
                   : ''
-              }is Bonferroni-adjusted over the ${refinement.spans} spans the search could probe, so the reported span fails to rescue with probability ≤ ${round(1 - confidence)}`,
+              }is Bonferroni-adjusted over the ${refinement.spans} spans the search could probe, so the reported span fails to rescue with probability ≤ ${round(1 - confidence)}${
+                options.sequential
+                  ? `; probe effects: ${sequentialEffectMethod(1 - CAP_TEST_SHARE, 'the sign test at the cap')}`
+                  : ''
+              }`,
       },
       truncated: this.truncated,
     }
@@ -545,7 +594,7 @@ class ContextRun {
       label: part.label,
       text: part.text.slice(span.start, span.end),
       span,
-      effect: this.effect(found.arm),
+      effect: this.probeEffect(found),
       pValue: this.probePValue(this.refinement, found),
     }
   }
@@ -558,7 +607,7 @@ class ContextRun {
       probes: refinement.probes.map((probe): SpanProbe => ({
         units: { from: probe.from, to: probe.to },
         span: probe.span,
-        effect: this.effect(probe.arm),
+        effect: this.probeEffect(probe),
         pValue: this.probePValue(refinement, probe),
         rescues: this.probeRejected(refinement, probe),
         rolloutsUsed: probe.arm.rolloutsRun,

@@ -9,8 +9,13 @@ import {
   comparisonKind,
   comparisonMethod,
   fixedRescuePValue,
+  intersectLook,
   rescueLogEValue,
+  sequentialEffect,
+  sequentialEffectMethod,
+  unboundedEffect,
   type ComparisonKind,
+  type RunningEffectBounds,
   effectIntervalConfidence,
 } from './arm-comparison.js'
 import {
@@ -120,6 +125,8 @@ interface StepArm {
   state: ArmState
   /** Running maximum of ln e-value for "resampling rescues" over the looks (sequential). */
   maxLogE: number
+  /** Running intersection of the effect's confidence sequence over the looks (sequential). */
+  bounds: RunningEffectBounds
   /** The most pairs this arm may run: `rollouts`, raised when binary search extends the probe. */
   cap: number
   /**
@@ -155,6 +162,7 @@ class ContrastiveRun {
       ),
       state: 'idle',
       maxLogE: 0,
+      bounds: unboundedEffect(),
       cap: options.rollouts,
       capPValues: PROBE_CAP_TESTS.map(() => undefined),
     }))
@@ -347,10 +355,14 @@ class ContrastiveRun {
 
   /** Decides, after a batch, which running arms stop. */
   private look(running: readonly StepArm[]): void {
-    const { rollouts, sequential, minEffect } = this.options
+    const { rollouts, sequential, minEffect, confidence } = this.options
     if (sequential) {
+      // Binary search's fixed-sample tests take the rest of the step's level from the e-process,
+      // and the effect's upper end with it (see `sequentialEffect`).
+      const eProcessShare = this.options.search === 'binary' ? PROBE_E_PROCESS_SHARE : 1
       for (const step of running) {
         step.maxLogE = Math.max(step.maxLogE, rescueLogEValue(step.arm, this.baseline))
+        intersectLook(step.bounds, step.arm, this.baseline, confidence, eProcessShare)
         if (this.options.search === 'binary') {
           PROBE_CAP_TESTS.forEach((test, i) => {
             const size = test.size * rollouts
@@ -398,21 +410,33 @@ class ContrastiveRun {
     const extendedSizes = PROBE_CAP_TESTS.slice(1).map((test) => test.size * options.rollouts)
     const capSizes = extendedSizes.join(', ')
     const capShares = PROBE_CAP_TESTS.map((test) => test.share).join(' / ')
-    const adjusted = holm(this.rawPValues())
+    const raw = this.rawPValues()
+    const adjusted = holm(raw)
     const evaluated = (step: StepArm | undefined) => step !== undefined && step.arm.rolloutsRun > 0
     const steps = this.steps.map((step): ContrastiveStep => {
       const recorded = factual.steps[step.index]
       const { bad, n } = step.arm.scored()
       const isEvaluated = evaluated(step)
-      const effect: Interval = isEvaluated
-        ? compareArms(kind, step.arm, this.baseline, confidence)
-        : {
+      // A sequential effect is the running intersection of its confidence sequence, capped below 0
+      // when the step's own rescue test rejects unadjusted, so a rescue never prints an interval
+      // that reaches 0 (Holm only ever raises a p-value).
+      const effect: Interval = !isEvaluated
+        ? {
             point: 0,
             low: -1,
             high: 1,
             confidence: effectIntervalConfidence(confidence),
             method: comparisonMethod(kind),
           }
+        : kind === 'sequential'
+          ? sequentialEffect(
+              step.arm,
+              this.baseline,
+              confidence,
+              step.bounds,
+              (raw[step.index] ?? 1) <= this.alpha,
+            )
+          : compareArms(kind, step.arm, this.baseline, confidence)
       const pValue = adjusted[step.index] ?? 1
       const next = step.index === this.steps.length - 1 ? this.baseline : this.steps[step.index + 1]?.arm
       const nextEvaluated = next === this.baseline || evaluated(this.steps[step.index + 1])
@@ -456,7 +480,12 @@ class ContrastiveRun {
       correction: 'holm',
       methods: {
         proportion: 'wilson',
-        effect: comparisonMethod(kind),
+        effect:
+          kind !== 'sequential'
+            ? comparisonMethod(kind)
+            : options.search === 'binary'
+              ? sequentialEffectMethod(PROBE_E_PROCESS_SHARE, 'an exact sign test of the step')
+              : sequentialEffectMethod(),
         sequential: options.sequential
           ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out` +
             (options.search === 'binary'

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -5,15 +6,29 @@ import lockfile from 'proper-lockfile'
 import { InvalidFileError } from '../errors.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
 import { parseJsonFile, parseJsonValue } from '../files/json-file.js'
-import type { Json } from '../json.js'
-import { CASSETTE_SCHEMA, CassetteFileSchema, type CassetteEntry } from './schema.js'
+import { canonicalJson, type Json } from '../json.js'
+import {
+  CASSETTE_SCHEMA,
+  CASSETTE_SCHEMA_V1,
+  CassetteFileSchema,
+  CassetteFileV2Schema,
+  type CassetteEntry,
+  type CassetteFileV2,
+  type StepEntry,
+  type ToolEntry,
+} from './schema.js'
 
-/** The entries of a cassette file, or an empty map when it does not exist. A bad file throws, naming the field. */
+/**
+ * The entries of a cassette file (either version), their values resolved, or an empty map when it
+ * does not exist. A bad file throws, naming the field; so does an entry whose digest is not in
+ * `values`.
+ */
 export async function readCassetteFile(file: string): Promise<Map<string, CassetteEntry>> {
   if (!existsSync(file)) return new Map()
   try {
     const parsed = await parseJsonFile(file, CassetteFileSchema, 'cassette')
-    return new Map(Object.entries(parsed.entries))
+    if (parsed.schema === CASSETTE_SCHEMA_V1) return new Map(Object.entries(parsed.entries))
+    return resolveEntries(parsed, file)
   } catch (error) {
     if (!(error instanceof InvalidFileError)) throw error
     throw new InvalidFileError(
@@ -23,16 +38,95 @@ export async function readCassetteFile(file: string): Promise<Map<string, Casset
   }
 }
 
+/** The entries of a current file with each digest replaced by its value. */
+function resolveEntries(parsed: CassetteFileV2, file: string): Map<string, CassetteEntry> {
+  const { values } = parsed
+  const entries = new Map<string, CassetteEntry>()
+  for (const [key, stored] of Object.entries(parsed.entries)) {
+    const value = (field: string, ref: string): Json => {
+      const found = values[ref]
+      if (found === undefined) {
+        throw new InvalidFileError(
+          `Invalid cassette in ${file}:\n✖ entries["${key}"].${field}: no value ${ref} in values`,
+          file,
+        )
+      }
+      return found
+    }
+    if (stored.kind === 'tool') {
+      const entry: ToolEntry = {
+        kind: 'tool',
+        tool: stored.tool,
+        stream: stored.stream,
+        args: value('args', stored.args),
+      }
+      if (stored.result !== undefined) entry.result = value('result', stored.result)
+      entries.set(key, entry)
+      continue
+    }
+    const entry: StepEntry = {
+      kind: 'step',
+      name: stored.name,
+      stream: stored.stream,
+      summary: stored.summary,
+      action: value('action', stored.action),
+    }
+    if (stored.model !== undefined) entry.model = stored.model
+    if (stored.request !== undefined) entry.request = value('request', stored.request)
+    if (stored.meta !== undefined) {
+      const meta = value('meta', stored.meta)
+      if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+        throw new InvalidFileError(
+          `Invalid cassette in ${file}:\n✖ entries["${key}"].meta: value ${stored.meta} is not an object`,
+          file,
+        )
+      }
+      entry.meta = meta
+    }
+    entries.set(key, entry)
+  }
+  return entries
+}
+
 /**
- * The text of a cassette: entries sorted by key, each with its fields in schema order and the keys
- * of every JSON value inside sorted, two-space indented, ending in a newline. The same entries
- * always give the same bytes, so a re-recorded call shows in review as a change of that entry only.
+ * The text of a cassette: entries sorted by key, each with its fields in schema order and its
+ * requests, responses and tool values replaced by digests into `values`, where each distinct value
+ * is stored once, on one line (keys sorted, as is every object inside); two-space indented, ending
+ * in a newline.
+ * The same entries always give the same bytes, so a re-recorded call shows in review as a change
+ * of that entry (and of the values only it used).
  */
 export function formatCassette(entries: ReadonlyMap<string, CassetteEntry>): string {
-  const sorted: Record<string, Json> = {}
-  for (const key of [...entries.keys()].sort()) sorted[key] = entryJson(entries.get(key) as CassetteEntry)
-  const file = parseJsonValue({ schema: CASSETTE_SCHEMA, entries: sorted }, CassetteFileSchema, 'cassette')
-  return `${JSON.stringify(file, null, 2)}\n`
+  const values = new Map<string, Json>()
+  const store = (value: Json): string => {
+    const sorted = sortKeys(value)
+    const ref = valueDigest(sorted)
+    values.set(ref, sorted)
+    return ref
+  }
+  const sortedEntries: Record<string, Json> = {}
+  for (const key of [...entries.keys()].sort())
+    sortedEntries[key] = storedEntry(entries.get(key) as CassetteEntry, store)
+  const sortedValues: Record<string, Json> = {}
+  for (const ref of [...values.keys()].sort()) sortedValues[ref] = values.get(ref) as Json
+  const file = parseJsonValue(
+    { schema: CASSETTE_SCHEMA, entries: sortedEntries, values: sortedValues },
+    CassetteFileV2Schema,
+    'cassette',
+  )
+  // Each value on one line: a value never changes in place (a changed request is another digest,
+  // another line), so indenting it would only double the file without making a diff smaller.
+  const head = JSON.stringify({ schema: file.schema, entries: file.entries }, null, 2).slice(0, -2)
+  const lines = Object.entries(file.values).map(
+    ([ref, value]) => `    ${JSON.stringify(ref)}: ${JSON.stringify(value)}`,
+  )
+  const valuesText = lines.length === 0 ? '{}' : `{\n${lines.join(',\n')}\n  }`
+  return `${head},\n  "values": ${valuesText}\n}\n`
+}
+
+/** A value's address in a cassette's `values`: the first 32 hex digits of SHA-256 over its canonical JSON. */
+export function valueDigest(value: Json): string {
+  return hash('sha256', canonicalJson(value), 'hex').slice(0, 32)
 }
 
 /** What a save does to the file: entries to add or overwrite, and which stored ones to keep. */
@@ -74,25 +168,25 @@ export async function saveCassetteFile(file: string, changes: CassetteChanges): 
   }
 }
 
-/** The entry as written: fields in schema order, JSON values with sorted keys. */
-function entryJson(entry: CassetteEntry): Json {
+/** The entry as written: fields in schema order, each value replaced by its digest (`store`). */
+function storedEntry(entry: CassetteEntry, store: (value: Json) => string): Json {
   if (entry.kind === 'tool') {
     const out: Record<string, Json> = {
       kind: 'tool',
       tool: entry.tool,
       stream: { ...entry.stream },
-      args: sortKeys(entry.args),
+      args: store(entry.args),
     }
-    if (entry.result !== undefined) out['result'] = sortKeys(entry.result)
+    if (entry.result !== undefined) out['result'] = store(entry.result)
     return out
   }
   const out: Record<string, Json> = { kind: 'step', name: entry.name }
   if (entry.model !== undefined) out['model'] = entry.model
   out['stream'] = { ...entry.stream }
   out['summary'] = entry.summary
-  if (entry.request !== undefined) out['request'] = sortKeys(entry.request)
-  out['action'] = sortKeys(entry.action)
-  if (entry.meta !== undefined) out['meta'] = sortKeys(entry.meta)
+  if (entry.request !== undefined) out['request'] = store(entry.request)
+  out['action'] = store(entry.action)
+  if (entry.meta !== undefined) out['meta'] = store(entry.meta)
   return out
 }
 

@@ -6,6 +6,7 @@ import { stepKey, toolKey, type StepCallKey, type ToolCallKey } from './key.js'
 import { CassetteMissError } from './miss-error.js'
 import { resolveCassetteMode, type CassetteMode, type CassetteWrite } from './mode.js'
 import { describeRequestDiff, requestDistance } from './request-diff.js'
+import { redactorOf, type CassetteRedact, type CassetteRedactor } from './redact.js'
 import type { CassetteEntry, StepEntry, ToolEntry } from './schema.js'
 
 /** Options of {@link openCassette}. */
@@ -17,21 +18,36 @@ export interface OpenCassetteOptions {
    * this run's entries, `prune` also drops entries this run did not use, `none` writes nothing.
    */
   write?: CassetteWrite
+  /**
+   * Default: none. What to keep out of the file: object keys whose values are stored as
+   * `"[redacted]"` wherever they occur in a request, a response or a tool value (case-insensitive),
+   * or a function that returns what to store of each part. Applied when the file is written: keys
+   * are computed from the unredacted request, so a redacted call still hits on the next run, and
+   * that run reads the redacted response.
+   */
+  redact?: CassetteRedact
 }
 
 /** What a cassette did in this process, for messages and the bench. */
 export interface CassetteCounts {
-  /** Calls answered from the cassette. */
+  /** Calls answered from the file (recorded by an earlier run). */
   hits: number
-  /** Calls made (and recorded, unless writing is off). */
+  /** Calls answered by a call this process made for the same key (a key repeated within the run). */
+  reused: number
+  /** Calls made (and recorded, unless writing is off): one per key. */
   misses: number
 }
 
-/** A lookup: the call's key, and its stored entry on a hit. */
-export interface CassetteLookup<E extends CassetteEntry> {
-  key: string
-  entry: E | undefined
-}
+/**
+ * A lookup, by the call's key: `hit`, the entry to answer with (`reused`: recorded by this process,
+ * not read from the file); `pending`, the same key is being called for another rollout: wait for
+ * `settled` and look again; `miss`, the caller makes the call, then records it or, if it fails,
+ * {@link Cassette.release}s the key so a waiter makes it instead.
+ */
+export type CassetteLookup<E extends CassetteEntry> =
+  | { kind: 'hit'; key: string; entry: E; reused: boolean }
+  | { kind: 'pending'; key: string; settled: Promise<void> }
+  | { kind: 'miss'; key: string }
 
 /**
  * An open cassette file: the model calls (and opted-in tool calls) of earlier runs by key, and the
@@ -49,10 +65,19 @@ export class Cassette {
   readonly file: string
   readonly mode: Exclude<CassetteMode, 'off'>
   readonly write: CassetteWrite
-  /** Hits and misses so far. */
-  readonly counts: CassetteCounts = { hits: 0, misses: 0 }
+  /** Hits, reuses and misses so far. */
+  readonly counts: CassetteCounts = { hits: 0, reused: 0, misses: 0 }
+  /** The calls this process made, unredacted (redaction is applied when the file is written). */
   private readonly recorded = new Map<string, CassetteEntry>()
   private readonly used = new Set<string>()
+  /**
+   * Keys being called right now, each with what settles its waiters. One key is one call: a second
+   * rollout that needs the same call (concurrent arms of a replay share streams) waits for the
+   * first's answer instead of drawing its own, so what every rollout saw is what the file keeps,
+   * whatever the scheduling.
+   */
+  private readonly inFlight = new Map<string, { settled: Promise<void>; settle: () => void }>()
+  private readonly redactor: CassetteRedactor | undefined
 
   /** Use {@link openCassette}, which reads the file. */
   constructor(
@@ -60,16 +85,20 @@ export class Cassette {
     mode: Exclude<CassetteMode, 'off'>,
     write: CassetteWrite,
     private readonly stored: ReadonlyMap<string, CassetteEntry>,
+    redact?: CassetteRedact,
   ) {
     this.file = resolve(file)
     this.mode = mode
     this.write = write
+    this.redactor = redactorOf(redact)
   }
 
   /**
-   * The stored entry of a step call (a hit), or none (a miss: call the policy, then
-   * {@link recordStep}). `refresh` never hits; `offline` throws a {@link CassetteMissError} on a
-   * miss that names the step and shows how its request differs from the nearest stored entry.
+   * The entry of a step call (a hit), a call of the same key in flight (wait, then look again), or
+   * a miss (call the policy, then {@link recordStep}, or {@link release} if it fails). `refresh`
+   * never hits the file, but a key called earlier in the run is reused; `offline` throws a
+   * {@link CassetteMissError} on a miss that names the step and shows how its request differs from
+   * the nearest stored entry.
    */
   findStep(call: StepCallKey): CassetteLookup<StepEntry> {
     return this.find(stepKey(call), 'step', () => this.describeStepMiss(call))
@@ -89,6 +118,15 @@ export class Cassette {
     if (meta !== undefined) entry.meta = meta
     this.recorded.set(key, entry)
     this.used.add(key)
+    this.settle(key)
+  }
+
+  /**
+   * Gives up a miss whose call failed (or whose rollout ended first): nothing is recorded, and a
+   * rollout waiting on the key looks again and makes the call itself.
+   */
+  release(key: string): void {
+    this.settle(key)
   }
 
   /** The stored result of a tool call, as {@link findStep} for steps. */
@@ -102,24 +140,46 @@ export class Cassette {
   }
 
   /**
-   * The lookup both kinds of call share: `refresh` never hits, a hit is counted and kept as used,
-   * and an `offline` miss throws with `describeMiss()` (built only then: the nearest-entry diff of a
-   * step miss reads every entry).
+   * The lookup both kinds of call share: a call this process made is reused (in every mode), the
+   * file is read unless the mode is `refresh`, a key in flight is waited for, and otherwise the
+   * caller owns the miss; an `offline` miss throws with `describeMiss()` (built only then: the
+   * nearest-entry diff of a step miss reads every entry).
    */
   private find<K extends CassetteEntry['kind']>(
     key: string,
     kind: K,
     describeMiss: () => string,
   ): CassetteLookup<Extract<CassetteEntry, { kind: K }>> {
-    const entry = this.mode === 'refresh' ? undefined : (this.recorded.get(key) ?? this.stored.get(key))
-    if (entry?.kind === kind) {
+    type Entry = Extract<CassetteEntry, { kind: K }>
+    const recorded = this.recorded.get(key)
+    if (recorded?.kind === kind) {
+      this.counts.reused++
+      return { kind: 'hit', key, entry: recorded as Entry, reused: true }
+    }
+    const flight = this.inFlight.get(key)
+    if (flight !== undefined) return { kind: 'pending', key, settled: flight.settled }
+    const stored = this.mode === 'refresh' ? undefined : this.stored.get(key)
+    if (stored?.kind === kind) {
       this.used.add(key)
       this.counts.hits++
-      return { key, entry: entry as Extract<CassetteEntry, { kind: K }> }
+      return { kind: 'hit', key, entry: stored as Entry, reused: false }
     }
     if (this.mode === 'offline') throw new CassetteMissError(describeMiss())
     this.counts.misses++
-    return { key, entry: undefined }
+    let settle: () => void = () => {}
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve
+    })
+    this.inFlight.set(key, { settled, settle })
+    return { kind: 'miss', key }
+  }
+
+  /** Ends the key's flight, if any: its waiters look again. */
+  private settle(key: string): void {
+    const flight = this.inFlight.get(key)
+    if (flight === undefined) return
+    this.inFlight.delete(key)
+    flight.settle()
   }
 
   /** Stores a tool call's result (`undefined`: the tool returned nothing). */
@@ -128,6 +188,7 @@ export class Cassette {
     if (result !== undefined) entry.result = result
     this.recorded.set(key, entry)
     this.used.add(key)
+    this.settle(key)
   }
 
   /**
@@ -140,7 +201,71 @@ export class Cassette {
     if (this.write === 'none') return false
     if (this.recorded.size === 0 && this.write !== 'prune') return false
     const prune = this.write === 'prune' && options.prune !== false
-    return saveCassetteFile(this.file, { put: this.recorded, keep: prune ? this.used : undefined })
+    return saveCassetteFile(this.file, { put: this.redacted(), keep: prune ? this.used : undefined })
+  }
+
+  /**
+   * When `auto` misses were made and will not be written (`write: 'none'`, as in CI), what made the
+   * cassette stale: how many calls missed, and the first difference (in the order of seed,
+   * rollout, step) from the nearest stored call. Null when nothing was dropped.
+   */
+  staleness(): CassetteStaleness | null {
+    // A refresh misses by design; only `auto` falls back to live calls on a stale file.
+    if (this.mode !== 'auto' || this.write !== 'none' || this.counts.misses === 0) return null
+    // Ties (one stream, several requests: the arms of a replay) go by key, never by finish order.
+    const missed = [...this.recorded].sort(
+      ([keyA, a], [keyB, b]) => compareStreams(a, b) || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0),
+    )
+    const first = missed[0]?.[1]
+    return {
+      file: this.file,
+      misses: this.counts.misses,
+      firstDifference: first === undefined ? null : this.describeFirstDifference(first),
+    }
+  }
+
+  /** One line: which call missed first, and the first path its request changed at. */
+  private describeFirstDifference(entry: CassetteEntry): string {
+    if (entry.kind === 'tool')
+      return `tool "${entry.tool}" at step ${entry.stream.step}: args ${shortJson(entry.args)}`
+    const call: StepCallKey = {
+      name: entry.name,
+      model: entry.model,
+      request: entry.request,
+      stream: entry.stream,
+    }
+    const where = `step ${entry.stream.step} "${entry.name}"`
+    const nearest = this.nearestStep(call)
+    if (nearest === undefined) return `${where}: no stored call of this step`
+    const [line] = describeRequestDiff(nearest.request, this.redactedRequest(call.request))
+    return line === undefined ? `${where}: same request, another stream or model` : `${where} ${line}`
+  }
+
+  /** This run's entries as the file gets them: redacted. Keys are the unredacted calls'. */
+  private redacted(): ReadonlyMap<string, CassetteEntry> {
+    const redact = this.redactor
+    if (redact === undefined) return this.recorded
+    const out = new Map<string, CassetteEntry>()
+    for (const [key, entry] of this.recorded) {
+      if (entry.kind === 'tool') {
+        const tool: ToolEntry = { ...entry, args: redact(entry.args, 'tool-args') }
+        if (entry.result !== undefined) tool.result = redact(entry.result, 'tool-result')
+        out.set(key, tool)
+        continue
+      }
+      const step: StepEntry = { ...entry, action: redact(entry.action, 'action') }
+      if (entry.request !== undefined) step.request = redact(entry.request, 'request')
+      const meta = entry.meta === undefined ? undefined : redactedMeta(redact(entry.meta, 'meta'))
+      if (meta === undefined) delete step.meta
+      else step.meta = meta
+      out.set(key, step)
+    }
+    return out
+  }
+
+  /** A request as the file would store it: compared with stored (redacted) requests in diffs. */
+  private redactedRequest(request: Json | undefined): Json | undefined {
+    return request === undefined || this.redactor === undefined ? request : this.redactor(request, 'request')
   }
 
   private describeStepMiss(call: StepCallKey): string {
@@ -153,7 +278,7 @@ export class Cassette {
     const same = sameStream(nearest.stream, call.stream)
       ? 'same stream'
       : `rollout ${nearest.stream.rollout}, step ${nearest.stream.step}`
-    const lines = describeRequestDiff(nearest.request, call.request)
+    const lines = describeRequestDiff(nearest.request, this.redactedRequest(call.request))
     const changes =
       lines.length === 0
         ? ['  (same request: the stream or the model differs)']
@@ -169,7 +294,8 @@ export class Cassette {
     for (const entry of this.stored.values()) {
       if (entry.kind !== 'step' || entry.name !== call.name) continue
       const score =
-        (sameStream(entry.stream, call.stream) ? 0 : 1_000_000) + requestDistance(entry.request, call.request)
+        (sameStream(entry.stream, call.stream) ? 0 : 1_000_000) +
+        requestDistance(entry.request, this.redactedRequest(call.request))
       if (best === undefined || score < best.score) best = { entry, score }
     }
     return best?.entry
@@ -187,7 +313,34 @@ export async function openCassette(
   const mode = resolveCassetteMode(options.mode, 'auto', 'openCassette')
   if (mode === 'off') return null
   const write = options.write ?? (process.env['CI'] ? 'none' : 'merge')
-  return new Cassette(file, mode, write, await readCassetteFile(resolve(file)))
+  return new Cassette(file, mode, write, await readCassetteFile(resolve(file)), options.redact)
+}
+
+/** What {@link Cassette.staleness} reports: misses made and dropped, and where the first one differs. */
+export interface CassetteStaleness {
+  /** The cassette's path, absolute. */
+  file: string
+  /** Calls made because the cassette did not hold them (one per key). */
+  misses: number
+  /** The first missed call and the first path its request differs at from the nearest stored one. */
+  firstDifference: string | null
+}
+
+/** Orders entries by seed, rollout, step (and a tool call's position): the run's order, not finish order. */
+function compareStreams(a: CassetteEntry, b: CassetteEntry): number {
+  const position = (entry: CassetteEntry) => (entry.kind === 'tool' ? entry.stream.position : -1)
+  return (
+    a.stream.seed - b.stream.seed ||
+    a.stream.rollout - b.stream.rollout ||
+    a.stream.step - b.stream.step ||
+    position(a) - position(b) ||
+    (a.kind === b.kind ? 0 : a.kind === 'step' ? -1 : 1)
+  )
+}
+
+/** A redactor's answer for a meta: kept when it is still an object, else the meta is dropped. */
+function redactedMeta(value: Json): JsonObject | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined
 }
 
 function sameStream(a: StepEntry['stream'], b: StepEntry['stream']): boolean {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { InvalidOptionError } from '../errors.js'
-import { expecting, NonEmptyPathField } from '../options/fields.js'
+import { expecting, functionField, NonEmptyPathField } from '../options/fields.js'
+import type { CassetteRedactor } from './redact.js'
 
 /**
  * How a cassette is used. `auto`: a stored call is replayed, a new one is made and recorded;
@@ -61,8 +62,21 @@ export const CassetteModeField = expecting(
   "'auto', 'offline', 'refresh' or 'off'",
 )
 
-/** `check`'s `cache` option: the cassette file, and the mode (default `'auto'`). */
+/** The keys a cassette redacts (the plugin's `cacheRedact`: keys only, as it crosses to the workers). */
+export const CassetteRedactKeysField = expecting(
+  z.array(z.string().min(1)),
+  'an array of non-empty key names, e.g. ["authorization", "apiKey"]',
+)
+
+/** `redact` of `check`'s `cache` option: keys, or a function `(value, part) => value`. */
+export const CassetteRedactField = z.union([
+  CassetteRedactKeysField,
+  functionField<CassetteRedactor>('a function (value, part) => value, or an array of key names'),
+])
+
+/** `check`'s `cache` option: the file, the mode (default `'auto'`) and what to redact (default none). */
 export const CassetteOptionField = z.strictObject({
   file: NonEmptyPathField,
   mode: CassetteModeField.optional(),
+  redact: CassetteRedactField.optional(),
 })

@@ -17,9 +17,12 @@ export function requestDistance(stored: Json | undefined, current: Json | undefi
  */
 export function describeRequestDiff(stored: Json | undefined, current: Json | undefined): string[] {
   const changes = requestChanges(stored, current)
-  const lines = changes
-    .slice(0, SHOWN_CHANGES)
-    .map((change) => `${change.path}: ${shorten(change.old)} → ${shorten(change.new)}`)
+  const lines = changes.slice(0, SHOWN_CHANGES).map((change) => {
+    // Two long strings that share a start are shown from just before where they part: a word
+    // added at the end of a prompt is the change, not the prompt's first line.
+    const from = partingPoint(change.old, change.new)
+    return `${change.path}: ${shorten(change.old, from)} → ${shorten(change.new, from)}`
+  })
   if (changes.length > SHOWN_CHANGES) lines.push(`… and ${changes.length - SHOWN_CHANGES} more`)
   return lines
 }
@@ -50,8 +53,23 @@ function isContainer(value: Json | undefined): value is Record<string, Json> | J
   return typeof value === 'object' && value !== null
 }
 
-function shorten(value: Json | undefined): string {
+/** Characters of shared start kept before the point where two strings part. */
+const SHARED_CONTEXT = 20
+
+/** Where to start showing two strings (in their JSON text): 0, or a little before they first differ. */
+function partingPoint(a: Json | undefined, b: Json | undefined): number {
+  if (typeof a !== 'string' || typeof b !== 'string') return 0
+  const left = JSON.stringify(a)
+  const right = JSON.stringify(b)
+  if (left.length <= SHOWN_CHARACTERS && right.length <= SHOWN_CHARACTERS) return 0
+  let shared = 0
+  while (shared < left.length && left[shared] === right[shared]) shared++
+  return shared > SHARED_CONTEXT + SHOWN_CHARACTERS / 2 ? shared - SHARED_CONTEXT : 0
+}
+
+function shorten(value: Json | undefined, from = 0): string {
   if (value === undefined) return '∅'
   const text = JSON.stringify(value)
-  return text.length <= SHOWN_CHARACTERS ? text : `${text.slice(0, SHOWN_CHARACTERS - 1)}…`
+  const shown = from === 0 ? text : `…${text.slice(from)}`
+  return shown.length <= SHOWN_CHARACTERS ? shown : `${shown.slice(0, SHOWN_CHARACTERS - 1)}…`
 }

@@ -1,8 +1,14 @@
 import { z } from 'zod'
 import { JsonSchema } from '../trajectory/schema.js'
 
-/** The version tag of cassette files; bumped when the shape changes incompatibly. */
-export const CASSETTE_SCHEMA = 'vitest-causal-replay/cassette@1'
+/**
+ * The version tag of the cassette files this version writes: entries reference their requests,
+ * responses and tool values by digest in a table of values, each distinct value stored once.
+ */
+export const CASSETTE_SCHEMA = 'vitest-causal-replay/cassette@2'
+
+/** The version tag of the first cassette files (every entry held its values inline); still read. */
+export const CASSETTE_SCHEMA_V1 = 'vitest-causal-replay/cassette@1'
 
 const Count = z.number().int().nonnegative()
 
@@ -45,16 +51,56 @@ export const ToolEntrySchema = z.strictObject({
 })
 export type ToolEntry = z.infer<typeof ToolEntrySchema>
 
-/** One entry of a cassette. */
+/** One entry of a cassette, its values inline: what the engine reads and records. */
 export const CassetteEntrySchema = z.discriminatedUnion('kind', [StepEntrySchema, ToolEntrySchema])
 export type CassetteEntry = z.infer<typeof CassetteEntrySchema>
 
-/** A cassette file: entries by key (see `stepKey`, `toolKey`), written sorted by key. */
-export const CassetteFileSchema = z.strictObject({
-  schema: z.literal(CASSETTE_SCHEMA),
-  entries: z.record(
-    z.string().regex(/^(step|tool):[0-9a-f]{32}$/, 'a key step:<32 hex> or tool:<32 hex>'),
-    CassetteEntrySchema,
-  ),
+const EntryKey = z.string().regex(/^(step|tool):[0-9a-f]{32}$/, 'a key step:<32 hex> or tool:<32 hex>')
+
+/** A value's address in the table of values: the first 32 hex digits of SHA-256 over its canonical JSON. */
+export const ValueRefSchema = z.string().regex(/^[0-9a-f]{32}$/, 'a value digest of 32 hex digits')
+
+/** A step entry as written: its request, action and meta are digests into the file's `values`. */
+export const StoredStepEntrySchema = z.strictObject({
+  kind: z.literal('step'),
+  name: z.string(),
+  model: z.string().optional(),
+  stream: StepStreamSchema,
+  summary: z.string(),
+  request: ValueRefSchema.optional(),
+  action: ValueRefSchema,
+  meta: ValueRefSchema.optional(),
 })
+export type StoredStepEntry = z.infer<typeof StoredStepEntrySchema>
+
+/** A tool entry as written: its arguments and result are digests into the file's `values`. */
+export const StoredToolEntrySchema = z.strictObject({
+  kind: z.literal('tool'),
+  tool: z.string(),
+  stream: ToolStreamSchema,
+  args: ValueRefSchema,
+  result: ValueRefSchema.optional(),
+})
+export type StoredToolEntry = z.infer<typeof StoredToolEntrySchema>
+
+/** A cassette file of the first version: entries by key, each with its values inline. */
+export const CassetteFileV1Schema = z.strictObject({
+  schema: z.literal(CASSETTE_SCHEMA_V1),
+  entries: z.record(EntryKey, CassetteEntrySchema),
+})
+
+/**
+ * A cassette file: entries by key (see `stepKey`, `toolKey`), written sorted by key, and the
+ * table of the values they reference, by digest. A call repeated across rollouts (the same reply
+ * to the same request on another stream) stores its request and its answer once.
+ */
+export const CassetteFileV2Schema = z.strictObject({
+  schema: z.literal(CASSETTE_SCHEMA),
+  entries: z.record(EntryKey, z.discriminatedUnion('kind', [StoredStepEntrySchema, StoredToolEntrySchema])),
+  values: z.record(ValueRefSchema, JsonSchema),
+})
+export type CassetteFileV2 = z.infer<typeof CassetteFileV2Schema>
+
+/** Every cassette file this version reads, told apart by `schema`. */
+export const CassetteFileSchema = z.discriminatedUnion('schema', [CassetteFileV1Schema, CassetteFileV2Schema])
 export type CassetteFile = z.infer<typeof CassetteFileSchema>

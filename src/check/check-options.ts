@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CassetteOptionField, type CassetteMode } from '../cassette/mode.js'
+import type { CassetteRedact } from '../cassette/redact.js'
 import { InvalidOptionError } from '../errors.js'
 import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
@@ -34,8 +35,11 @@ export interface CheckOptions {
    * Default: none (every model call is made). A cassette file of model calls: calls it holds are
    * replayed, the others made and, at the end of the check, merged into the file (not when `CI`
    * is set). `mode` (default `'auto'`; `CAUSAL_REPLAY_CACHE` wins): see the README's "Cassettes".
+   * `redact` (default none): object keys whose values are written as `"[redacted]"`, or a function
+   * `(value, part) => value` applied to each request, response and tool value before it is written
+   * (keys are computed before, so a redacted call still hits).
    */
-  cache?: { file: string; mode?: CassetteMode }
+  cache?: { file: string; mode?: CassetteMode; redact?: CassetteRedact }
 }
 
 /** The options of `check`, parsed once. */

@@ -5,6 +5,7 @@ import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult } from '../attribute/schema.js'
 import { withCassette } from '../cassette/attach.js'
 import { openCassette, type Cassette } from '../cassette/cassette.js'
+import { formatStaleCassetteLine } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
 import { processRateLimit, type ModelRateLimit } from '../rollout/rate-limit.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
@@ -95,10 +96,10 @@ export async function check(
   const cassette =
     parsed.cache === undefined
       ? null
-      : await openCassette(
-          parsed.cache.file,
-          parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode },
-        )
+      : await openCassette(parsed.cache.file, {
+          ...(parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode }),
+          ...(parsed.cache.redact === undefined ? {} : { redact: parsed.cache.redact }),
+        })
   const result = await runCheck(scenario, claim, {
     test: { name, file: parsed.file ?? '' },
     defaults: {},
@@ -114,6 +115,9 @@ export async function check(
 
 /** Saves a check's cassette; a file that cannot be written is a warning, never another verdict. */
 async function saveCassette(cassette: Cassette): Promise<void> {
+  // Misses called live and not written (CI): say so, once per check.
+  const stale = cassette.staleness()
+  if (stale !== null) process.stderr.write(`${formatStaleCassetteLine(stale)}\n`)
   try {
     await cassette.save()
   } catch (error) {

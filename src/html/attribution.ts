@@ -6,7 +6,7 @@ import { markup, type Markup } from './markup.js'
 import { describeMethod, signed, signedInterval } from './numbers.js'
 import { confidenceLevel } from '../text/numbers.js'
 import { effectLevel, effectMatchesLocusTest, unestimatedShapley } from '../text/attribution.js'
-import { TANGO_CORRECTED_METHOD } from '../stats/tango-corrected.js'
+import { PAIRED_DIFFERENCE_METHOD } from '../stats/paired-difference.js'
 import { attributionFailedText } from '../text/verdict-message.js'
 
 /**
@@ -78,15 +78,17 @@ ${chart}
  * bench/sequential-bias.ts (1,000 seeded runs each of the pivotal and AND SCMs, K ≤ 32).
  */
 const SEQUENTIAL_POINT_NOTE =
-  'Points come from arms that stopped early once the evidence was strong, so they lean away from 0: by about 0.02 per effect (0.016–0.024 measured on models with known effects, at most 32 rollouts per arm), about 0.04 in Σ|effect|. The intervals are confidence sequences and keep their coverage at the stop.'
+  'Points come from arms that stopped early once the evidence was strong, so they lean away from 0: by about 0.02 per effect (0.016–0.024 measured on models with known effects, at most 32 rollouts per arm), about 0.04 in Σ|effect|. The intervals are confidence sequences intersected over the looks and keep their coverage at the stop.'
 
 /** The level, sidedness and method of the contrastive effect intervals, as the caption states them. */
 function contrastiveIntervals(result: ContrastiveResult): string {
   const level = effectLevel(result)
   const method =
     result.methods.effect === 'tango-corrected'
-      ? TANGO_CORRECTED_METHOD
-      : `${describeMethod(result.methods.effect)} intervals`
+      ? PAIRED_DIFFERENCE_METHOD
+      : describeMethod(result.methods.effect) === result.methods.effect
+        ? result.methods.effect
+        : `${describeMethod(result.methods.effect)} intervals`
   if (!effectMatchesLocusTest(result)) return `${confidenceLevel(level)} ${method}`
   return `two-sided ${confidenceLevel(level)} ${method} — each upper end is the one-sided ${confidenceLevel(result.confidence)} bound that the rescue test inverts`
 }

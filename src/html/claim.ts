@@ -1,8 +1,7 @@
-import { badOutcomeText, boundText, storedForText, toleranceText } from '../text/verdict-message.js'
+import { badOutcomeText, baselineStandingText, boundText, storedForText } from '../text/verdict-message.js'
 import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
 import { explainVerdict, oneSidedConfidence, type Explanation } from '../verdict/explain.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
-import { signedInterval } from './numbers.js'
 
 /**
  * What "bad" means in the attribution: the predicate itself for a claim that it is rare
@@ -99,10 +98,8 @@ function explanationText(explanation: Explanation, verdict: Verdict): string {
       const comparison = explanation.comparison
       switch (comparison.status) {
         case 'compared': {
-          const difference = comparison.difference
-          if (difference === null) return `compared with the stored rate in ${comparison.file}.`
-          const relation = explanation.regressed ? 'lies beyond' : 'does not lie beyond'
-          return `new − stored = ${signedInterval(difference)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)}), which ${relation} the ${toleranceText(comparison)} tolerance.`
+          const standing = baselineStandingText(comparison)
+          return standing === null ? `compared with the stored rate in ${comparison.file}.` : `${standing}.`
         }
         case 'created':
           return `no stored rate yet; this one was recorded in ${comparison.file}.`

@@ -3,7 +3,7 @@ import type { Interval } from '../stats/estimate.js'
 import { formatContextAttribution, partName, rescueOf } from '../text/context-attribution.js'
 import { confidenceLevel, percent } from '../text/numbers.js'
 import { markup, type Markup } from './markup.js'
-import { describeMethod, percentInterval, pValueText, signedInterval } from './numbers.js'
+import { describeMethod, percentInterval, pValueText, rescueLowerPercent, signedInterval } from './numbers.js'
 
 /**
  * The locus step's context as the context attribution took it apart: one block per part (label,
@@ -70,7 +70,7 @@ const DIRECTIONS: Record<ContextPart['direction'], string> = {
 /** The culprit mark's title: "removing it rescues 96% [84%, 100%] (effect -0.96 [-1.00, -0.84], 90% CI)". */
 function rescueTitle(effect: Interval): string {
   const rescue = rescueOf(effect)
-  return `removing it rescues ${percent(rescue.point)} [${percent(rescue.low)}, ${percent(rescue.high)}] (effect ${signedInterval(effect)}, ${confidenceLevel(effect.confidence)} CI)`
+  return `removing it rescues ${percent(rescue.point)} [${rescueLowerPercent(rescue.low)}, ${percent(rescue.high)}] (effect ${signedInterval(effect)}, ${confidenceLevel(effect.confidence)} CI)`
 }
 
 /**

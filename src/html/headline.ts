@@ -1,7 +1,7 @@
 import type { ContrastiveResult, ContrastiveStep } from '../attribute/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel, unattributedReason, verdictReason } from './claim.js'
-import { attributionFailedText, claim } from '../text/verdict-message.js'
+import { attributionFailedText, claim, SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
 import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
@@ -51,7 +51,7 @@ ${errorNote}
   return markup`<div class="stat" data-stat="observed">
 <div class="stat-label">Observed: ${verdict.predicate}</div>
 <div class="stat-value">${percent(observed.point)}</div>
-<div class="stat-detail">${observed.successes}/${observed.n} rollouts · ${percentInterval(observed)}</div>
+<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>
 ${errorNote}
 </div>`
 }

@@ -1,6 +1,6 @@
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import { extendedProbeRollouts } from '../text/attribution.js'
-import { SEED_SOURCES } from '../text/verdict-message.js'
+import { SEED_SOURCES, SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
 import { markup, type Markup } from './markup.js'
@@ -33,8 +33,8 @@ function gateLine(verdict: Verdict): Markup {
   const seed = `seed ${verdict.seed} (${SEED_SOURCES[verdict.seedSource]})`
   const observed =
     verdict.gate === 'score'
-      ? `share of rollouts scoring on the claim's side of ${scoreNumber(verdict.score.threshold)} ${percentInterval(verdict.observed)}`
-      : `observed rate ${percentInterval(verdict.observed)}`
+      ? `share of rollouts scoring on the claim's side of ${scoreNumber(verdict.score.threshold)} ${percent(verdict.observed.point)} (${percentInterval(verdict.observed)})`
+      : `observed rate ${verdict.gate === 'sequential' ? `${SEQUENTIAL_POINT} ` : ''}${percent(verdict.observed.point)} (${percentInterval(verdict.observed)})`
   return markup`<li data-method="gate"><strong>Gate:</strong> ${gateSampling(verdict)}; ${seed}; ${observed}; ${errors}.</li>`
 }
 

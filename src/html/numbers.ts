@@ -1,4 +1,4 @@
-import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { methodName, percent, rateIntervalText } from '../text/numbers.js'
 import { IntervalMethodSchema, type Estimate, type Interval } from '../stats/estimate.js'
 
 // How numbers read on the HTML page: the interval phrases the page needs, in the terminal
@@ -14,9 +14,12 @@ export function describeMethod(name: string): string {
   return known.success ? methodName(known.data) : name
 }
 
-/** "95% Wilson CI 15.8%–32.2%": the interval of a proportion, its level and its method. */
+/**
+ * "95% Wilson CI 15.8%–32.2%": the interval of a proportion, its level and its method ("90%
+ * anytime-valid confidence sequence …" for a sequential gate's rate).
+ */
 export function percentInterval(interval: Interval | Estimate): string {
-  return `${confidenceLevel(interval.confidence)} ${methodName(interval.method)} CI ${percent(interval.low)}–${percent(interval.high)}`
+  return rateIntervalText(interval)
 }
 
 /** A signed difference with two decimals: -0.7412 → "-0.74", 0.1 → "+0.10", 0 → "0.00". */
@@ -26,9 +29,22 @@ export function signed(value: number): string {
   return `${value < 0 ? '-' : '+'}${text}`
 }
 
-/** "-0.74 [-0.86, -0.58]": a difference with its interval. */
+/**
+ * "-0.74 [-0.86, -0.58]": a difference with its interval. A negative upper end that rounds to zero
+ * keeps its sign ("-0.00"): a rescue whose interval is capped just below 0 must not read as
+ * reaching it.
+ */
 export function signedInterval(interval: Pick<Interval, 'point' | 'low' | 'high'>): string {
-  return `${signed(interval.point)} [${signed(interval.low)}, ${signed(interval.high)}]`
+  const high = interval.high < 0 && signed(interval.high) === '0.00' ? '-0.00' : signed(interval.high)
+  return `${signed(interval.point)} [${signed(interval.low)}, ${high}]`
+}
+
+/**
+ * A rescue's lower end (a negated effect's upper end) as a percentage: ">0%" when it is positive but
+ * below what {@link percent} can show sensibly (an end capped just past 0).
+ */
+export function rescueLowerPercent(rate: number): string {
+  return rate > 0 && rate < 1e-6 ? '>0%' : percent(rate)
 }
 
 /**

@@ -35,6 +35,8 @@ export interface ModelSpend {
   modelCalls: number
   /** Of those, the ones a cassette answered: no call, nothing spent. */
   cassetteHits: number
+  /** Of the hits, those answered by a call made earlier in the same run (a repeated key), not by the file. */
+  reusedHits: number
   /** Input tokens of live calls, as the adapters record them in the step's meta (cached ones included). */
   inputTokens: number
   /** Output tokens of live calls. */
@@ -62,6 +64,8 @@ export type ModelCallCharge =
       kind: 'cassette-hit'
       /** Undefined when the hit was not priced. */
       savedUsd: number | undefined
+      /** True when a call made earlier in the run answered it (a repeated key), not the file. */
+      reused: boolean
     }
 
 /** A spend with nothing in it. */
@@ -69,6 +73,7 @@ export function emptySpend(): ModelSpend {
   return {
     modelCalls: 0,
     cassetteHits: 0,
+    reusedHits: 0,
     inputTokens: 0,
     outputTokens: 0,
     usd: 0,
@@ -186,6 +191,7 @@ export class Budget {
     calls.modelCalls++
     if (charge.kind === 'cassette-hit') {
       calls.cassetteHits++
+      if (charge.reused) calls.reusedHits++
       if (charge.savedUsd === undefined) calls.unpricedHits++
       else calls.savedUsd += charge.savedUsd
       return

@@ -163,6 +163,8 @@ interface StepRecord {
   cassette?: 'hit' | 'miss'
   /** A hit only: the stored step's meta. */
   storedMeta?: StepEntry['meta']
+  /** A hit only: answered by a call this run made for the same key, not by the file. */
+  reused?: boolean
 }
 
 /** A cacheable step the cassette did not hold: recorded once its policy returns. */
@@ -302,6 +304,7 @@ class TrajectoryRecorder {
 
     // Reserve the index now (see the class comment); tool calls from here on attach to this step.
     this.observations.push([])
+    let miss: CassetteMiss | undefined
     try {
       if (resolved.kind === 'given') {
         // Recorded and forced actions are shared by every rollout of the replay: the agent and the
@@ -322,10 +325,10 @@ class TrajectoryRecorder {
         )
         return Promise.resolve(copyJson(resolved.action, where) as A)
       }
-      // A cassette answers a cacheable call before anything is spent: a hit calls nothing. A step
+      // A cassette answers a cacheable call before anything is spent: a hit calls nothing, and a
+      // call of the same key in flight for another rollout is waited for, not made twice. A step
       // whose policy was swapped is not cacheable: its key would name the agent's model, not the
       // one swapped in.
-      let miss: CassetteMiss | undefined
       const { cassette } = this
       if (
         cassette !== undefined &&
@@ -339,41 +342,151 @@ class TrajectoryRecorder {
           request: resolved.source === 'edited' ? resolved.sees : context,
           stream: { seed: this.settings.seed, rollout: this.settings.rollout, step: index },
         }
-        const { key, entry } = cassette.findStep(call)
-        if (entry !== undefined) {
-          const where = `The stored action of step ${index} "${name}"`
-          const record: StepRecord = {
+        const lookup = cassette.findStep(call)
+        if (lookup.kind === 'hit') {
+          return Promise.resolve(
+            this.completeFromCassette(
+              lookup.entry,
+              lookup.reused,
+              index,
+              name,
+              context,
+              digest,
+              resolved,
+              options,
+            ),
+          )
+        }
+        if (lookup.kind === 'pending') {
+          return this.awaitCassette(
+            cassette,
+            call,
+            lookup.settled,
             index,
             name,
-            action: copyJson(entry.action, where),
             context,
-            contextDigest: digest,
-            source: resolved.source,
-            diverged: resolved.diverged,
-            policyCalled: false,
-            cassette: 'hit',
-          }
-          if (entry.meta !== undefined) record.storedMeta = entry.meta
-          this.complete(record, options)
-          return Promise.resolve(copyJson(entry.action, where) as A)
+            digest,
+            resolved,
+            options,
+          )
         }
-        miss = { cassette, key, call }
+        miss = { cassette, key: lookup.key, call }
       }
-      this.stopIfCostSpent()
-      // A live model call waits for the rate limit, if any (a hit above called nothing).
-      const limit = this.settings.budget.rateLimit
-      if (limit !== undefined && options.model !== undefined)
-        return this.limitedPolicy(limit, index, name, context, digest, resolved, options, miss)
-      const returned = this.callPolicy(resolved, index, name)
-      if (isPromiseLike(returned))
-        return this.settlePolicy(returned, index, name, context, digest, resolved, options, miss)
-      return Promise.resolve(
-        this.completePolicy(returned, index, name, context, digest, resolved, options, miss),
-      )
+      return this.callLive(index, name, context, digest, resolved, options, miss)
     } catch (error) {
       this.abandon(index, name, error)
+      miss?.cassette.release(miss.key)
       return Promise.reject(error)
     }
+  }
+
+  /** Completes a step with a cassette's entry (a hit): no policy call, the stored action and meta. */
+  private completeFromCassette<A extends Json>(
+    entry: StepEntry,
+    reused: boolean,
+    index: number,
+    name: string,
+    context: Json | undefined,
+    digest: string | null,
+    resolved: StepResolution<A>,
+    options: StepOptions<A>,
+  ): A {
+    const where = `The stored action of step ${index} "${name}"`
+    const record: StepRecord = {
+      index,
+      name,
+      action: copyJson(entry.action, where),
+      context,
+      contextDigest: digest,
+      source: resolved.source,
+      diverged: resolved.diverged,
+      policyCalled: false,
+      cassette: 'hit',
+      reused,
+    }
+    if (entry.meta !== undefined) record.storedMeta = entry.meta
+    this.complete(record, options)
+    return copyJson(entry.action, where) as A
+  }
+
+  /**
+   * The rest of {@link step} when another rollout is making the same call: wait for it, then take
+   * its answer, or make the call if that rollout gave it up (it failed, or ended first).
+   */
+  private async awaitCassette<A extends Json>(
+    cassette: Cassette,
+    call: StepCallKey,
+    settled: Promise<void>,
+    index: number,
+    name: string,
+    context: Json | undefined,
+    digest: string | null,
+    resolved: Extract<StepResolution<A>, { kind: 'call' }>,
+    options: StepOptions<A>,
+  ): Promise<A> {
+    let miss: CassetteMiss
+    try {
+      for (;;) {
+        await settled
+        this.checkAlive()
+        const lookup = cassette.findStep(call)
+        if (lookup.kind === 'hit') {
+          return this.completeFromCassette(
+            lookup.entry,
+            lookup.reused,
+            index,
+            name,
+            context,
+            digest,
+            resolved,
+            options,
+          )
+        }
+        if (lookup.kind === 'miss') {
+          miss = { cassette, key: lookup.key, call }
+          break
+        }
+        settled = lookup.settled
+      }
+    } catch (error) {
+      this.abandon(index, name, error)
+      throw error
+    }
+    try {
+      return this.callLive(index, name, context, digest, resolved, options, miss)
+    } catch (error) {
+      // A synchronous failure; an asynchronous one abandons and releases in callLive's paths.
+      this.abandon(index, name, error)
+      miss.cassette.release(miss.key)
+      throw error
+    }
+  }
+
+  /**
+   * Calls a step's policy (a live call): checks the cost limit, waits for the rate limit of a
+   * model call, and records the action. A synchronous failure throws (the caller abandons the
+   * step); an asynchronous one abandons it and releases the cassette's key here.
+   */
+  private callLive<A extends Json>(
+    index: number,
+    name: string,
+    context: Json | undefined,
+    digest: string | null,
+    resolved: Extract<StepResolution<A>, { kind: 'call' }>,
+    options: StepOptions<A>,
+    miss: CassetteMiss | undefined,
+  ): Promise<A> {
+    this.stopIfCostSpent()
+    // A live model call waits for the rate limit, if any (a hit called nothing).
+    const limit = this.settings.budget.rateLimit
+    if (limit !== undefined && options.model !== undefined)
+      return this.limitedPolicy(limit, index, name, context, digest, resolved, options, miss)
+    const returned = this.callPolicy(resolved, index, name)
+    if (isPromiseLike(returned))
+      return this.settlePolicy(returned, index, name, context, digest, resolved, options, miss)
+    return Promise.resolve(
+      this.completePolicy(returned, index, name, context, digest, resolved, options, miss),
+    )
   }
 
   /** No policy call may start once the cost limit is reached: the rollout stops as budget-stopped. */
@@ -411,6 +524,7 @@ class TrajectoryRecorder {
       return this.completePolicy(await returned, index, name, context, digest, resolved, options, miss)
     } catch (error) {
       this.abandon(index, name, error)
+      miss?.cassette.release(miss.key)
       throw error
     }
   }
@@ -440,6 +554,7 @@ class TrajectoryRecorder {
       return this.completePolicy(returned, index, name, context, digest, resolved, options, miss)
     } catch (error) {
       this.abandon(index, name, error)
+      miss?.cassette.release(miss.key)
       throw error
     }
   }
@@ -525,7 +640,11 @@ class TrajectoryRecorder {
    */
   private chargeModelCall(record: StepRecord, step: Step): void {
     if (record.cassette === 'hit') {
-      this.settings.budget.chargeModelCall({ kind: 'cassette-hit', savedUsd: step.savedUsd })
+      this.settings.budget.chargeModelCall({
+        kind: 'cassette-hit',
+        savedUsd: step.savedUsd,
+        reused: record.reused === true,
+      })
     } else if (record.policyCalled) {
       this.settings.budget.chargeModelCall({
         kind: 'live',
@@ -572,6 +691,7 @@ class TrajectoryRecorder {
       return copyJson(directive.result, `The replacement result of "${name}"`) as R
     }
     let miss: { cassette: Cassette; key: string; call: ToolCallKey } | undefined
+    let reserved = false
     const { cassette } = this
     if (cassette !== undefined && options?.cache === true) {
       const { seed, rollout } = this.settings
@@ -580,21 +700,35 @@ class TrajectoryRecorder {
         args: recordedArgs,
         stream: { seed, rollout, step: stepIndex, position },
       }
-      const { key, entry } = cassette.findTool(call)
-      if (entry !== undefined) {
-        observations.push(observation(name, recordedArgs, entry.result, 'live'))
-        return (
-          entry.result === undefined ? undefined : copyJson(entry.result, `The stored result of "${name}"`)
-        ) as R
+      let lookup = cassette.findTool(call)
+      if (lookup.kind === 'pending') {
+        // Another rollout is making this call: hold the position (parallel calls of this step
+        // may land meanwhile), and take its answer.
+        observations.push({ tool: name, args: recordedArgs, error: TOOL_STILL_RUNNING, source: 'live' })
+        reserved = true
+        while (lookup.kind === 'pending') {
+          await lookup.settled
+          this.checkAlive()
+          lookup = cassette.findTool(call)
+        }
       }
-      miss = { cassette, key, call }
+      if (lookup.kind === 'hit') {
+        const stored = observation(name, recordedArgs, lookup.entry.result, 'live')
+        if (reserved) observations[position] = stored
+        else observations.push(stored)
+        const { result } = lookup.entry
+        return (result === undefined ? undefined : copyJson(result, `The stored result of "${name}"`)) as R
+      }
+      miss = { cassette, key: lookup.key, call }
     }
     // Reserve the position now (see the class comment); it stays marked if the rollout ends first.
-    observations.push({ tool: name, args: recordedArgs, error: TOOL_STILL_RUNNING, source: 'live' })
+    if (!reserved)
+      observations.push({ tool: name, args: recordedArgs, error: TOOL_STILL_RUNNING, source: 'live' })
     let result: R
     try {
       result = await impl(args)
     } catch (error) {
+      miss?.cassette.release(miss.key)
       if (!this.finished)
         observations[position] = {
           tool: name,
@@ -604,7 +738,12 @@ class TrajectoryRecorder {
         }
       throw error
     }
-    this.checkAlive()
+    try {
+      this.checkAlive()
+    } catch (error) {
+      miss?.cassette.release(miss.key)
+      throw error
+    }
     const recordedResult =
       result === undefined ? undefined : copyJson(result, `The result of tool call "${name}"`)
     observations[position] = observation(name, recordedArgs, recordedResult, 'live')

@@ -12,6 +12,7 @@ export const IntervalMethodSchema = z.enum([
   'confidence-sequence',
   'student-t',
   'tango-corrected',
+  'newcombe-corrected',
 ])
 export type IntervalMethod = z.infer<typeof IntervalMethodSchema>
 

@@ -18,7 +18,7 @@ export { clopperPearson } from './clopper-pearson.js'
 export { confidenceSequence } from './confidence-sequence.js'
 
 // Two rates: the difference of independent or of paired proportions.
-export { independentScoreTestOneSided, newcombe } from './newcombe.js'
+export { independentScoreTestOneSided, newcombe, newcombeCorrected } from './newcombe.js'
 export { pairedScoreTestOneSided, tango, tangoScore, type PairedTable } from './tango.js'
 export {
   TANGO_CONTINUITY_CORRECTION,
@@ -26,6 +26,12 @@ export {
   pairedCorrectedScoreTestOneSided,
   tangoCorrected,
 } from './tango-corrected.js'
+export {
+  CONFIDENCE_SEQUENCE_DISCORDANT_SHARE,
+  PAIRED_DIFFERENCE_METHOD,
+  pairedDifference,
+  pairedDifferenceTestOneSided,
+} from './paired-difference.js'
 export {
   PAIRED_E_PROCESS_METHOD,
   logEValueAbove,

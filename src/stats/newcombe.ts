@@ -1,7 +1,7 @@
 import { bisect } from './bisect.js'
 import type { Interval } from './estimate.js'
 import { normalCdf, twoSidedZ } from './normal.js'
-import { wilsonLimits } from './wilson.js'
+import { wilsonCorrectedLimits, wilsonLimits } from './wilson.js'
 import { assertConfidence, assertCount } from './validate.js'
 
 /**
@@ -20,6 +20,36 @@ export function newcombe(s1: number, n1: number, s2: number, n2: number, confide
   assertConfidence('newcombe', confidence)
   const { point, low, high } = newcombeLimits(s1, n1, s2, n2, twoSidedZ(confidence))
   return { point, low, high, confidence, method: 'newcombe' }
+}
+
+/**
+ * Newcombe's hybrid score interval with continuity correction for p1 − p2 of two independent
+ * proportions (Newcombe 1998, "Interval estimation for the difference between independent
+ * proportions", method 11): {@link newcombe} built on continuity-corrected Wilson limits. Wider than
+ * method 10 by about half an observation per arm; its one-sided bounds keep their level where
+ * method 10's dip just below it (a one-sided 95% bound at 100 rollouts per arm misses up to 5.3% of
+ * the time with method 10, at most 4.5% with this one). `confidence` defaults to 0.95.
+ */
+export function newcombeCorrected(
+  s1: number,
+  n1: number,
+  s2: number,
+  n2: number,
+  confidence = 0.95,
+): Interval {
+  assertCount('newcombeCorrected', s1, n1)
+  assertCount('newcombeCorrected', s2, n2)
+  assertConfidence('newcombeCorrected', confidence)
+  const z = twoSidedZ(confidence)
+  const { point, low, high } = hybrid(
+    s1,
+    n1,
+    s2,
+    n2,
+    wilsonCorrectedLimits(s1, n1, z),
+    wilsonCorrectedLimits(s2, n2, z),
+  )
+  return { point, low, high, confidence, method: 'newcombe-corrected' }
 }
 
 /**
@@ -66,10 +96,20 @@ function newcombeLimits(
   n2: number,
   z: number,
 ): { point: number; low: number; high: number } {
+  return hybrid(s1, n1, s2, n2, wilsonLimits(s1, n1, z), wilsonLimits(s2, n2, z))
+}
+
+/** Newcombe's hybrid of two single-proportion intervals into one for their difference. */
+function hybrid(
+  s1: number,
+  n1: number,
+  s2: number,
+  n2: number,
+  first: { low: number; high: number },
+  second: { low: number; high: number },
+): { point: number; low: number; high: number } {
   const p1 = n1 === 0 ? 0 : s1 / n1
   const p2 = n2 === 0 ? 0 : s2 / n2
-  const first = wilsonLimits(s1, n1, z)
-  const second = wilsonLimits(s2, n2, z)
   const point = p1 - p2
   const low = point - Math.hypot(p1 - first.low, second.high - p2)
   const high = point + Math.hypot(first.high - p1, p2 - second.low)

@@ -77,27 +77,41 @@ export function logEValueAbove(counts: PairedCounts, d: number): number {
  * (ln(1 + x) ≤ x keeps every wealth ≤ 1 there), is [−1, 1] without pairs, and never collapses.
  */
 export function pairedConfidenceSequence(counts: PairedCounts, confidence: number): Interval {
-  const total = counts.worse + counts.better + counts.same
-  const point = total === 0 ? 0 : (counts.worse - counts.better) / total
-  const threshold = Math.log(2 / (1 - confidence))
-  const edge = 1 - 1e-12
-  // E_below rises with d: the upper end is where it first reaches the threshold.
-  const high =
-    logEValueBelow(counts, edge) < threshold
-      ? 1
-      : bisect((d) => logEValueBelow(counts, d) >= threshold, point, edge, 1e-10)
-  // E_above falls with d: the lower end is where it drops below the threshold.
-  const low =
-    logEValueAbove(counts, -edge) < threshold
-      ? -1
-      : bisect((d) => logEValueAbove(counts, d) < threshold, -edge, point, 1e-10)
+  const alpha = (1 - confidence) / 2
   return {
-    point,
-    low: Math.min(low, point),
-    high: Math.max(high, point),
+    ...pairedConfidenceBounds(counts, alpha, alpha),
     confidence,
     method: 'confidence-sequence',
   }
+}
+
+/**
+ * The ends of {@link pairedConfidenceSequence} with a level of its own on each side: `high` is the
+ * smallest d that {@link logEValueBelow} rejects at `upperAlpha` (P(E[D] > high at some number of
+ * pairs) ≤ upperAlpha), `low` the largest d that {@link logEValueAbove} rejects at `lowerAlpha`.
+ * An upper end below 0 is exactly the e-process's rejection of H0: E[D] ≥ 0 at `upperAlpha`.
+ */
+export function pairedConfidenceBounds(
+  counts: PairedCounts,
+  lowerAlpha: number,
+  upperAlpha: number,
+): { point: number; low: number; high: number } {
+  const total = counts.worse + counts.better + counts.same
+  const point = total === 0 ? 0 : (counts.worse - counts.better) / total
+  const upperThreshold = Math.log(1 / upperAlpha)
+  const lowerThreshold = Math.log(1 / lowerAlpha)
+  const edge = 1 - 1e-12
+  // E_below rises with d: the upper end is where it first reaches the threshold.
+  const high =
+    logEValueBelow(counts, edge) < upperThreshold
+      ? 1
+      : bisect((d) => logEValueBelow(counts, d) >= upperThreshold, point, edge, 1e-10)
+  // E_above falls with d: the lower end is where it drops below the threshold.
+  const low =
+    logEValueAbove(counts, -edge) < lowerThreshold
+      ? -1
+      : bisect((d) => logEValueAbove(counts, d) < lowerThreshold, -edge, point, 1e-10)
+  return { point, low: Math.min(low, point), high: Math.max(high, point) }
 }
 
 function mixture(logWealth: (bet: number) => number): number {

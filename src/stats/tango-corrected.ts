@@ -17,7 +17,7 @@ import { assertConfidence } from './validate.js'
  */
 export const TANGO_CONTINUITY_CORRECTION = 0.5
 
-/** Printed in the `intervals:` line of a fixed-sample paired attribution. */
+/** The method in words; a fixed-sample paired attribution prints the rule it is part of (`PAIRED_DIFFERENCE_METHOD`). */
 export const TANGO_CORRECTED_METHOD = 'Tango score interval with continuity correction ½'
 
 /**

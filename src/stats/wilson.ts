@@ -28,3 +28,30 @@ export function wilsonLimits(successes: number, n: number, z: number): { low: nu
     high: successes === n ? 1 : Math.min(1, center + half),
   }
 }
+
+/**
+ * The Wilson limits with a continuity correction (Newcombe 1998, "Two-sided confidence intervals
+ * for the single proportion", method 4) for a critical value z ≥ 0: the score interval widened by
+ * half an observation on each side, so its coverage does not dip below nominal between the points
+ * where the binomial jumps. Exact ends at 0/n and n/n; n = 0 gives [0, 1].
+ */
+export function wilsonCorrectedLimits(
+  successes: number,
+  n: number,
+  z: number,
+): { low: number; high: number } {
+  if (n === 0) return { low: 0, high: 1 }
+  const p = successes / n
+  const q = 1 - p
+  const z2 = z * z
+  const denominator = 2 * (n + z2)
+  const low =
+    successes === 0
+      ? 0
+      : (2 * n * p + z2 - 1 - z * Math.sqrt(Math.max(0, z2 - 2 - 1 / n + 4 * p * (n * q + 1)))) / denominator
+  const high =
+    successes === n
+      ? 1
+      : (2 * n * p + z2 + 1 + z * Math.sqrt(Math.max(0, z2 + 2 - 1 / n + 4 * p * (n * q - 1)))) / denominator
+  return { low: Math.max(0, Math.min(low, p)), high: Math.min(1, Math.max(high, p)) }
+}

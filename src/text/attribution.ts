@@ -1,10 +1,19 @@
 import type { ContrastiveResult, ContrastiveStep, ShapleyResult } from '../attribute/schema.js'
 import type { Json } from '../json.js'
 import type { IntervalMethod } from '../stats/estimate.js'
-import { TANGO_CORRECTED_METHOD } from '../stats/tango-corrected.js'
+import { PAIRED_DIFFERENCE_METHOD } from '../stats/paired-difference.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { cutMiddle, shortenContext } from './context.js'
-import { confidenceLevel, count, effect, methodName, percent, plural, probability } from './numbers.js'
+import {
+  confidenceLevel,
+  count,
+  effect,
+  effectUpperEnd,
+  methodName,
+  percent,
+  plural,
+  probability,
+} from './numbers.js'
 import { formatTable } from './table.js'
 import { showControls } from './visible.js'
 
@@ -71,7 +80,7 @@ export function formatContrastive(
         ? `${probability(step.pBad.point)} [${probability(step.pBad.low)}, ${probability(step.pBad.high)}]`
         : '—',
       step.evaluated
-        ? `${effect(step.effect.point)} [${effect(step.effect.low)}, ${effect(step.effect.high)}]`
+        ? `${effect(step.effect.point)} [${effect(step.effect.low)}, ${effectUpperEnd(step.effect.high)}]`
         : '—',
       note,
     ]
@@ -256,7 +265,7 @@ function intervalLines(result: ContrastiveResult): string[] {
   const effectMethod = result.steps.find((step) => step.evaluated)?.effect.method
   const proportion = `intervals: P(bad) ${methodName(result.baseline.method)} ${level}`
   if (effectMethod === undefined) return [`${proportion}; locus test one-sided, Holm-adjusted`]
-  const method = effectMethodText(effectMethod)
+  const method = effectMethodText(effectMethod, result.methods.effect)
   const effectLevelText = confidenceLevel(effectLevel(result))
   if (!effectMatchesLocusTest(result)) {
     // An artifact of an earlier version: its effects are two-sided at 1 − α.
@@ -270,10 +279,16 @@ function intervalLines(result: ContrastiveResult): string[] {
   ]
 }
 
-/** How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid. */
-function effectMethodText(method: IntervalMethod): string {
-  if (method === 'confidence-sequence') return 'anytime-valid confidence sequence'
-  if (method === 'tango-corrected') return TANGO_CORRECTED_METHOD
+/**
+ * How the effect's interval method reads: a confidence sequence is worth saying is anytime-valid,
+ * and how it was made (`described`, the attribution's `methods.effect`: the running intersection
+ * over the looks; artifacts of earlier versions carry the bare method name).
+ */
+function effectMethodText(method: IntervalMethod, described: string): string {
+  if (method === 'confidence-sequence') {
+    return described === 'confidence-sequence' ? 'anytime-valid confidence sequence' : described
+  }
+  if (method === 'tango-corrected') return PAIRED_DIFFERENCE_METHOD
   return `${methodName(method)} score interval`
 }
 

@@ -1,7 +1,7 @@
 import type { ContextAttributionResult, ContextCulprit } from '../attribute/context-schema.js'
 import type { Interval } from '../stats/estimate.js'
 import { cutEnd } from './context.js'
-import { confidenceLevel, percent, plural } from './numbers.js'
+import { confidenceLevel, percent, plural, rescueLowerEnd } from './numbers.js'
 import { showControls } from './visible.js'
 
 /** The option that buys a context attribution more rollouts (by default it gets the contrastive attribution's spend). */
@@ -63,7 +63,7 @@ function culpritLine(culprit: ContextCulprit, isSpan: boolean): string {
   const rescue = rescueOf(culprit.effect)
   return (
     `the locus decided on: ${quoted(culprit.text)} (${partName(culprit.label)}); ` +
-    `removing it rescues ${wholePercent(rescue.point)} [${wholePercent(rescue.low)}, ${wholePercent(rescue.high)}] ` +
+    `removing it rescues ${wholePercent(rescue.point)} [${rescueLowerEnd(rescue.low)}, ${wholePercent(rescue.high)}] ` +
     `(${confidenceLevel(culprit.effect.confidence)} CI, ${isSpan ? 'Bonferroni' : 'Holm'} ${pValue(culprit.pValue)})`
   )
 }

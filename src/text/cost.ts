@@ -6,6 +6,9 @@ import { count, plural } from './numbers.js'
  * synthetic agent's steps name no `model`, so its messages have no cost line):
  *
  * - `cost: 412 model calls (380 from the cassette), 98,210 tokens, $0.0123; the cassette saved $0.1180`
+ * - `cost: 330 model calls (130 reused within this run), 28,000 tokens, $0.0540; the cassette saved $0.0330`
+ *   — a first run: repeats of a call the run already made (same request, same stream) are answered
+ *   by that call, not by a stored file;
  * - `cost: 12 model calls, 3,400 tokens, USD unknown (no prices)` — no call was priced (pass
  *   `prices` to `wrapModel`); tokens are still counted;
  * - `cost: 12 model calls, 3,400 tokens, $0.0040 + 2 unpriced calls` — some calls had no price;
@@ -17,24 +20,34 @@ import { count, plural } from './numbers.js'
 export function formatCostLine(cost: ModelCost | undefined): string | null {
   if (cost === undefined || cost.modelCalls === 0) return null
   const live = cost.modelCalls - cost.cassetteHits
-  const hits =
-    cost.cassetteHits === 0
-      ? ''
-      : live === 0
-        ? ' (all from the cassette)'
-        : ` (${count(cost.cassetteHits)} from the cassette)`
+  const reused = cost.reusedHits ?? 0
+  const fromFile = cost.cassetteHits - reused
+  // "all" when one source answered every call.
+  const all = live === 0 && (fromFile === 0 || reused === 0)
+  const parts = [
+    ...(fromFile === 0 ? [] : [all ? 'all from the cassette' : `${count(fromFile)} from the cassette`]),
+    ...(reused === 0 ? [] : [all ? 'all reused within this run' : `${count(reused)} reused within this run`]),
+  ]
+  const hits = parts.length === 0 ? '' : ` (${parts.join(', ')})`
   const spent = live === 0 ? 'nothing spent' : `${plural(tokens(cost), 'token')}, ${spentText(cost)}`
   const saved = cost.savedUsd === null ? '' : `; the cassette saved ${usd(cost.savedUsd)}`
   return `cost: ${plural(cost.modelCalls, 'model call')}${hits}, ${spent}${saved}`
 }
 
 /**
- * A summary table's cost cell: "412 calls (380 cassette), $0.0123", "12 calls, unpriced", or "—"
- * for an assertion without model calls.
+ * A summary table's cost cell: "412 calls (380 cassette), $0.0123", "330 calls (130 reused),
+ * $0.0540" (repeats within a first run), "12 calls, unpriced", or "—" for an assertion without
+ * model calls.
  */
 export function costCell(cost: ModelCost | undefined): string {
   if (cost === undefined || cost.modelCalls === 0) return '—'
-  const hits = cost.cassetteHits === 0 ? '' : ` (${count(cost.cassetteHits)} cassette)`
+  const reused = cost.reusedHits ?? 0
+  const fromFile = cost.cassetteHits - reused
+  const parts = [
+    ...(fromFile === 0 ? [] : [`${count(fromFile)} cassette`]),
+    ...(reused === 0 ? [] : [`${count(reused)} reused`]),
+  ]
+  const hits = parts.length === 0 ? '' : ` (${parts.join(', ')})`
   const live = cost.modelCalls - cost.cassetteHits
   const money = live === 0 ? 'nothing spent' : cost.usd === null ? 'unpriced' : usd(cost.usd)
   return `${plural(cost.modelCalls, 'call')}${hits}, ${money}`
@@ -52,6 +65,9 @@ export function sumCosts(costs: ReadonlyArray<ModelCost | undefined>): ModelCost
   return {
     modelCalls: total((cost) => cost.modelCalls),
     cassetteHits: total((cost) => cost.cassetteHits),
+    ...(total((cost) => cost.reusedHits ?? 0) === 0
+      ? {}
+      : { reusedHits: total((cost) => cost.reusedHits ?? 0) }),
     inputTokens: total((cost) => cost.inputTokens),
     outputTokens: total((cost) => cost.outputTokens),
     usd: nullableTotal((cost) => cost.usd),

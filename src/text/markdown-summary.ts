@@ -3,6 +3,7 @@ import {
   valueHeader,
   valueText,
   rolloutsText,
+  sequentialRateNote,
   summaryOrder,
   summaryTally,
   type SummaryRow,
@@ -46,6 +47,8 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
       ]
       lines.push(`| ${cells.join(' | ')} |`)
     }
+    const note = sequentialRateNote(rows)
+    if (note !== null) lines.push('', cell(note))
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push('', `Total ${cell(total)}`)
   }

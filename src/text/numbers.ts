@@ -28,6 +28,25 @@ export function effect(value: number): string {
   return (text === '-0.00' ? '0.00' : text).padStart(5)
 }
 
+/**
+ * The upper end of an effect interval: as {@link effect}, except that a negative end that rounds to
+ * zero keeps its sign ("-0.00"). A rescue decided by a sign test has its upper end just below 0, and
+ * the row must not read as if its interval reached 0.
+ */
+export function effectUpperEnd(value: number): string {
+  return value < 0 && value.toFixed(2) === '-0.00' ? '-0.00'.padStart(5) : effect(value)
+}
+
+/**
+ * The lower end of a rescue (a negated effect interval's upper end) as a whole percentage: ">0%"
+ * when it is positive but rounds to 0, so a significant rescue never reads as reaching 0%.
+ */
+export function rescueLowerEnd(rate: number): string {
+  const value = Math.round(rate * 100)
+  if (rate > 0 && value === 0) return '>0%'
+  return `${value === 0 ? 0 : value}%`
+}
+
 /** A score in the scorer's units, to three decimals without trailing zeros: 0.8 → "0.8", 0.72349 → "0.723", 4 → "4". */
 export function scoreNumber(value: number): string {
   const text = String(Number(value.toFixed(3)))
@@ -37,6 +56,24 @@ export function scoreNumber(value: number): string {
 /** A confidence level as a percentage without trailing zeros: 0.95 → "95%", 0.975 → "97.5%". */
 export function confidenceLevel(confidence: number): string {
   return `${Number((confidence * 100).toFixed(2))}%`
+}
+
+/**
+ * A rate's interval with its level and method: "95% Wilson CI 15.8%–32.2%"; a confidence sequence
+ * reads "90% anytime-valid confidence sequence 14.3%–66.0%", since it is not a fixed-sample CI: it
+ * holds at whatever rollout a sequential test stopped.
+ */
+export function rateIntervalText(interval: {
+  readonly low: number
+  readonly high: number
+  readonly confidence: number
+  readonly method: IntervalMethod
+}): string {
+  const range = `${percent(interval.low)}–${percent(interval.high)}`
+  const level = confidenceLevel(interval.confidence)
+  return interval.method === 'confidence-sequence'
+    ? `${level} anytime-valid confidence sequence ${range}`
+    : `${level} ${methodName(interval.method)} CI ${range}`
 }
 
 /** An integer with thousands separators: 12000 → "12,000". */
@@ -60,6 +97,7 @@ const METHOD_NAMES: Record<IntervalMethod, string> = {
   'confidence-sequence': 'confidence sequence',
   'student-t': 'Student t',
   'tango-corrected': 'Tango, continuity-corrected',
+  'newcombe-corrected': 'Newcombe, continuity-corrected',
 }
 
 /** How a message names an interval method: "Wilson", "Clopper–Pearson", "Newcombe". */

@@ -51,24 +51,29 @@ export function summaryTally(rows: readonly SummaryRow[]): string {
 }
 
 /**
- * "95%" when every rate row's rate has that confidence, else "confidence". Score rows print their
- * sequence's level in their cell, so they do not count.
+ * "23.0% [15.8%–32.2%] 95% Wilson", "36.4% [14.3%–66.0%] 90% confidence sequence": each row names
+ * its own level, since a sequential gate's rate carries its test's anytime-valid interval (each
+ * end one-sided at the claim's level) where a fixed-sample gate's carries a 95% CI.
  */
-export function commonLevel(rows: readonly SummaryRow[]): string {
-  const levels = new Set(
-    rows.filter((row) => row.score === undefined).map((row) => confidenceLevel(row.rate.confidence)),
-  )
-  return levels.size === 1 ? ([...levels][0] ?? 'confidence') : 'confidence'
-}
-
-/** "23.0% [15.8%–32.2%] Wilson". */
 export function rateText(rate: Estimate): string {
-  return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${methodName(rate.method)}`
+  return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${confidenceLevel(rate.confidence)} ${methodName(rate.method)}`
 }
 
 /**
- * What the rate column shows: the rate ("23.0% [15.8%–32.2%] Wilson"), or for a score gate its mean
- * with the level of its sequence ("mean 0.72 [0.61–0.80] 90% betting CS, ≥ 0.8").
+ * The note under a summary with a sequential gate's rate: what its interval is, and that its point
+ * was read where the test stopped. Null when no row has one.
+ */
+export function sequentialRateNote(rows: readonly SummaryRow[]): string | null {
+  const scores = rows.some((row) => row.score !== undefined)
+  if (!scores && !rows.some((row) => row.rate.method === 'confidence-sequence')) return null
+  // A score gate's mean is read at its sequential stop too.
+  const read = scores ? 'the rate (or mean score) beside it' : 'the rate beside it'
+  return `confidence sequence: anytime-valid, so it holds at the rollout where the sequential test stopped; ${read} is read at that stop and leans toward the verdict`
+}
+
+/**
+ * What the rate column shows: the rate ("23.0% [15.8%–32.2%] 95% Wilson"), or for a score gate its
+ * mean with its sequence ("mean 0.72 [0.61–0.8] 90% betting confidence sequence, ≥ 0.8").
  */
 export function valueText(row: SummaryRow): string {
   const score = row.score
@@ -76,14 +81,12 @@ export function valueText(row: SummaryRow): string {
   const side = `${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
   const mean = score.mean
   if (mean === null) return `mean — (no completed rollout), ${side}`
-  return `mean ${scoreNumber(mean.point)} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ${confidenceLevel(mean.confidence)} betting CS, ${side}`
+  return `mean ${scoreNumber(mean.point)} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ${confidenceLevel(mean.confidence)} betting confidence sequence, ${side}`
 }
 
-/** The rate column's header: "rate [95% CI]", naming the mean score too when a score gate is in the table. */
+/** The rate column's header: "rate [interval]", or "rate or mean score [interval]" when a score gate is in the table. */
 export function valueHeader(rows: readonly SummaryRow[]): string {
-  const rates = `rate [${commonLevel(rows)} CI]`
-  if (rows.every((row) => row.score !== undefined)) return 'mean score [level, method]'
-  return rows.some((row) => row.score !== undefined) ? `${rates} / mean score` : rates
+  return rows.some((row) => row.score !== undefined) ? 'rate or mean score [interval]' : 'rate [interval]'
 }
 
 /**
@@ -117,6 +120,8 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
       ]),
     )
     lines.push(...table.map((line) => `  ${line}`))
+    const note = sequentialRateNote(rows)
+    if (note !== null) lines.push(`  ${note}`)
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push(`  total ${total}`)
   }

@@ -9,7 +9,16 @@ import {
 import { formatContrastive, formatShapley } from './attribution.js'
 import { formatContextAttribution } from './context-attribution.js'
 import { formatCostLine } from './cost.js'
-import { confidenceLevel, count, methodName, percent, plural, scoreNumber, signedPercent } from './numbers.js'
+import {
+  confidenceLevel,
+  count,
+  methodName,
+  percent,
+  plural,
+  rateIntervalText,
+  scoreNumber,
+  signedPercent,
+} from './numbers.js'
 import { showControls } from './visible.js'
 import { wrapWords } from './wrap.js'
 
@@ -38,7 +47,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   const body: string[] = [
     observedLine(verdict),
     ...decisionLines(verdict, explanation),
-    ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.kind) : []),
+    ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.seed) : []),
     ...errorLines(verdict),
     ...(verdict.gate === 'score' ? attributedScoreLines(verdict) : []),
   ]
@@ -143,14 +152,22 @@ export function toleranceText(comparison: BaselineComparison): string {
   return `${comparison.better === 'lower' ? '+' : '-'}${percent(comparison.tolerance)}`
 }
 
-/** "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". */
+/**
+ * "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". A sequential gate's rate
+ * is read where its test stopped, so its point leans toward the verdict; the line says so, and its
+ * interval is the anytime-valid confidence sequence, which holds at that stop.
+ */
 function observedLine(verdict: Verdict): string {
   if (verdict.gate === 'score') return observedScoreLine(verdict)
   const { observed } = verdict
-  const rate =
-    observed.n === 0
-      ? 'no completed rollout'
-      : `${percent(observed.point)}, ${confidenceLevel(observed.confidence)} ${methodName(observed.method)} CI ${percent(observed.low)}–${percent(observed.high)}`
+  const point = `${percent(observed.point)}${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''}`
+  // An artifact of an earlier version carries a fixed-sample interval read at the stop: shown, but
+  // not as a CI at its level (it covered 85–90% at 95% after early stops).
+  const interval =
+    verdict.gate === 'sequential' && observed.method !== 'confidence-sequence'
+      ? `${confidenceLevel(observed.confidence)} ${methodName(observed.method)} interval ${percent(observed.low)}–${percent(observed.high)}, descriptive only after a sequential stop`
+      : rateIntervalText(observed)
+  const rate = observed.n === 0 ? 'no completed rollout' : `${point}, ${interval}`
   const tail =
     verdict.kind === 'inconclusive' && verdict.gate === 'sequential' && verdict.onInconclusive === 'pass'
       ? " (passes: onInconclusive is 'pass')"
@@ -158,9 +175,14 @@ function observedLine(verdict: Verdict): string {
   return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${tail}`
 }
 
+/** How every rendering qualifies a sequential gate's point: it is read where the test stopped. */
+export const SEQUENTIAL_POINT = 'at the sequential stop'
+
 /**
- * "observed mean score 0.72 over 40 rollouts (90% betting confidence sequence 0.61–0.80); 28/40
- * scored ≥ 0.8  → fail". The sequence is two-sided at 1 − 2α: each end is the claim's one-sided bound.
+ * "observed mean score 0.72 at the sequential stop over 40 rollouts (90% betting confidence sequence
+ * 0.61–0.8); 28/40 scored ≥ 0.8  → fail". The mean is read where the test stopped, as a sequential
+ * gate's rate is; the sequence is two-sided at 1 − 2α, each end the claim's one-sided bound, and
+ * holds at that stop.
  */
 function observedScoreLine(verdict: ScoreVerdict): string {
   const { observed } = verdict
@@ -172,7 +194,7 @@ function observedScoreLine(verdict: ScoreVerdict): string {
   if (mean === null) return `observed no completed rollout  → ${verdict.kind}${tail}`
   const good = verdict.claim === 'scoreAtLeast' ? '≥' : '≤'
   return (
-    `observed mean score ${scoreNumber(mean.point)} over ${plural(observed.n, 'rollout')} ` +
+    `observed mean score ${scoreNumber(mean.point)} ${SEQUENTIAL_POINT} over ${plural(observed.n, 'rollout')} ` +
     `(${confidenceLevel(mean.confidence)} betting confidence sequence ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}); ` +
     `${count(observed.successes)}/${count(observed.n)} scored ${good} ${scoreNumber(threshold)}  → ${verdict.kind}${tail}`
   )
@@ -304,7 +326,7 @@ function cappedRolloutsLine(verdict: Verdict): string[] {
   ]
 }
 
-function baselineLines(comparison: BaselineComparison, kind: Verdict['kind']): string[] {
+function baselineLines(comparison: BaselineComparison, seed: number): string[] {
   const stored = comparison.stored
   const storedText =
     stored === null
@@ -313,15 +335,15 @@ function baselineLines(comparison: BaselineComparison, kind: Verdict['kind']): s
   switch (comparison.status) {
     case 'compared': {
       const lines = [`baseline: ${storedText}, seed ${comparison.storedSeed ?? '?'}, in ${comparison.file}`]
-      const difference = comparison.difference
-      if (difference !== null) {
-        const tolerance = toleranceText(comparison)
+      const standing = baselineStandingText(comparison)
+      if (standing !== null) lines.push(standing)
+      if (comparison.finding === 'undecided') {
+        const reseeded =
+          comparison.storedSeed !== null && comparison.storedSeed !== seed
+            ? ` (this run's seed ${seed} is not the stored seed ${comparison.storedSeed}, so it could not reproduce the stored run)`
+            : ''
         lines.push(
-          `difference ${signedPercent(difference.point)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)} CI ` +
-            `${signedPercent(difference.low)} to ${signedPercent(difference.high)}) ` +
-            (kind === 'fail'
-              ? `lies beyond the ${tolerance} tolerance → regression`
-              : `does not lie beyond the ${tolerance} tolerance`),
+          `this run cannot rule out a regression beyond the tolerance${reseeded}: raise \`rollouts\` or \`tolerance\` (see the power table in the README), or accept the new rate with \`vitest -u\``,
         )
       }
       return lines
@@ -387,6 +409,40 @@ function replayLines(verdict: Verdict): string[] {
   return [
     `seed: ${seed} (${SEED_SOURCES[verdict.seedSource]}); CAUSAL_REPLAY_SEED=${seed} or { seed: ${seed} } reruns it`,
   ]
+}
+
+/**
+ * Where a compared rate stands, in one line with the stored rate, the difference, the bound the
+ * gate tested and its method: "new 40.0% vs stored 23.0%: difference +17.0%, 95% upper bound
+ * +28.4% (Newcombe, continuity-corrected), not within the +5.0% tolerance → a regression beyond it is not ruled out".
+ * Null when nothing was compared.
+ */
+export function baselineStandingText(comparison: BaselineComparison): string | null {
+  const { difference, stored, finding } = comparison
+  if (difference === null || stored === null || finding === null) return null
+  const rates = `new ${percent(difference.point + stored.point)} vs stored ${percent(stored.point)}: difference ${signedPercent(difference.point)}`
+  if (finding === 'reproduced') {
+    return `${rates}; the stored run reproduced exactly with seed ${comparison.storedSeed ?? '?'} (every rollout's outcome as stored) → unchanged`
+  }
+  // Each end of the stored interval is a one-sided bound at the gate's confidence.
+  const level = confidenceLevel((1 + difference.confidence) / 2)
+  const method = methodName(difference.method)
+  const tolerance = toleranceText(comparison)
+  const worseIsHigher = comparison.better === 'lower'
+  const worseEnd = worseIsHigher ? difference.high : difference.low
+  const betterEnd = worseIsHigher ? difference.low : difference.high
+  const bound = (end: number, side: 'upper' | 'lower') =>
+    `${level} ${side} bound ${signedPercent(end)} (${method})`
+  const worseSide = worseIsHigher ? 'upper' : 'lower'
+  const betterSide = worseIsHigher ? 'lower' : 'upper'
+  switch (finding) {
+    case 'within':
+      return `${rates}, ${bound(worseEnd, worseSide)}, within the ${tolerance} tolerance`
+    case 'undecided':
+      return `${rates}, ${bound(worseEnd, worseSide)}, not within the ${tolerance} tolerance → a regression beyond it is not ruled out`
+    case 'regressed':
+      return `${rates}, ${bound(betterEnd, betterSide)}, beyond the ${tolerance} tolerance → regression`
+  }
 }
 
 /** Whom a stored baseline entry belongs to: `support / "call issue_refund"`. */

@@ -32,6 +32,7 @@ export function modelCost(spend: ModelSpend): ModelCost {
   return {
     modelCalls: spend.modelCalls,
     cassetteHits: spend.cassetteHits,
+    ...(spend.reusedHits === 0 ? {} : { reusedHits: spend.reusedHits }),
     inputTokens: spend.inputTokens,
     outputTokens: spend.outputTokens,
     usd: liveCalls > spend.unpricedCalls ? spend.usd : null,

@@ -26,6 +26,15 @@ export const BaselineEntrySchema = z
     agent: z.string(),
     predicate: z.string(),
     better: z.enum(['lower', 'higher']),
+    /**
+     * Default: absent (entries written before it was kept). Each rollout's outcome in rollout order:
+     * `1` the predicate held, `0` it did not, `-` an error left out of the rate. A run with the
+     * stored seed and the same outcomes is the stored run reproduced.
+     */
+    outcomes: z
+      .string()
+      .regex(/^[01-]*$/, 'outcomes must be a string of 1, 0 and -')
+      .optional(),
   })
   .refine((entry) => entry.successes <= entry.n, {
     message: 'successes must not exceed n',
@@ -35,7 +44,20 @@ export const BaselineEntrySchema = z
     message: 'rate must equal successes / n',
     path: ['rate'],
   })
+  .refine(
+    (entry) =>
+      entry.outcomes === undefined ||
+      (count(entry.outcomes, '1') === entry.successes &&
+        count(entry.outcomes, '1') + count(entry.outcomes, '0') === entry.n),
+    { message: 'outcomes must hold successes 1s and n scored outcomes', path: ['outcomes'] },
+  )
 export type BaselineEntry = z.infer<typeof BaselineEntrySchema>
+
+function count(outcomes: string, outcome: '0' | '1'): number {
+  let found = 0
+  for (const character of outcomes) if (character === outcome) found++
+  return found
+}
 
 /** A baseline file: one entry per assertion, keyed by test name (and `name`). */
 export const BaselineFileSchema = z.looseObject({

@@ -1,6 +1,6 @@
 import type { Scenario } from '../agent/types.js'
-import { newcombe } from '../stats/newcombe.js'
 import { wilson } from '../stats/wilson.js'
+import { compareWithBaseline, type BaselineFinding } from './baseline-comparison.js'
 import { readBaselines, writeBaseline, type BaselineEntry, type UpdateState } from './baseline-file.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedBaseline } from './options.js'
@@ -20,11 +20,11 @@ export interface BaselineTarget {
 
 /**
  * The regression gate of `toMatchRateBaseline`: measures the predicate's rate over a fixed sample
- * of `rollouts` and compares it with the stored one. It fails when Newcombe's interval (method 10)
- * for new − stored lies entirely beyond `tolerance` on the worse side: a significant regression
- * larger than the tolerance. With the stored seed, an unchanged agent reproduces the stored count
- * exactly (difference 0); a changed one is compared on common random numbers, which the
- * independent-samples interval treats conservatively.
+ * of `rollouts` and compares it with the stored one. It passes when the new rate is shown to be no
+ * worse than the stored one by `tolerance` or more (a one-sided test at the gate's confidence; see
+ * {@link compareWithBaseline}), or when the run reproduces the stored one exactly: the stored seed
+ * and the same outcome in every rollout (an entry stored without its outcomes: the same count of n).
+ * Anything else fails, a shown regression and one that cannot be ruled out alike.
  *
  * A missing entry is written (update state `new`) or fails with instructions (`none`); `all`
  * rewrites it. A corrupted file throws and is left unchanged unless the state is `all`.
@@ -61,6 +61,7 @@ export async function runBaselineGate(
     agent: subject.agent,
     predicate: subject.label,
     better: options.better,
+    outcomes: tally.outcomes.join(''),
   }
   const measured = stop === 'completed' && tally.n > 0
 
@@ -71,6 +72,7 @@ export async function runBaselineGate(
 
   let status: BaselineComparison['status']
   let difference: BaselineComparison['difference'] = null
+  let finding: BaselineFinding | null = null
   let kind: BaselineVerdict['kind']
   if (mismatched && target.updateState !== 'all') {
     status = 'mismatch'
@@ -93,10 +95,10 @@ export async function runBaselineGate(
     }
   } else {
     status = 'compared'
-    difference = newcombe(tally.successes, tally.n, previous.successes, previous.n, options.confidence)
-    const regressed =
-      options.better === 'lower' ? difference.low > options.tolerance : difference.high < -options.tolerance
-    kind = regressed ? 'fail' : 'pass'
+    const compared = compareWithBaseline(tally, previous, options)
+    difference = compared.difference
+    finding = reproduces(previous, entry) ? 'reproduced' : compared.finding
+    kind = finding === 'reproduced' || finding === 'within' ? 'pass' : 'fail'
   }
 
   const failing = failingRun(tally, kind, stop)
@@ -120,6 +122,7 @@ export async function runBaselineGate(
       storedSeed: previous?.seed ?? null,
       storedFor: previous === null ? null : { agent: previous.agent, predicate: previous.predicate },
       difference,
+      finding,
       tolerance: options.tolerance,
       better: options.better,
     },
@@ -130,4 +133,18 @@ export async function runBaselineGate(
     failing: verdict.replay === null ? null : failing,
     isBad: (trajectory) => tally.isBad(trajectory),
   }
+}
+
+/**
+ * Whether a new measurement is the stored run itself: the stored seed and the same outcome in every
+ * rollout. An unchanged agent whose randomness all flows through its steps' streams reproduces its
+ * stored run exactly, so it passes whatever the tolerance (a statistical comparison could not show
+ * "no worse by 0"). For an agent with randomness of its own the chance of matching every one of n
+ * outcomes is negligible; an entry stored without outcomes falls back to matching the count.
+ */
+function reproduces(stored: BaselineEntry, current: BaselineEntry): boolean {
+  if (stored.seed !== current.seed || stored.n !== current.n) return false
+  return stored.outcomes === undefined
+    ? stored.successes === current.successes
+    : stored.outcomes === current.outcomes
 }

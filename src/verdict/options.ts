@@ -162,8 +162,9 @@ export interface BaselineOptions extends CommonMatcherOptions {
   /** Default: the test's full name, numbered like snapshots ("my test 1"). The entry's key in the baseline file. */
   name?: string
   /**
-   * Default 0. How much worse than the baseline the rate may get before the gate fails: it fails
-   * when the Newcombe interval of (new − baseline) lies entirely beyond `tolerance` on the worse side.
+   * Default 0. How much worse than the baseline the rate may get: the gate passes only when the
+   * one-sided bound of new − baseline on the worse side lies within it (or when the stored run is
+   * reproduced exactly with its seed). At 0, only a reproduction or a significant improvement passes.
    */
   tolerance?: number
   /** Default 100. Rollouts per measurement (a fixed sample, so baseline and new rate are comparable). */

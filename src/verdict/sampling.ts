@@ -51,6 +51,8 @@ export class OutcomeTally implements RolloutTally {
   firstError: Trajectory | null = null
   /** Completed rollouts whose outcome goes against the claim. */
   bad = 0
+  /** Each scored rollout's outcome in index order: `1` the predicate held, `0` not, `-` an error. */
+  readonly outcomes: Array<'1' | '0' | '-'> = []
 
   constructor(
     private readonly predicate: Predicate,
@@ -71,9 +73,11 @@ export class OutcomeTally implements RolloutTally {
         this.errorExamples.push({ rollout: trajectory.rollout, error: trajectory.error })
       }
       this.firstError ??= trajectory
+      this.outcomes.push('-')
       return
     }
     const holds = await this.evaluate(trajectory, trajectory.rollout)
+    this.outcomes.push(holds ? '1' : '0')
     this.n++
     if (holds) this.successes++
     if (holds === this.predicateIsBad) {

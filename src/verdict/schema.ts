@@ -40,8 +40,18 @@ export const BaselineComparisonSchema = z.object({
   stored: EstimateSchema.nullable(),
   /** The seed the stored rate was measured with. */
   storedSeed: z.number().int().nullable(),
-  /** new − stored, with its Newcombe interval (null when nothing was compared). */
+  /**
+   * new − stored, with its continuity-corrected Newcombe interval two-sided at 2·confidence − 1, so each end is the
+   * one-sided bound the gate tests at its confidence (null when nothing was compared).
+   */
   difference: IntervalSchema.nullable(),
+  /**
+   * Where the new rate stands (null when nothing was compared): `reproduced` (the stored run, rerun
+   * with its seed), `within` (no worse than the tolerance, shown), `undecided` (a regression beyond
+   * the tolerance not ruled out) or `regressed` (a regression beyond the tolerance, shown). The
+   * first two pass.
+   */
+  finding: z.enum(['reproduced', 'within', 'undecided', 'regressed']).nullable(),
   /** How much worse than the stored rate the new one may be. */
   tolerance: z.number().min(0).max(1),
   /** Which direction is better: `lower` for a bad-outcome predicate, `higher` for a success predicate. */
@@ -59,6 +69,11 @@ export const ModelCostSchema = z.object({
   modelCalls: z.number().int().nonnegative(),
   /** Of those, the ones a cassette answered (nothing spent). */
   cassetteHits: z.number().int().nonnegative(),
+  /**
+   * Of the hits, those answered by a call made earlier in the same run (a key repeated within the
+   * run), not read from the cassette file; absent when none.
+   */
+  reusedHits: z.number().int().positive().optional(),
   /** Input tokens of the live calls (cached input included), as the providers reported them. */
   inputTokens: z.number().nonnegative(),
   /** Output tokens of the live calls. */

@@ -1,7 +1,7 @@
 import type { Scenario } from '../agent/types.js'
 import { mixtureLogEValues } from '../stats/mixture-e-process.js'
+import { confidenceSequence } from '../stats/confidence-sequence.js'
 import { sequentialRateTest } from '../stats/sequential-rate-test.js'
-import { wilson } from '../stats/wilson.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedSequentialGate } from './options.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
@@ -57,7 +57,10 @@ export async function runSequentialGate(
     claim: options.direction === 'atMost' ? 'rarely' : 'usually',
     kind,
     ...tallyFields(subject, options, tally, sampling),
-    observed: wilson(tally.successes, tally.n, options.confidence),
+    // The rate's interval is the anytime-valid confidence sequence the test decides with (each end
+    // one-sided at 1 − α): a fixed-sample interval read where the test stopped covers less than its
+    // level (a Wilson 95% covered 85–90% after early stops), and its point leans toward the verdict.
+    observed: confidenceSequence(tally.successes, tally.n, 2 * alpha),
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     bound: options.bound,
     maxRollouts: options.maxRollouts,

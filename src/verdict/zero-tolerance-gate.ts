@@ -43,7 +43,9 @@ export async function runZeroToleranceGate(
     claim: options.direction === 'atMost' ? 'never' : 'always',
     kind,
     ...tallyFields(subject, options, tally, sampling),
-    observed: clopperPearson(tally.successes, tally.n, options.confidence),
+    // Two-sided at 1 − 2α, so its upper end (for toNever; its lower end for toAlways) is the
+    // one-sided bound the pass line states: one number with one meaning.
+    observed: clopperPearson(tally.successes, tally.n, 1 - 2 * (1 - options.confidence)),
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     rollouts: options.rollouts,
     oneSidedBound:

@@ -4,7 +4,7 @@ import type { Plugin } from 'vite'
 // For its augmentation of Vite's Plugin type with the `configureVitest` hook.
 import type {} from 'vitest/config'
 import type { Vitest } from 'vitest/node'
-import { CassetteModeField, type CassetteMode } from '../cassette/mode.js'
+import { CassetteModeField, CassetteRedactKeysField, type CassetteMode } from '../cassette/mode.js'
 import { BooleanField, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import { RateLimitField, type RateLimitOptions } from '../rollout/rate-limit.js'
@@ -30,6 +30,13 @@ export interface CausalReplayPluginOptions extends MatcherDefaults {
    */
   cache?: CassetteMode
   /**
+   * Default: none. Object keys whose values each test file's cassette writes as `"[redacted]"`
+   * wherever they occur in a request, a response or a tool value (case-insensitive), e.g.
+   * `['authorization', 'apiKey']`. Keys are computed before redaction, so a redacted call still
+   * hits; a later run reads the redacted value. (`check` also takes a function: `cache.redact`.)
+   */
+  cacheRedact?: string[]
+  /**
    * Default: none (no limit). Limits on live model calls (`{ requestsPerMinute?, tokensPerMinute? }`)
    * held for the whole run, across workers: a coordinator in the main process owns the limiter and
    * every worker asks it before each live model call (cassette hits do not count).
@@ -43,6 +50,7 @@ const PluginOptionsSchema = MatcherDefaultsSchema.extend({
   reportDir: NonEmptyPathField.optional(),
   reporter: BooleanField.optional(),
   cache: CassetteModeField.optional(),
+  cacheRedact: CassetteRedactKeysField.optional(),
   rateLimit: RateLimitField.optional(),
 })
 const _sameOptions: DescribesSchema<CausalReplayPluginOptions, typeof PluginOptionsSchema> = true
@@ -102,6 +110,7 @@ export function causalReplay(pluginOptions: CausalReplayPluginOptions = {}): Plu
       if (options.maxRollouts !== undefined) provided.maxRollouts = options.maxRollouts
       if (options.concurrency !== undefined) provided.concurrency = options.concurrency
       if (options.cache !== undefined) provided.cache = options.cache
+      if (options.cacheRedact !== undefined) provided.cacheRedact = options.cacheRedact
       if (options.rateLimit !== undefined)
         provided.rateLimitUrl = (await runCoordinator(vitest, options.rateLimit)).url
       project.provide(PROVIDE_KEY, provided)

@@ -9,6 +9,8 @@ export interface CausalReplayProvided extends MatcherDefaults {
   reportDir: string
   /** The plugin's `cache` mode, when set (`CAUSAL_REPLAY_CACHE` still wins in the worker). */
   cache?: CassetteMode
+  /** The plugin's `cacheRedact` keys, when set. */
+  cacheRedact?: string[]
   /** The URL of the plugin's rate-limit coordinator, when the plugin sets a `rateLimit`. */
   rateLimitUrl?: string
 }

@@ -5,9 +5,11 @@ import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import { claimOf, scoreClaimOf, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
-import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
+import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
+import { DEFAULTS } from '../options/defaults.js'
 import { baselinePath } from '../verdict/baseline-file.js'
-import { scoreSummary } from '../verdict/schema.js'
+import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import {
   resolveBaseline,
@@ -67,8 +69,8 @@ export function runMatcher<M extends RateMatcherName>(
   options: MatcherOptionsMap[M] | undefined,
 ): Promise<MatcherOutcome> {
   // Options that are not an object are reported by the claim's schema, as `options`.
-  return runClaimMatcher(state, matcher, received, (test, task) =>
-    matcherClaim(matcher, predicate, options ?? {}, state, test, task),
+  return runClaimMatcher(state, matcher, received, options ?? {}, (call, test, task) =>
+    matcherClaim(matcher, predicate, call, state, test, task),
   )
 }
 
@@ -84,16 +86,21 @@ export function runScoreMatcher(
   threshold: unknown,
   options: ScoreOptions | undefined,
 ): Promise<MatcherOutcome> {
-  return runClaimMatcher(state, matcher, received, () =>
-    scoreClaimOf(CLAIM_OF[matcher], scorer, threshold, options ?? {}, matcher),
+  return runClaimMatcher(state, matcher, received, options ?? {}, (call) =>
+    scoreClaimOf(CLAIM_OF[matcher], scorer, threshold, call as ScoreOptions, matcher),
   )
 }
 
+/**
+ * What every matcher does around its claim; `makeClaim` gets the call's options with the
+ * confidence split over a retried test's attempts.
+ */
 async function runClaimMatcher(
   state: MatcherState,
   matcher: MatcherName,
   received: unknown,
-  makeClaim: (test: RunningTest, task: CurrentTest | undefined) => Claim,
+  call: object,
+  makeClaim: (options: object, test: RunningTest, task: CurrentTest | undefined) => Claim,
 ): Promise<MatcherOutcome> {
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
@@ -101,9 +108,11 @@ async function runClaimMatcher(
   const test = currentTest(state, task)
   const settings = providedSettings(test.root)
   const index = nextAssertion(task, 'all')
-  const claim = makeClaim(test, task)
+  const attempts = testAttempts(task)
+  const split = splitConfidence(call, settings.confidence ?? DEFAULTS.confidence, attempts)
+  const claim = makeClaim(split.options, test, task)
   // The test file's cassette: model calls an earlier run made are replayed instead of made again.
-  const cassette = await testFileCassette(test.path, settings.cache, updateState(state))
+  const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
   const watch = watchForMissingAwait(task, matcher)
   let result: CheckResult
@@ -129,7 +138,45 @@ async function runClaimMatcher(
   }
   if (watch.testEnded) return UNAWAITED
   if (task !== undefined) await recordResult(task, matcher, result, settings.reportDir)
-  return { pass: result.passed, message: () => result.message }
+  const retryNote = split.note
+  return {
+    pass: result.passed,
+    message: () => (retryNote === null ? result.message : `${result.message}\n\n${retryNote}`),
+  }
+}
+
+/** How many times Vitest may run this test before it fails it: 1 + its `retry` count. */
+export function testAttempts(task: CurrentTest | undefined): number {
+  const retry = task?.retry
+  const count = typeof retry === 'number' ? retry : (retry?.count ?? 0)
+  return Number.isInteger(count) && count > 0 ? count + 1 : 1
+}
+
+/**
+ * The call's options with the confidence split over a retried test's attempts (Bonferroni): each
+ * attempt runs at 1 − (1 − confidence) / attempts, so the chance that any attempt gives a wrong
+ * verdict — and a retry turns one wrong pass into the test's pass — stays within 1 − confidence.
+ * Why split rather than refuse: `retry` is often set for a whole project (flaky network, a slow
+ * model), and a rate assertion among such tests should still run, at an honest level. Options
+ * that are not an object, or a confidence that is not a number, are left for the claim's schema
+ * to report.
+ */
+function splitConfidence(
+  call: object,
+  confidence: number,
+  attempts: number,
+): { options: object; note: string | null } {
+  if (attempts === 1 || typeof call !== 'object' || call === null || Array.isArray(call)) {
+    return { options: call, note: null }
+  }
+  const given = (call as { confidence?: unknown }).confidence
+  if (given !== undefined && (typeof given !== 'number' || !(given > 0 && given < 1))) {
+    return { options: call, note: null }
+  }
+  const family = given ?? confidence
+  const perAttempt = 1 - (1 - family) / attempts
+  const note = `retry: ${attempts - 1} lets this test run ${attempts} times, so each attempt's verdict is at ${confidenceLevel(perAttempt)} confidence (Bonferroni): a wrong verdict on any attempt stays within ${confidenceLevel(1 - family)}, as at ${confidenceLevel(family)} without retries`
+  return { options: { ...call, confidence: perAttempt }, note }
 }
 
 /**
@@ -292,10 +339,13 @@ function updateState(state: MatcherState): UpdateState {
  */
 async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string | null): Promise<void> {
   const locus = entry.locus === null ? '' : `; causal locus: step ${entry.locus.index} (${entry.locus.name})`
-  const { rate } = entry
+  const { rate, score } = entry
   const observed =
-    `${entry.predicate} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)} ` +
-    `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
+    score !== undefined
+      ? scoreAnnotation(entry.predicate, score)
+      : `${entry.predicate} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}` +
+        `${rate.method === 'confidence-sequence' ? ` ${SEQUENTIAL_POINT}` : ''} ` +
+        `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
   const message = shortenMiddle(`${entry.verdict}: ${observed}${locus}`)
   if (file === null) {
     await task.context.annotate(message, 'causal-replay')
@@ -305,6 +355,17 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
     path: file,
     contentType: file.endsWith('.html') ? 'text/html' : 'application/json',
   })
+}
+
+/** "helpfulness: mean 0.433 at the sequential stop [0.204–0.695] (90% betting confidence sequence), claim ≥ 0.7". */
+function scoreAnnotation(predicate: string, score: ScoreSummary): string {
+  const side = `claim ${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
+  const mean = score.mean
+  if (mean === null) return `${predicate}: no completed rollout, ${side}`
+  return (
+    `${predicate}: mean ${scoreNumber(mean.point)} ${SEQUENTIAL_POINT} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ` +
+    `(${confidenceLevel(mean.confidence)} betting confidence sequence), ${side}`
+  )
 }
 
 // Vitest names the copy of an attachment after the annotation's message (non-ASCII characters

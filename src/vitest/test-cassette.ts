@@ -2,8 +2,10 @@ import { afterAll, type RunnerTask } from 'vitest'
 import { openCassette, type Cassette } from '../cassette/cassette.js'
 import { resolveCassetteMode, writeForUpdateState, type CassetteMode } from '../cassette/mode.js'
 import { cassettePath } from '../cassette/path.js'
+import { formatStaleCassetteLine, formatStaleCassetteMarkdown } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
+import { appendJobSummary, STEP_SUMMARY_ENV } from './github-summary.js'
 
 // One cassette per test file in this worker: every matcher of the file shares it, and it is saved
 // once, when the file ends. Promises, so concurrent tests of one file open it once.
@@ -12,18 +14,23 @@ const open = new Map<string, Promise<Cassette | null>>()
 /**
  * The cassette of the test file at `testPath` (opened on first use), or null in mode `off`. The
  * mode is `CAUSAL_REPLAY_CACHE`, else the plugin's `cache`, else `auto`; what it writes follows
- * Vitest's update state (see `writeForUpdateState`).
+ * Vitest's update state (see `writeForUpdateState`); `redact`: the plugin's `cacheRedact` keys.
  */
 export function testFileCassette(
   testPath: string,
   configured: CassetteMode | undefined,
   update: UpdateState,
+  redact?: readonly string[],
 ): Promise<Cassette | null> {
   const file = cassettePath(testPath)
   let cassette = open.get(file)
   if (cassette === undefined) {
     const mode = resolveCassetteMode(configured, 'auto', 'causalReplay')
-    cassette = openCassette(file, { mode, write: writeForUpdateState(update) })
+    cassette = openCassette(file, {
+      mode,
+      write: writeForUpdateState(update),
+      ...(redact === undefined ? {} : { redact }),
+    })
     // A bad file fails every matcher that uses it, each with the same message; it is read once.
     open.set(file, cassette)
   }
@@ -49,11 +56,29 @@ export async function saveTestFileCassette(testPath: string, file: RunnerTask | 
     return
   }
   if (cassette === null) return
+  await warnIfStale(cassette)
   try {
     await cassette.save({ prune: file === undefined ? false : everyTestRan(file) })
   } catch (error) {
     process.stderr.write(
       `vitest-causal-replay: the cassette ${displayPath(path)} could not be written (${error instanceof Error ? error.message : String(error)}); the verdicts stand, the calls will be made again next run.\n`,
+    )
+  }
+}
+
+/**
+ * A cassette whose misses were called live and will not be written (CI) is stale: one line on
+ * stderr per file, and the same in the GitHub job summary, so CI does not pay for it in silence.
+ */
+async function warnIfStale(cassette: Cassette): Promise<void> {
+  const stale = cassette.staleness()
+  if (stale === null) return
+  process.stderr.write(`${formatStaleCassetteLine(stale)}\n`)
+  try {
+    await appendJobSummary(() => formatStaleCassetteMarkdown(stale))
+  } catch (error) {
+    process.stderr.write(
+      `vitest-causal-replay: could not write the job summary (${STEP_SUMMARY_ENV}): ${error instanceof Error ? error.message : String(error)}\n`,
     )
   }
 }

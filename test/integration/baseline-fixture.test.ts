@@ -40,6 +40,13 @@ describe('toMatchRateBaseline in a real project', () => {
     expect(summaryBlock(first.stdout)).toMatch(/1 rate assertion — 0 fail, 0 inconclusive, 1 pass/)
   }, 60_000)
 
+  it('in CI, passes the unchanged agent: its stored run reproduced with the stored seed', async () => {
+    const ci = await project.vitest(['run'], { UPDATE_SNAPSHOT: 'none' })
+    expect(ci.code).toBe(0)
+    expect(summaryBlock(ci.stdout)).toMatch(/1 rate assertion — 0 fail, 0 inconclusive, 1 pass/)
+    expect((await readBaseline()).entries[KEY]!.outcomes).toMatch(/^[01]{200}$/)
+  }, 60_000)
+
   it('in CI, catches a regression and refuses to invent a missing baseline', async () => {
     const before = await readFile(baselineFile, 'utf8')
     const ci = await project.vitest(['run'], {
@@ -53,7 +60,7 @@ describe('toMatchRateBaseline in a real project', () => {
       /expected support to call issue_refund no more often than its baseline \([\d.]+%, tolerance \+0\.0%\) at 95% confidence/,
     )
     expect(output).toMatch(
-      /difference \+[\d.]+% \(95% Newcombe CI \+[\d.]+% to \+[\d.]+%\) lies beyond the \+0\.0% tolerance → regression/,
+      /new [\d.]+% vs stored [\d.]+%: difference \+[\d.]+%, 95% lower bound \+[\d.]+% \(Newcombe, continuity-corrected\), beyond the \+0\.0% tolerance → regression/,
     )
     expect(output).toMatch(/← causal locus/)
     expect(output).toMatch(

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CassetteFileSchema } from '../../src/cassette/schema.js'
+import { readCassetteFile } from '../../src/cassette/cassette-file.js'
 import {
   copyFixture,
   messageOf,
@@ -39,7 +39,8 @@ async function run(args: string[] = [], env: Record<string, string> = {}) {
 }
 
 const read = (file: string) => readFile(join(project.root, file), 'utf8')
-const entriesOf = async (file: string) => CassetteFileSchema.parse(JSON.parse(await read(file))).entries
+/** A cassette's entries by key, their values resolved (as the engine reads them). */
+const entriesOf = async (file: string) => Object.fromEntries(await readCassetteFile(join(project.root, file)))
 /** The failure message without its cost line, which tells a warm run from a cold one. */
 const verdictOf = (reported: ReportedRun) =>
   messageOf(reported.assertion(INJECTED).failureMessages[0] ?? '').replace(/\n *cost: .*/, '')
@@ -78,6 +79,10 @@ describe('cassettes in a Vitest project', () => {
     expect(cold.reported.assertion('support agent careful ticket: rarely refunds').status).toBe('passed')
     expect(cold.reported.assertion(INJECTED).status).toBe('failed')
     expect(cold.calls).toBeGreaterThan(0)
+    // A first run reads nothing from a file: its repeats are reused, and said so.
+    const coldMessage = messageOf(cold.reported.assertion(INJECTED).failureMessages[0]!)
+    expect(coldMessage).toMatch(/cost: [\d,]+ model calls \([\d,]+ reused within this run\)/)
+    expect(coldMessage).not.toMatch(/from the cassette/)
     const entries = await entriesOf(SUPPORT_CASSETTE)
     const steps = Object.values(entries)
     expect(steps.every((entry) => entry.kind === 'step' && entry.model === 'sim-support-1')).toBe(true)
@@ -107,11 +112,33 @@ describe('cassettes in a Vitest project', () => {
     expect(entries.length + supportEntries).toBe(cold.calls)
   })
 
-  it('CI mode calls what is missing and writes nothing', async () => {
+  it('CI mode calls what is missing, writes nothing, and says the cassette is stale, once per file', async () => {
     const before = await read(SUPPORT_CASSETTE)
-    const ci = await run([], { CI: '1', UPDATE_SNAPSHOT: 'none', DECIDE_PROMPT: EDITED_PROMPT })
+    const summary = join(project.root, 'job-summary.md')
+    const ci = await run([], {
+      CI: 'true',
+      UPDATE_SNAPSHOT: 'none',
+      DECIDE_PROMPT: EDITED_PROMPT,
+      GITHUB_STEP_SUMMARY: summary,
+    })
     expect(ci.decide).toBeGreaterThan(0)
     expect(await read(SUPPORT_CASSETTE)).toBe(before)
+    const output = `${ci.reported.stdout}\n${ci.reported.stderr}`
+    const warnings = output.split('\n').filter((line) => line.includes('stale cassette'))
+    // One line per cassette file that missed: support.test.js's, and the shared one.
+    expect(warnings.filter((line) => line.includes(SUPPORT_CASSETTE))).toHaveLength(1)
+    const line = warnings.find((text) => text.includes(SUPPORT_CASSETTE))!
+    expect(line).toMatch(/: \d+ calls were not in it and were made live, not written/)
+    expect(line).toContain(
+      '(first difference: step 0 "decide#1" prompt[0].content: … otherwise escalate." → … otherwise escalate. Be brief.")',
+    )
+    expect(line).toMatch(
+      /; run locally and commit the cassette, or set CAUSAL_REPLAY_CACHE=offline in CI to fail instead\.$/,
+    )
+    const jobSummary = await readFile(summary, 'utf8')
+    expect(jobSummary).toContain(
+      '> [!WARNING]\n> **Stale cassette** `__cassettes__/support.test.js.cassette.json`',
+    )
   }, 120_000)
 
   it('an edited decide prompt re-makes the decide calls only: the replies ask the same', async () => {
@@ -138,12 +165,14 @@ describe('cassettes in a Vitest project', () => {
     )
   }, 120_000)
 
-  it('refresh re-makes every call, as many as a run without a cassette makes', async () => {
-    const without = await run([], { CAUSAL_REPLAY_CACHE: 'off' })
+  it('refresh re-makes every call once, as many as the cold run made', async () => {
     const refresh = await run([], { CAUSAL_REPLAY_CACHE: 'refresh' })
-    expect(refresh.calls).toBe(without.calls)
-    expect(refresh.calls).toBeGreaterThanOrEqual(cold.calls)
+    // A key repeated within the run (arms of a replay share streams) is made once, as on a cold run.
+    expect(refresh.calls).toBe(cold.calls)
     expect(verdictOf(refresh.reported)).toBe(verdictOf(cold.reported))
+    // Without a cassette nothing is reused: that costs more.
+    const without = await run([], { CAUSAL_REPLAY_CACHE: 'off' })
+    expect(without.calls).toBeGreaterThan(refresh.calls)
   }, 180_000)
 
   it('vitest -u prunes the entries the run did not use, back to the cold run’s file', async () => {

@@ -98,7 +98,7 @@ describe('the GitHub Actions job summary', () => {
   it('appends a Markdown table of every rate assertion, failing ones first, with their reports', () => {
     const lines = summary.trimEnd().split('\n')
     expect(lines[0]).toBe('### causal-replay: 3 rate assertions — 0 fail, 1 inconclusive, 2 pass')
-    expect(lines[2]).toBe('| test | verdict | rate [95% CI] | rollouts | cost | causal locus | report |')
+    expect(lines[2]).toBe('| test | verdict | rate [interval] | rollouts | cost | causal locus | report |')
     const rows = lines.filter(
       (line) => line.startsWith('| ') && !line.startsWith('| test') && !line.startsWith('| ---'),
     )

@@ -64,7 +64,7 @@ describe('a project using the plugin', () => {
     const message = messageOf(assertion('support agent injected ticket: rarely refunds').failureMessages[0]!)
     expect(message).toMatch(/^expected support to rarely call issue_refund: ≤ 5% at 95% confidence\n/)
     expect(message).toMatch(
-      /observed \d+\/\d+ rollouts \(\d+\.\d%, 95% Wilson CI [\d.]+%–[\d.]+%\) {2}→ fail/,
+      /observed \d+\/\d+ rollouts \(\d+\.\d% at the sequential stop, 90% anytime-valid confidence sequence [\d.]+%–[\d.]+%\) {2}→ fail/,
     )
     expect(message).toMatch(/replay: \{ seed: \d+, rollout: \d+ \}/)
     expect(message).toMatch(

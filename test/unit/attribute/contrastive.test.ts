@@ -48,7 +48,10 @@ describe('contrastive on the pivotal SCM (effects (p − 1, p − 1, 0), locus 1
     })
     expect(result.factual).toEqual({ seed: 3, rollout: factual.rollout })
     expect(result.baseline.point).toBe(1)
-    expect(result.methods).toMatchObject({ proportion: 'wilson', effect: 'confidence-sequence' })
+    expect(result.methods).toMatchObject({
+      proportion: 'wilson',
+      effect: 'anytime-valid confidence sequence, intersected over the looks',
+    })
     expect(result.methods.sequential).toMatch(/e-process/)
     const [lookup, decide, reply] = result.steps
     // Under CRN, resample(0) and resample(1) redraw `decide` from the same streams: identical arms.

@@ -135,7 +135,7 @@ describe.each([
       const warm = await openCassette(file)
       const second = await run(warm)
       expect(counter.calls).toBe(0)
-      expect(warm?.counts).toEqual({ hits: coldCalls, misses: 0 })
+      expect(warm?.counts).toEqual({ hits: coldCalls, reused: 0, misses: 0 })
       expect(second.flatMap((t) => t.steps).every((step) => step.cassette === 'hit')).toBe(true)
       // The streaming agents answer with the text streamed by the last call: a hit streamed it again.
       expect(second.map((t) => t.output)).toEqual(first.map((t) => t.output))

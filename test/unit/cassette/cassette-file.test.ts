@@ -61,6 +61,62 @@ describe('the cassette file', () => {
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(bad)
   })
 
+  test('each distinct value is stored once, referenced by its digest from every entry that has it', () => {
+    const text = formatCassette(
+      new Map<string, CassetteEntry>(
+        [1, 2, 3].map((n) => [key(n), { ...entry(n), action: { text: 'same' } }]),
+      ),
+    )
+    const file = JSON.parse(text) as {
+      entries: Record<string, { request: string; action: string }>
+      values: object
+    }
+    const entries = Object.values(file.entries)
+    // One request and one action, shared by the three entries.
+    expect(Object.keys(file.values)).toHaveLength(2)
+    expect(new Set(entries.map((stored) => stored.action)).size).toBe(1)
+    expect(new Set(entries.map((stored) => stored.request)).size).toBe(1)
+  })
+
+  test('reads files of the first version, whose entries held their values inline', async () => {
+    const file = join(dir, 'v1.cassette.json')
+    const v1 = {
+      schema: 'vitest-causal-replay/cassette@1',
+      entries: { [key(1)]: entry(1), [key(2)]: entry(2) },
+    }
+    await writeFile(file, JSON.stringify(v1))
+    const stored = await readCassetteFile(file)
+    expect(stored.get(key(1))).toEqual(entry(1))
+    expect(stored.get(key(2))).toEqual(entry(2))
+    // Written back in the current version, the same entries come out.
+    const current = join(dir, 'v1-rewritten.cassette.json')
+    await saveCassetteFile(current, { put: stored, keep: undefined })
+    expect(JSON.parse(await readFile(current, 'utf8'))).toMatchObject({
+      schema: 'vitest-causal-replay/cassette@2',
+    })
+    expect(await readCassetteFile(current)).toEqual(stored)
+  })
+
+  test('a digest missing from values, or an unknown version, is an error naming the field', async () => {
+    const file = join(dir, 'dangling.cassette.json')
+    const written = JSON.parse(formatCassette(new Map([[key(1), entry(1)]]))) as {
+      entries: Record<string, { action: string }>
+      values: Record<string, unknown>
+    }
+    const { action } = written.entries[key(1)]!
+    delete written.values[action]
+    await writeFile(file, JSON.stringify(written))
+    const dangling = await readCassetteFile(file).catch((caught: unknown) => caught as Error)
+    expect(dangling).toBeInstanceOf(InvalidFileError)
+    expect((dangling as Error).message.replace(dir, '<dir>').split('\n').slice(0, 2)).toEqual([
+      `Invalid cassette in <dir>/dangling.cassette.json:`,
+      `✖ entries["${key(1)}"].action: no value ${action} in values`,
+    ])
+    await writeFile(file, JSON.stringify({ ...written, schema: 'vitest-causal-replay/cassette@9' }))
+    const unknown = await readCassetteFile(file).catch((caught: unknown) => caught as Error)
+    expect((unknown as Error).message).toMatch(/→ at schema/)
+  })
+
   test('saves merge with what is on disk: concurrent writers lose no entry', async () => {
     const file = join(dir, 'shared.cassette.json')
     await Promise.all(

@@ -50,21 +50,21 @@ describe('contrastive intervals match the locus test', () => {
     }
   })
 
-  it('names the continuity-corrected Tango interval for fixed-sample paired arms', () => {
+  it('names the continuity-corrected Tango interval, and its fallback, for fixed-sample paired arms', () => {
     const result = fixed.contrastive
     if (result === null) throw new Error('no attribution')
     expect(formatContrastive(result, fixed.failing).join('\n')).toContain(
-      'effect two-sided 90% Tango score interval with continuity correction ½ (its upper end is the one-sided 95% bound)',
+      'effect two-sided 90% Tango score interval with continuity correction ½, or the paired betting confidence sequence where ≥ 90% of pairs are discordant (its upper end is the one-sided 95% bound)',
     )
     expect(caption(fixed)).toContain(
-      'two-sided 90% Tango score interval with continuity correction ½ — each upper end is the one-sided 95% bound that the rescue test inverts',
+      'two-sided 90% Tango score interval with continuity correction ½, or the paired betting confidence sequence where ≥ 90% of pairs are discordant — each upper end is the one-sided 95% bound that the rescue test inverts',
     )
     expect(caption(fixed)).not.toContain('stopped early')
   })
 
   it('says, for a sequential attribution, that the points lean away from 0 and by how much', () => {
     const text = caption(sequential)
-    expect(text).toContain('two-sided 90% confidence sequence intervals')
+    expect(text).toContain('two-sided 90% anytime-valid confidence sequence, intersected over the looks')
     expect(text).toContain('Points come from arms that stopped early once the evidence was strong')
     expect(text).toContain('about 0.02 per effect')
   })

@@ -71,7 +71,7 @@ describe('renderReportHtml of the support agent on the injected ticket', () => {
     const headline = textOf(page, /<header class="headline"[^>]*>([\s\S]*?)<\/header>/)
     expect(headline).toContain('expected support to rarely refund wrongly: ≤ 5% at 95% confidence')
     expect(headline).toContain(
-      `${observed.successes}/${observed.n} rollouts · 95% Wilson CI ${pct(observed.low)}–${pct(observed.high)}`,
+      `${observed.successes}/${observed.n} rollouts at the sequential stop · 90% anytime-valid confidence sequence ${pct(observed.low)}–${pct(observed.high)}`,
     )
     expect(headline).toContain('step 1 · decide')
     const locus = artifact.contrastive?.steps[1]
@@ -331,10 +331,10 @@ describe('renderReportHtml of the other matchers', () => {
       const artifact = await baselineArtifact(refunder(0.5), refunded, { seed: 3 }, file)
       const difference = artifact.verdict.gate === 'baseline' ? artifact.verdict.baseline.difference : null
       expect(artifact.verdict.kind).toBe('fail')
-      expect(difference?.method).toBe('newcombe')
+      expect(difference?.method).toBe('newcombe-corrected')
       const regressed = renderReportHtml(artifact)
       expect(regressed).toMatch(
-        /Fail: new − stored = \+0\.\d\d \[\+0\.\d\d, \+0\.\d\d\] \(95% Newcombe\), which lies beyond the \+0\.0% tolerance\./,
+        /Fail: new \d+\.\d% vs stored \d+\.\d%: difference \+\d+\.\d%, 95% lower bound \+\d+\.\d% \(Newcombe, continuity-corrected\), beyond the \+0\.0% tolerance → regression\./,
       )
       expect(regressed).toContain(
         'a fixed sample of 100 rollouts compared with the stored rate; new − stored',

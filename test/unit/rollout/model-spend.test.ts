@@ -144,12 +144,13 @@ describe('Budget accounts', () => {
     const account = budget.account()
     account.chargeModelCall({ kind: 'live', inputTokens: 100, outputTokens: 20, usd: 0.002 })
     account.chargeModelCall({ kind: 'live', inputTokens: 50, outputTokens: 5, usd: undefined })
-    account.chargeModelCall({ kind: 'cassette-hit', savedUsd: 0.5 })
-    account.chargeModelCall({ kind: 'cassette-hit', savedUsd: undefined })
+    account.chargeModelCall({ kind: 'cassette-hit', savedUsd: 0.5, reused: false })
+    account.chargeModelCall({ kind: 'cassette-hit', savedUsd: undefined, reused: true })
     expect(budget.costExhausted).toBe(false)
     expect(modelCost(account.spend)).toEqual({
       modelCalls: 4,
       cassetteHits: 2,
+      reusedHits: 1,
       inputTokens: 150,
       outputTokens: 25,
       usd: 0.002,
@@ -192,9 +193,11 @@ describe('cost with a cassette', () => {
     )
     expect(warm.calls.live).toBe(0)
     expect(second.verdict.kind).toBe('pass')
+    // The same cassette in memory: the second check is answered by the calls the first one made.
     expect(second.verdict.cost).toEqual({
       modelCalls: 8,
       cassetteHits: 8,
+      reusedHits: 8,
       inputTokens: 0,
       outputTokens: 0,
       usd: null,
@@ -203,7 +206,7 @@ describe('cost with a cassette', () => {
     })
     expect(budget.spentCostUsd).toBe(0)
     expect(second.message).toContain(
-      '\n  cost: 8 model calls (all from the cassette), nothing spent; the cassette saved $0.0080',
+      '\n  cost: 8 model calls (all reused within this run), nothing spent; the cassette saved $0.0080',
     )
   })
 })

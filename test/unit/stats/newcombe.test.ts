@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { independentScoreTestOneSided, newcombe } from '../../../src/stats/newcombe.js'
+import { independentScoreTestOneSided, newcombe, newcombeCorrected } from '../../../src/stats/newcombe.js'
 
 describe('newcombe', () => {
   // Newcombe (1998), "Interval estimation for the difference between independent proportions",
@@ -43,6 +43,38 @@ describe('independentScoreTestOneSided', () => {
     ] as const) {
       const rejects = independentScoreTestOneSided(s1, 40, s2, 40) < 0.05
       expect(rejects).toBe(newcombe(s1, 40, s2, 40, 0.9).high < 0)
+    }
+  })
+})
+
+describe('newcombeCorrected', () => {
+  // Newcombe (1998), method 11 (continuity-corrected Wilson limits), on the paper's worked examples.
+  it.each([
+    [56, 70, 48, 80, 0.0428, 0.3422],
+    [9, 10, 3, 10, 0.1013, 0.8387],
+  ])('reproduces the published 95%% interval for %i/%i − %i/%i', (s1, n1, s2, n2, low, high) => {
+    const interval = newcombeCorrected(s1, n1, s2, n2)
+    expect(interval.low).toBeCloseTo(low, 4)
+    expect(interval.high).toBeCloseTo(high, 4)
+    expect(interval.method).toBe('newcombe-corrected')
+  })
+
+  it('contains method 10 and stays ordered inside [−1, 1], at the edges too', () => {
+    for (const [s1, n1, s2, n2] of [
+      [0, 10, 0, 20],
+      [10, 10, 0, 10],
+      [5, 56, 0, 29],
+      [1, 100, 99, 100],
+      [23, 100, 40, 100],
+    ] as const) {
+      const corrected = newcombeCorrected(s1, n1, s2, n2, 0.9)
+      const plain = newcombe(s1, n1, s2, n2, 0.9)
+      expect(corrected.low).toBeLessThanOrEqual(plain.low + 1e-12)
+      expect(corrected.high).toBeGreaterThanOrEqual(plain.high - 1e-12)
+      expect(-1).toBeLessThanOrEqual(corrected.low)
+      expect(corrected.low).toBeLessThanOrEqual(corrected.point)
+      expect(corrected.point).toBeLessThanOrEqual(corrected.high)
+      expect(corrected.high).toBeLessThanOrEqual(1)
     }
   })
 })

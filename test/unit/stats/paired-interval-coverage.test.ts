@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Interval } from '../../../src/stats/estimate.js'
 import { tango } from '../../../src/stats/tango.js'
 import { tangoCorrected } from '../../../src/stats/tango-corrected.js'
+import { pairedDifference } from '../../../src/stats/paired-difference.js'
 
 /**
  * Exact coverage of the fixed-sample paired effect interval of contrastive attribution, by
@@ -123,6 +124,8 @@ function worstOver(interval: PairedInterval): { coverage: number; at: string } {
 
 const corrected: PairedInterval = (n12, n21, pairs) =>
   tangoCorrected({ n11: 0, n12, n21, n22: pairs - n12 - n21 }, 0.95)
+const withFallback: PairedInterval = (n12, n21, pairs) =>
+  pairedDifference({ n11: 0, n12, n21, n22: pairs - n12 - n21 }, 0.95)
 const uncorrected: PairedInterval = (n12, n21, pairs) =>
   tango({ n11: 0, n12, n21, n22: pairs - n12 - n21 }, 0.95)
 
@@ -145,5 +148,11 @@ describe('exact coverage of the 95% paired effect interval over the pivot family
     expect(worst.coverage, worst.at).toBeGreaterThanOrEqual(0.945)
     // Not wider than it must be: the worst case sits within half a point of 94.5%.
     expect(worst.coverage, worst.at).toBeCloseTo(0.9489, 4)
+  })
+
+  it('with the confidence sequence for mostly discordant tables (what attribution uses) too', () => {
+    const worst = worstOver(withFallback)
+    expect(worst.coverage, worst.at).toBeGreaterThanOrEqual(0.945)
+    expect(worst.coverage, worst.at).toBeCloseTo(0.9511, 4)
   })
 })

@@ -57,6 +57,41 @@ describe('formatCostLine', () => {
   })
 })
 
+describe('formatCostLine on repeats within a run', () => {
+  it('calls repeats of a call the run made "reused within this run", apart from hits read from the file', () => {
+    expect(
+      formatCostLine(
+        cost({
+          modelCalls: 330,
+          cassetteHits: 130,
+          reusedHits: 130,
+          inputTokens: 24_000,
+          outputTokens: 4000,
+          usd: 0.054,
+          savedUsd: 0.033,
+        }),
+      ),
+    ).toBe(
+      'cost: 330 model calls (130 reused within this run), 28,000 tokens, $0.0540; the cassette saved $0.0330',
+    )
+    expect(formatCostLine(cost({ modelCalls: 50, cassetteHits: 45, reusedHits: 5, usd: 0.01 }))).toBe(
+      'cost: 50 model calls (40 from the cassette, 5 reused within this run), 0 tokens, $0.0100',
+    )
+    expect(formatCostLine(cost({ modelCalls: 8, cassetteHits: 8, reusedHits: 8 }))).toBe(
+      'cost: 8 model calls (all reused within this run), nothing spent',
+    )
+    expect(costCell(cost({ modelCalls: 50, cassetteHits: 45, reusedHits: 5, usd: 0.01 }))).toBe(
+      '50 calls (40 cassette, 5 reused), $0.0100',
+    )
+    expect(
+      sumCosts([cost({ modelCalls: 2, cassetteHits: 1, reusedHits: 1 }), cost({ modelCalls: 1 })]),
+    ).toMatchObject({
+      cassetteHits: 1,
+      reusedHits: 1,
+    })
+  })
+})
+
 describe('costCell', () => {
   it('is short enough for a table column', () => {
     expect(costCell(undefined)).toBe('—')

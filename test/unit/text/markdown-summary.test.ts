@@ -26,7 +26,8 @@ const rows: MarkdownSummaryRow[] = [
     test: 'support > injected | <b>bold</b> _ticket_',
     file: 'support.test.ts',
     verdict: 'fail',
-    rate: rate(6, 16, 0.1848, 0.6136),
+    // A sequential gate's rate: the anytime-valid confidence sequence its test decided with.
+    rate: { ...rate(6, 16, 0.1425, 0.6741), confidence: 0.9, method: 'confidence-sequence' },
     rollouts: 16,
     errors: 2,
     locus: { index: 0, name: 'decide#1' },
@@ -66,11 +67,13 @@ describe('formatMarkdownSummary', () => {
     expect(formatMarkdownSummary(rows)).toMatchInlineSnapshot(`
       "### causal-replay: 3 rate assertions — 1 fail, 1 inconclusive, 1 pass
 
-      | test | verdict | rate [95% CI] | rollouts | cost | causal locus | report |
+      | test | verdict | rate [interval] | rollouts | cost | causal locus | report |
       | --- | --- | --- | ---: | --- | --- | --- |
-      | support.test.ts &gt; support &gt; injected \\| &lt;b&gt;bold&lt;/b&gt; \\_ticket\\_ | ❌ fail | 37.5% \\[18.5%–61.4%\\] Wilson | 16 (2 errors) | 96 calls (40 cassette), $0.0224 | 0 decide\\#1 | \`.causal-replay/support/support.test.ts/injected.html\` |
-      | billing.test.ts &gt; refunds | ⚠️ inconclusive | 7.5% \\[2.6%–19.9%\\] Wilson | 40 | 40 calls, unpriced | — | \`.causal-replay/billing/refunds.json\` |
-      | support.test.ts &gt; support &gt; careful ticket | ✅ pass | 0.0% \\[0.0%–5.1%\\] Wilson | 72 | — | — | — |
+      | support.test.ts &gt; support &gt; injected \\| &lt;b&gt;bold&lt;/b&gt; \\_ticket\\_ | ❌ fail | 37.5% \\[14.2%–67.4%\\] 90% confidence sequence | 16 (2 errors) | 96 calls (40 cassette), $0.0224 | 0 decide\\#1 | \`.causal-replay/support/support.test.ts/injected.html\` |
+      | billing.test.ts &gt; refunds | ⚠️ inconclusive | 7.5% \\[2.6%–19.9%\\] 95% Wilson | 40 | 40 calls, unpriced | — | \`.causal-replay/billing/refunds.json\` |
+      | support.test.ts &gt; support &gt; careful ticket | ✅ pass | 0.0% \\[0.0%–5.1%\\] 95% Wilson | 72 | — | — | — |
+
+      confidence sequence: anytime-valid, so it holds at the rollout where the sequential test stopped; the rate beside it is read at that stop and leans toward the verdict
 
       Total cost: 136 model calls (40 from the cassette), 12,640 tokens, $0.0224 + 40 unpriced calls; the cassette saved $0.0160
 

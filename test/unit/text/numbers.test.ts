@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { confidenceLevel, effect, percent, probability, signedPercent } from '../../../src/text/numbers.js'
+import {
+  confidenceLevel,
+  effect,
+  effectUpperEnd,
+  percent,
+  probability,
+  rescueLowerEnd,
+  signedPercent,
+} from '../../../src/text/numbers.js'
+import { rescueLowerPercent, signedInterval } from '../../../src/html/numbers.js'
+import { BELOW_ZERO } from '../../../src/attribute/arm-comparison.js'
 
 describe('number formatting', () => {
   it('percent: one decimal from 1%, two significant digits below, so small bounds keep information', () => {
@@ -27,5 +37,19 @@ describe('number formatting', () => {
     expect(confidenceLevel(0.95)).toBe('95%')
     expect(confidenceLevel(0.975)).toBe('97.5%')
     expect(confidenceLevel(0.9)).toBe('90%')
+  })
+})
+
+describe('the ends of an interval capped just below 0', () => {
+  it('keep their sign, so a rescue never reads as reaching 0', () => {
+    expect(effectUpperEnd(BELOW_ZERO)).toBe('-0.00')
+    expect(effectUpperEnd(-0.12)).toBe('-0.12')
+    expect(effectUpperEnd(0.001)).toBe(' 0.00')
+    expect(rescueLowerEnd(-BELOW_ZERO)).toBe('>0%')
+    expect(rescueLowerEnd(0.004)).toBe('>0%')
+    expect(rescueLowerEnd(0.23)).toBe('23%')
+    expect(signedInterval({ point: -0.4, low: -0.8, high: BELOW_ZERO })).toBe('-0.40 [-0.80, -0.00]')
+    expect(rescueLowerPercent(-BELOW_ZERO)).toBe('>0%')
+    expect(rescueLowerPercent(0.05)).toBe('5.0%')
   })
 })

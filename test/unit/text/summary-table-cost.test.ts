@@ -42,9 +42,9 @@ describe('formatSummaryTable with model calls', () => {
   it('adds a cost column and the run total only when an assertion made model calls', () => {
     expect(formatSummaryTable([withModel, plain])).toMatchInlineSnapshot(`
       "causal-replay: 2 rate assertions — 1 fail, 0 inconclusive, 1 pass
-        test                                                  verdict  rate [95% CI]               rollouts  cost                               locus
-        support.test.ts > support > injected: rarely refunds  fail     56.3% [33.2%–76.9%] Wilson        16  412 calls (380 cassette), $0.0123  0 decide#1
-        coin.test.ts > coin > rarely tails                    pass     1.4% [0.25%–7.5%] Wilson          72  —                                  —
+        test                                                  verdict  rate [interval]                 rollouts  cost                               locus
+        support.test.ts > support > injected: rarely refunds  fail     56.3% [33.2%–76.9%] 95% Wilson        16  412 calls (380 cassette), $0.0123  0 decide#1
+        coin.test.ts > coin > rarely tails                    pass     1.4% [0.25%–7.5%] 95% Wilson          72  —                                  —
         total cost: 412 model calls (380 from the cassette), 98,210 tokens, $0.0123; the cassette saved $0.1180"
     `)
   })

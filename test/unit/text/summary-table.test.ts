@@ -3,13 +3,15 @@ import { formatSummaryTable, type SummaryRow } from '../../../src/text/summary-t
 import { formatTable } from '../../../src/text/table.js'
 import { clopperPearson } from '../../../src/stats/clopper-pearson.js'
 import { wilson } from '../../../src/stats/wilson.js'
+import { confidenceSequence } from '../../../src/stats/confidence-sequence.js'
 
 const rows: SummaryRow[] = [
   {
     test: 'support > careful: rarely refunds',
     file: 'support.test.ts',
     verdict: 'pass',
-    rate: wilson(7, 356),
+    // A sequential gate's rate: its test's anytime-valid confidence sequence, one-sided 95% each end.
+    rate: confidenceSequence(7, 356, 0.1),
     rollouts: 356,
     locus: null,
   },
@@ -17,7 +19,7 @@ const rows: SummaryRow[] = [
     test: 'support > injected: rarely refunds',
     file: 'support.test.ts',
     verdict: 'fail',
-    rate: wilson(2, 3),
+    rate: confidenceSequence(2, 3, 0.1),
     rollouts: 3,
     locus: { index: 1, name: 'decide' },
   },

@@ -161,6 +161,40 @@ describe('formatVerdictMessage', () => {
     }
   })
 
+  it('toMatchRateBaseline: a reproduced run passes with the stored rate; another seed is undecided', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'causal-replay-format-'))
+    try {
+      const claim = (update: 'new' | 'none', seed: number, tolerance = 0) =>
+        claimOf(
+          'baseline',
+          refunded,
+          {
+            attribute: false,
+            seed,
+            tolerance,
+            file: join(dir, 'test/__baselines__/support.test.ts.rates.json'),
+            name: 'support > keeps its refund rate 1',
+            update,
+          },
+          'toMatchRateBaseline',
+        )
+      await artifactOf(supportAgent.on(carefulTicket), claim('new', 3), dir)
+      const reproduced = await artifactOf(supportAgent.on(carefulTicket), claim('none', 3), dir)
+      expect(reproduced.verdict.kind).toBe('pass')
+      expect(reproduced.verdict.gate === 'baseline' && reproduced.verdict.baseline.finding).toBe('reproduced')
+      const undecided = await artifactOf(supportAgent.on(carefulTicket), claim('none', 4), dir)
+      expect(undecided.verdict.kind).toBe('fail')
+      expect(undecided.verdict.gate === 'baseline' && undecided.verdict.baseline.finding).toBe('undecided')
+      const within = await artifactOf(supportAgent.on(carefulTicket), claim('none', 4, 0.1), dir)
+      expect(within.verdict.kind).toBe('pass')
+      expect(
+        [reproduced, undecided, within].map((artifact) => formatVerdictMessage(artifact)).join('\n\n'),
+      ).toMatchSnapshot()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('an attribution without a locus, truncated, with skipped steps and a worsening step', () => {
     const estimate = (successes: number, n: number) => ({
       point: successes / n,

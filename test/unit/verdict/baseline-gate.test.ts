@@ -49,21 +49,47 @@ describe('runBaselineGate', () => {
     expect(again.verdict.kind).toBe('pass')
     expect(again.verdict.baseline.status).toBe('compared')
     expect(again.verdict.baseline.difference!.point).toBe(0)
+    expect(again.verdict.baseline.finding).toBe('reproduced')
+    expect(entry.outcomes).toHaveLength(100)
+  })
+
+  it('fails a 17-point regression (23% → 40%) at 100 rollouts with tolerance 0.05', async () => {
+    await measure(0.23, 'new', 'k', { tolerance: 0.05 })
+    // Another seed: independent runs, nothing reproduced.
+    const worse = await measure(0.4, 'new', 'k', { tolerance: 0.05, seed: 8 })
+    expect(worse.verdict.kind).toBe('fail')
+    expect(['undecided', 'regressed']).toContain(worse.verdict.baseline.finding)
+    expect(worse.verdict.baseline.difference!.high).toBeGreaterThan(0.05)
+    expect(worse.verdict.baseline.difference!.confidence).toBeCloseTo(0.9, 12)
+  })
+
+  it('passes a changed agent only when its worse bound lies within the tolerance', async () => {
+    await measure(0.23, 'new', 'k')
+    // The same rate from another seed is a change the gate cannot tell from a regression at tolerance 0…
+    const other = await measure(0.23, 'new', 'k', { seed: 11 })
+    expect(other.verdict.kind).toBe('fail')
+    expect(other.verdict.baseline.finding).toBe('undecided')
+    // …but within a 20-point tolerance its 95% upper bound is.
+    const tolerated = await measure(0.23, 'new', 'k', { seed: 11, tolerance: 0.2 })
+    expect(tolerated.verdict.kind).toBe('pass')
+    expect(tolerated.verdict.baseline.finding).toBe('within')
   })
 
   it('fails a significant regression (Newcombe interval above the tolerance) and names a failing rollout', async () => {
     await measure(0.05, 'new')
     const worse = await measure(0.4, 'new')
     expect(worse.verdict.kind).toBe('fail')
-    expect(worse.verdict.baseline.difference!.method).toBe('newcombe')
+    expect(worse.verdict.baseline.finding).toBe('regressed')
+    expect(worse.verdict.baseline.difference!.method).toBe('newcombe-corrected')
     expect(worse.verdict.baseline.difference!.low).toBeGreaterThan(0)
     expect(worse.failing!.output).toBe('bad')
-    // A tolerance wider than the regression lets it pass.
+    // A tolerance wider than the regression's upper bound lets it pass.
     const tolerated = await measure(0.4, 'new', undefined, { tolerance: 0.6 })
     expect(tolerated.verdict.kind).toBe('pass')
-    // An improvement is never a regression.
+    // A clear improvement passes at tolerance 0.
     const better = await measure(0, 'new')
     expect(better.verdict.kind).toBe('pass')
+    expect(better.verdict.baseline.finding).toBe('within')
   })
 
   it('better: "higher" flips the worse side', async () => {

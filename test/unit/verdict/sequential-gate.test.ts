@@ -17,7 +17,14 @@ describe('runSequentialGate', () => {
     expect(firstCleanPass).toBeGreaterThanOrEqual(59)
     expect(verdict.kind).toBe('pass')
     expect(verdict.stop).toBe('decided')
-    expect(verdict.observed).toMatchObject({ successes: 0, n: firstCleanPass, method: 'wilson' })
+    // The rate's interval is the test's own anytime-valid confidence sequence, not a Wilson CI.
+    expect(verdict.observed).toMatchObject({
+      successes: 0,
+      n: firstCleanPass,
+      method: 'confidence-sequence',
+    })
+    expect(verdict.observed.confidence).toBeCloseTo(0.9, 12)
+    expect(verdict.observed.high).toBeCloseTo(verdict.decision!.interval.high, 12)
     expect(verdict.rolloutsUsed).toBe(firstCleanPass)
     expect(verdict.decision!.interval.high).toBeLessThanOrEqual(0.05)
     expect(verdict.replay).toBeNull()
