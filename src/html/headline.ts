@@ -43,7 +43,7 @@ function observedStat({ verdict }: Artifact): Markup {
     return markup`<div class="stat" data-stat="observed">
 <div class="stat-label">Mean score: ${verdict.predicate}</div>
 <div class="stat-value">${mean === null ? '—' : scoreNumber(mean.point)}</div>
-<div class="stat-detail">${mean === null ? 'no completed rollout' : `${confidenceLevel(mean.confidence)} betting confidence sequence ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}`}</div>
+<div class="stat-detail">${mean === null ? 'no completed rollout' : `${SEQUENTIAL_POINT} · ${confidenceLevel(mean.confidence)} betting confidence sequence ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}`}</div>
 <div class="stat-detail">${observed.successes}/${observed.n} rollouts scored ${good} ${scoreNumber(threshold)}</div>
 ${errorNote}
 </div>`

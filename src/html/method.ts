@@ -63,7 +63,7 @@ function gateSampling(verdict: Verdict): string {
       const bounds =
         mean === null
           ? ''
-          : `, ${oneSidedLevel(mean.confidence)} one-sided confidence bounds on the mean score ${scoreNumber(mean.low)}–${scoreNumber(mean.high)} (intersected over looks)`
+          : `, mean score ${SEQUENTIAL_POINT} ${scoreNumber(mean.point)}, ${oneSidedLevel(mean.confidence)} one-sided confidence bounds ${scoreNumber(mean.low)}–${scoreNumber(mean.high)} (intersected over looks)`
       const rescaled =
         range[0] === 0 && range[1] === 1
           ? ''

@@ -69,10 +69,11 @@ describe('a score verdict in the summary table, the job summary, the HTML page a
     expect(formatSummaryTable([row])).toMatchSnapshot()
   })
 
-  it('the job summary too', () => {
+  it('the job summary too, with the note that the mean is read at the sequential stop', () => {
     const markdown = formatMarkdownSummary([row])
-    expect(markdown).toContain('| mean score [level, method] |')
-    expect(markdown).toMatch(/mean 0\.433 \\\[0\.204–0\.695\\\] 90% betting CS, ≥ 0\.7/)
+    expect(markdown).toContain('| rate or mean score [interval] |')
+    expect(markdown).toContain('the rate (or mean score) beside it is read at that stop')
+    expect(markdown).toMatch(/mean 0\.433 \\\[0\.204–0\.695\\\] 90% betting confidence sequence, ≥ 0\.7/)
   })
 
   it('the HTML page states the mean, the threshold, the method and the bad outcome', () => {
