@@ -61,7 +61,7 @@ describe('score gates from the package', () => {
       'expected support to score policy grade at least 4 on average (scores in [1, 5]) at 95% confidence',
     )
     expect(lines[1]).toMatch(
-      /^ {2}observed mean score [\d.]+ over \d+ rollouts \(90% betting confidence sequence [\d.]+–[\d.]+\); \d+\/\d+ scored ≥ 4 {2}→ fail$/,
+      /^ {2}observed mean score [\d.]+ at the sequential stop over \d+ rollouts \(90% betting confidence sequence [\d.]+–[\d.]+\); \d+\/\d+ scored ≥ 4 {2}→ fail$/,
     )
     expect(message).toMatch(
       /\n {2}attributing rollout \d+, score 1, as bad: score < 4 \(the lowest-scoring rollout\)\n/,
