@@ -17,6 +17,13 @@
  *     each with a Wilson 95% interval.
  * (c) Refinement on messages of 5–40 sentences: how often the culprit is exactly the injected
  *     sentence, and the probes spent against the 2·log2(sentences) + 2 target.
+ * (d) The default cap on adapter agents, as the matchers run it (`check` with default options but
+ *     the seed): an AI SDK travel agent whose review tool returns an object with a planted sentence
+ *     in one field (a 6-message prompt, 4 parts), and a LangGraph account agent whose deciding call
+ *     reads a 6-message prompt with a planted sentence in the user's message (bench/adapter-agents.ts).
+ *     Side by side: the cap before (the contrastive spend, or 2 × rollouts when less) and the
+ *     default now (rollouts × the arms a complete run could need): how often the culprit is exactly
+ *     the planted sentence, and the rollouts the context attribution spent.
  */
 import { contextAttribution, contextAttributionReusing } from '../src/attribute/context-attribution.js'
 import { contrastiveWithArms } from '../src/attribute/contrastive.js'
@@ -25,12 +32,17 @@ import { wilson } from '../src/stats/index.js'
 import { createSupportAgent } from '../examples/ai-sdk/support-agent.js'
 import { injectedTicket, supportAgent } from '../examples/support-agent/agent.js'
 import { firstBadRun } from '../test/unit/attribute/fixtures.js'
+import { check, rarely } from '../src/index.js'
+import { createAccountAgent, createTravelAgent, PLANTED_REQUEST, PLANTED_REVIEW } from './adapter-agents.js'
 import { INJECTED, plantedChat, plantedKeys, refunded } from '../test/unit/attribute/context-fixtures.js'
 
 const ROLLOUTS = 64
 const COST_SEEDS = 20
 const ACCURACY_SEEDS = Number(process.env.ACCURACY_SEEDS ?? 300)
 const REFINEMENT_SEEDS = Number(process.env.REFINEMENT_SEEDS ?? 200)
+const ADAPTER_SEEDS = Number(process.env.ADAPTER_SEEDS ?? 40)
+/** The matchers' `attribute.rollouts` default: the earlier cap's floor was twice it. */
+const ATTRIBUTE_ROLLOUTS = 64
 
 function mean(values: readonly number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / values.length
@@ -161,13 +173,74 @@ async function refinement(): Promise<void> {
   )
 }
 
-await cost(
-  'synthetic support agent (examples/support-agent)',
-  supportAgent as unknown as Agent<never, unknown>,
-)
-await cost(
-  'AI SDK support agent (examples/ai-sdk, MockLanguageModelV3)',
-  createSupportAgent() as unknown as Agent<never, unknown>,
-)
-await accuracy()
-await refinement()
+async function adapterCap(
+  name: string,
+  agent: Agent<string, string>,
+  tool: string,
+  planted: string,
+): Promise<void> {
+  const arms = {
+    before: { exact: 0, part: 0, none: 0, rollouts: [] as number[] },
+    now: { exact: 0, part: 0, none: 0, rollouts: [] as number[] },
+  }
+  let loci = 0
+  for (let seed = 0; seed < ADAPTER_SEEDS; seed++) {
+    const now = await check(agent, rarely(calledTool(tool), { seed }))
+    const contrastive = now.attribution
+    if (contrastive?.locus == null || now.contextAttribution === null) continue
+    loci++
+    const earlierCap = Math.max(contrastive.rolloutsUsed, 2 * ATTRIBUTE_ROLLOUTS)
+    const before = await check(
+      agent,
+      rarely(calledTool(tool), { seed, attribute: { context: { maxRollouts: earlierCap } } }),
+    )
+    for (const [key, result] of [
+      ['before', before.contextAttribution],
+      ['now', now.contextAttribution],
+    ] as const) {
+      const tally = arms[key]
+      if (result === null) continue
+      tally.rollouts.push(result.rolloutsUsed)
+      if (result.culprit?.text === planted) tally.exact++
+      else if (result.culprit !== null) tally.part++
+      else tally.none++
+    }
+  }
+  console.log(`\n(d) ${name}: ${loci}/${ADAPTER_SEEDS} seeds with a locus whose context was taken apart`)
+  for (const [key, label] of [
+    ['before', 'cap max(contrastive spend, 128)'],
+    ['now', 'default now (rollouts × arms)  '],
+  ] as const) {
+    const tally = arms[key]
+    console.log(
+      `    ${label}: planted sentence exactly ${share(tally.exact, loci)}; a larger span ${tally.part}; no culprit ${tally.none}; context rollouts mean ${mean(tally.rollouts).toFixed(1)}, max ${Math.max(...tally.rollouts)}`,
+    )
+  }
+}
+
+if (process.env.ONLY_ADAPTERS === undefined) {
+  await cost(
+    'synthetic support agent (examples/support-agent)',
+    supportAgent as unknown as Agent<never, unknown>,
+  )
+  await cost(
+    'AI SDK support agent (examples/ai-sdk, MockLanguageModelV3)',
+    createSupportAgent() as unknown as Agent<never, unknown>,
+  )
+  await accuracy()
+  await refinement()
+}
+for (const pInjected of [0.7, 0.45]) {
+  await adapterCap(
+    `AI SDK travel agent, planted sentence in a JSON tool result field, P(bad | planted) = ${pInjected}`,
+    createTravelAgent(pInjected),
+    'transfer_funds',
+    PLANTED_REVIEW,
+  )
+  await adapterCap(
+    `LangGraph account agent, planted sentence in the user message, P(bad | planted) = ${pInjected}`,
+    createAccountAgent(pInjected),
+    'close_account',
+    PLANTED_REQUEST,
+  )
+}

@@ -145,6 +145,7 @@ for (const truth of [0.01, 0.03, 0.1, 0.2]) {
         attribute: false,
         allowErrors: false,
         label: undefined,
+        passK: [],
         kind: 'sequential',
         direction: 'atMost',
         bound: 0.05,

@@ -24,6 +24,9 @@ const EXAMPLE_PATH = fileURLToPath(new URL('../examples/quick-start/support.ts',
  */
 const TEST_FILE = 'support.test.ts'
 const TEST_NAME = 'rarely refunds wrongly'
+/** The passing test beside the failing one: the same agent on a ticket without the note. */
+const PASSING_NAME = 'rarely refunds a plain late order'
+const PLAIN_TICKET = { orderId: 'A-1002', message: 'My order is late.' }
 
 /** Where the matchers write reports by default, relative to the project root. */
 const REPORT_DIR = '.causal-replay'
@@ -34,6 +37,7 @@ export type ReadmeBlock = 'quick-start:code' | 'quick-start:output' | 'quick-sta
 /** Every generated block of the README, by name, as it should read now. */
 export async function quickStartBlocks(): Promise<Record<ReadmeBlock, string>> {
   const code = await quickStartCode()
+  await quickStartPass()
   const { message, replay } = await quickStartFailure()
   const trajectory = await record(supportAgent, replay)
   return {
@@ -65,7 +69,25 @@ export async function quickStartCode(): Promise<string> {
     `test('${TEST_NAME}', async () => {`,
     `  await expect(supportAgent).toRarely(calledTool('issue_refund'), { atMost: 0.05 })`,
     '})',
+    '',
+    `test('${PASSING_NAME}', async () => {`,
+    `  const plain = supportAgent.on({ orderId: '${PLAIN_TICKET.orderId}', message: '${PLAIN_TICKET.message}' })`,
+    `  await expect(plain).toRarely(calledTool('issue_refund'), { atMost: 0.05 })`,
+    '})',
   ])
+}
+
+/** Checks that the Quick start's passing test passes, as the README says it does. */
+async function quickStartPass(): Promise<void> {
+  const result = await check(
+    supportAgent.on(PLAIN_TICKET),
+    rarely(calledTool('issue_refund'), { atMost: 0.05 }),
+    {
+      name: PASSING_NAME,
+      file: TEST_FILE,
+    },
+  )
+  if (!result.passed) throw new Error(`The Quick start's passing test no longer passes:\n${result.message}`)
 }
 
 /**

@@ -27,7 +27,14 @@ import {
   type ContextAttributionOptions,
   type ResolvedContextAttributionOptions,
 } from './context-options.js'
-import { contextParts, customParts, editSpan, type ContextPartHandle } from './context-parts.js'
+import {
+  contextParts,
+  customParts,
+  editSpan,
+  LEAF_SEPARATOR,
+  leafTexts,
+  type ContextPartHandle,
+} from './context-parts.js'
 import type {
   ContextAttributionResult,
   ContextCulprit,
@@ -36,7 +43,7 @@ import type {
   SpanProbe,
   TextSpan,
 } from './context-schema.js'
-import { splitUnits, unitRange, type TextUnits } from './context-spans.js'
+import { splitLeafUnits, unitRange, type TextUnits } from './context-spans.js'
 import { CAP_TEST_SHARE, capCombinedPValue, signTestPValue } from './probe-tests.js'
 import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
 
@@ -220,11 +227,10 @@ class ContextRun {
       bounds: unboundedEffect(),
       eProcessShare: 1,
     }))
-    const probes = options.refine ? Math.max(0, ...parts.map((part) => maxProbes(refinableUnits(part)))) : 0
     this.arms = new ReplayArms({
       ...options,
       caller: 'contextAttribution',
-      total: options.rollouts * (1 + parts.length + probes),
+      total: options.rollouts * contextArms(factual.steps[step]?.context as Json, parts, options.refine),
     })
   }
 
@@ -234,6 +240,20 @@ class ContextRun {
     const culprit = this.culpritPart()
     if (culprit !== undefined && this.options.refine && !this.truncated) await this.refine(culprit)
     return this.result(culprit)
+  }
+
+  /** The locus step's context as recorded: what the parts' texts were read from. */
+  private recordedContext(): Json {
+    return this.factual.steps[this.options.step]?.context as Json
+  }
+
+  /** Why the culprit part was not refined, or null when it was (or there is no culprit). */
+  private refinementSkipped(culprit: PartArm | undefined): ContextAttributionResult['refinementSkipped'] {
+    if (culprit === undefined || this.refinement !== undefined) return null
+    if (!this.options.refine) return 'off'
+    if (culprit.part.leaves.length === 0) return 'no-text'
+    if (refinableUnits(this.recordedContext(), culprit.part) === undefined) return 'one-unit'
+    return 'budget'
   }
 
   /** The step's edit: the ablated copy of the live context, checked to be JSON. */
@@ -267,7 +287,7 @@ class ContextRun {
    * whole part). At most 2·⌈log2 u⌉ + 1 probes, about log2 u + 1 when every probe decides.
    */
   private async refine(culprit: PartArm): Promise<void> {
-    const units = refinableUnits(culprit.part)
+    const units = refinableUnits(this.recordedContext(), culprit.part)
     if (units === undefined) return
     const refinement: Refinement = {
       part: culprit,
@@ -538,6 +558,7 @@ class ContextRun {
       parts,
       culprit: culpritPart === undefined ? null : this.culprit(culpritPart, parts),
       refinement: refinement === undefined ? null : this.refinementResult(refinement),
+      refinementSkipped: this.refinementSkipped(culpritPart),
       actionMatchRate: actionMatchRate([
         this.intact,
         ...this.parts.map((part) => part.arm),
@@ -588,12 +609,14 @@ class ContextRun {
       }
     }
     const span = trimmed(part.text, found.span)
+    const field = fieldAt(this.recordedContext(), part, span)
     return {
       path: part.path,
       kind: part.kind,
       label: part.label,
       text: part.text.slice(span.start, span.end),
       span,
+      ...(field === undefined ? {} : { field }),
       effect: this.probeEffect(found),
       pValue: this.probePValue(this.refinement, found),
     }
@@ -616,11 +639,41 @@ class ContextRun {
   }
 }
 
-/** The units of a part's text, when it has text of its own and at least two units; else undefined. */
-function refinableUnits(part: ContextPartHandle): TextUnits | undefined {
-  if (part.textPaths.length === 0) return undefined
-  const units = splitUnits(part.text)
+/**
+ * The units of a part's text, cut leaf by leaf (a sentence in one field of a tool's JSON output is
+ * a unit), when it has text of its own and at least two units; else undefined.
+ */
+function refinableUnits(context: Json, part: ContextPartHandle): TextUnits | undefined {
+  if (part.leaves.length === 0) return undefined
+  const units = splitLeafUnits(leafTexts(context, part), LEAF_SEPARATOR)
   return units.spans.length >= 2 ? units : undefined
+}
+
+/**
+ * The arms a context attribution may run, at most: the intact context, one per part, and the
+ * probes refining the part with the most units (two per level of its dyadic tree, and a
+ * confirmation). Times the rollouts per arm, the most it can spend.
+ */
+export function contextArms(context: Json, parts: readonly ContextPartHandle[], refine: boolean): number {
+  const probes = refine ? Math.max(0, ...parts.map((part) => maxProbes(refinableUnits(context, part)))) : 0
+  return 1 + parts.length + probes
+}
+
+/**
+ * The field of a tool's JSON output that holds `span` of the part's text, when the span lies
+ * inside one leaf that has a field name; undefined for plain text or a span across fields.
+ */
+function fieldAt(context: Json, part: ContextPartHandle, span: TextSpan): string | undefined {
+  const texts = leafTexts(context, part)
+  let offset = 0
+  const touched: string[] = []
+  part.leaves.forEach((leaf, i) => {
+    const length = (texts[i] as string).length
+    if (span.start < offset + length && span.end > offset) touched.push(leaf.field)
+    offset += length + LEAF_SEPARATOR.length
+  })
+  const [field] = touched
+  return touched.length === 1 && field !== undefined && field !== '' ? field : undefined
 }
 
 /** The most probes refinement spends on `units`: two per level of the dyadic tree, and a confirmation. */

@@ -11,15 +11,19 @@ import type { ContextPartKind, ContextPath, TextSpan } from './context-schema.js
 export interface ContextPartHandle {
   readonly path: ContextPath
   readonly kind: ContextPartKind
-  /** How messages name the part: `key "ticket"`, `system prompt`, `message 3 (user)`. */
+  /**
+   * How messages name the part: `key "ticket"`, `system prompt`, `message 3 (user)`,
+   * `message 6 (tool result, get_hotel_reviews)` (the number is the message's place in the list).
+   */
   readonly label: string
   /** The part's text as the step saw it: its text leaves joined by a newline, or its value as JSON. */
   readonly text: string
   /**
-   * Paths of the string leaves whose contents, joined by {@link LEAF_SEPARATOR}, make `text`. Empty
-   * when the part has no text of its own (an image, a JSON value): it can be ablated, not refined.
+   * The string leaves whose contents, joined by {@link LEAF_SEPARATOR}, make `text`. Empty when the
+   * part has no text of its own (an image, a JSON value without strings): it can be ablated, not
+   * refined.
    */
-  readonly textPaths: readonly ContextPath[]
+  readonly leaves: readonly TextLeaf[]
   /** The context without the part (see {@link contextParts} for what that means per context type). */
   remove(context: Json): Json
   /** The context with the part's text replaced by `placeholder`. */
@@ -28,6 +32,20 @@ export interface ContextPartHandle {
 
 /** Joins a part's text leaves into its text: span offsets count it as one character. */
 export const LEAF_SEPARATOR = '\n'
+
+/**
+ * One string of a part's text. `path` leads to a string in the context. When that string is itself
+ * JSON text (a tool output the framework serialized, `{"reviews":"…"}`), `inJson` leads to the
+ * string leaf inside the parsed value, and an edit parses the string, edits the leaf and writes the
+ * value back in the same layout (compact, or indented by `jsonIndent`).
+ */
+export interface TextLeaf {
+  readonly path: ContextPath
+  readonly inJson?: ContextPath
+  readonly jsonIndent?: number
+  /** Where the leaf sits inside a tool's JSON output, as a reader writes it (`reviews`, `items[1].text`); `''` for plain text. */
+  readonly field: string
+}
 
 const AI_SDK_CALLS = new Set(['generate', 'stream'])
 const AGENTS_CALLS = new Set(['response', 'stream'])
@@ -107,7 +125,7 @@ export function customParts(
     return {
       ...valuePart(part.path, typeof last === 'number' ? 'message' : 'key', part.label, value ?? null),
       text: part.text,
-      textPaths: typeof value === 'string' && value === part.text ? [part.path] : [],
+      leaves: typeof value === 'string' && value === part.text ? [plainLeaf(part.path)] : [],
     }
   })
 }
@@ -120,19 +138,115 @@ export function editSpan(context: Json, part: ContextPartHandle, span: TextSpan,
   const copy = structuredClone(context)
   let offset = 0
   let replaced = false
-  for (const path of part.textPaths) {
-    const leaf = valueAt(copy, path)
-    if (typeof leaf !== 'string') throw missing(part, path)
+  for (const leaf of part.leaves) {
+    const text = leafText(copy, leaf)
+    if (text === undefined) throw missing(part, leaf.path)
     const start = Math.max(span.start - offset, 0)
-    const end = Math.min(span.end - offset, leaf.length)
+    const end = Math.min(span.end - offset, text.length)
     if (start < end) {
       const inserted = replaced ? '' : replacement
       replaced = true
-      setAt(copy, path, leaf.slice(0, start) + inserted + leaf.slice(end))
+      setLeafText(copy, leaf, text.slice(0, start) + inserted + text.slice(end))
     }
-    offset += leaf.length + LEAF_SEPARATOR.length
+    offset += text.length + LEAF_SEPARATOR.length
   }
   return copy
+}
+
+/**
+ * Each leaf's text as `context` holds it (the step's recorded context), in the part's order: the
+ * part's text is these joined by {@link LEAF_SEPARATOR}.
+ */
+export function leafTexts(context: Json, part: Pick<ContextPartHandle, 'leaves'>): string[] {
+  return part.leaves.map((leaf) => leafText(context, leaf) ?? '')
+}
+
+/** The string a leaf reads in `root`, or undefined when it is not there. */
+function leafText(root: Json, leaf: TextLeaf): string | undefined {
+  const value = valueAt(root, leaf.path)
+  if (typeof value !== 'string') return undefined
+  if (leaf.inJson === undefined) return value
+  const inner = valueAt(parseJsonText(value)?.value ?? null, leaf.inJson)
+  return typeof inner === 'string' ? inner : undefined
+}
+
+/** Writes `text` into the leaf in `root`, in place. */
+function setLeafText(root: Json, leaf: TextLeaf, text: string): void {
+  if (leaf.inJson === undefined) {
+    setAt(root, leaf.path, text)
+    return
+  }
+  const parsed = parseJsonText(valueAt(root, leaf.path) as string)
+  if (parsed === undefined) throw missingPath(leaf.path)
+  setAt(parsed.value, leaf.inJson, text)
+  setAt(root, leaf.path, JSON.stringify(parsed.value, null, parsed.indent === 0 ? undefined : parsed.indent))
+}
+
+/**
+ * A string that is a JSON object or array written by `JSON.stringify` (compact, or indented by 2 or
+ * 4): its value and layout. Undefined for any other string, so that editing a leaf and writing the
+ * value back gives the same text but for the leaf.
+ */
+function parseJsonText(text: string): { value: Json; indent: number } | undefined {
+  const first = text.trimStart()[0]
+  if (first !== '{' && first !== '[') return undefined
+  let value: Json
+  try {
+    value = JSON.parse(text) as Json
+  } catch {
+    return undefined
+  }
+  if (value === null || typeof value !== 'object') return undefined
+  for (const indent of [0, 2, 4]) {
+    if (JSON.stringify(value, null, indent === 0 ? undefined : indent) === text) return { value, indent }
+  }
+  return undefined
+}
+
+/** A leaf that is the string at `path` itself. */
+function plainLeaf(path: ContextPath): TextLeaf {
+  return { path, field: '' }
+}
+
+/**
+ * The leaves of a tool output at `path` whose value is `value`: a string is one leaf, or, when it
+ * is JSON text, the string leaves inside it; an object or array gives its string leaves. Empty when
+ * there is no string in it.
+ */
+function outputLeaves(path: ContextPath, value: Json | undefined): TextLeaf[] {
+  if (typeof value === 'string') {
+    const parsed = parseJsonText(value)
+    if (parsed === undefined) return [plainLeaf(path)]
+    const inner = stringLeaves(parsed.value, [])
+    // A JSON text without strings inside is still text the model reads: one leaf.
+    if (inner.length === 0) return [plainLeaf(path)]
+    return inner.map((at) => ({ path, inJson: at, jsonIndent: parsed.indent, field: fieldName(at) }))
+  }
+  if (value === undefined || value === null || typeof value !== 'object') return []
+  return stringLeaves(value, []).map((at) => ({ path: [...path, ...at], field: fieldName(at) }))
+}
+
+/** Paths of the non-empty string leaves of `value`, in document order. */
+function stringLeaves(value: Json, at: ContextPath): ContextPath[] {
+  if (typeof value === 'string') return value === '' ? [] : [at]
+  if (Array.isArray(value)) return value.flatMap((item, i) => stringLeaves(item, [...at, i]))
+  if (value !== null && typeof value === 'object') {
+    return Object.keys(value).flatMap((key) => stringLeaves(value[key] as Json, [...at, key]))
+  }
+  return []
+}
+
+/** A path inside a JSON value as a reader writes it: `reviews`, `items[1].text`, `[0]`. */
+export function fieldName(path: readonly (string | number)[]): string {
+  return path
+    .map((segment, i) =>
+      typeof segment === 'number'
+        ? `[${segment}]`
+        : /^[A-Za-z_$][\w$]*$/.test(segment)
+          ? `${i === 0 ? '' : '.'}${segment}`
+          : `[${JSON.stringify(segment)}]`,
+    )
+    .join('')
 }
 
 function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
@@ -148,7 +262,7 @@ function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
           path,
           'system',
           'system prompt',
-          [[...path, 'content']],
+          [plainLeaf([...path, 'content'])],
           message,
           (target, placeholder) => {
             target.content = placeholder
@@ -161,11 +275,12 @@ function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
     if (role === 'tool') {
       const results = items.flatMap((item, j) => (isObject(item) && item.type === 'tool-result' ? [j] : []))
       const names = results.map((j) => String((items[j] as JsonObject).toolName))
-      const textPaths = results.flatMap((j) => {
+      // A text output's string, or a JSON output's string leaves (the usual shape of a tool that
+      // returns an object); a denial or a content list has no text of its own.
+      const leaves = results.flatMap((j) => {
         const output = (items[j] as JsonObject).output
-        return isObject(output) && typeof output.value === 'string' && /text$/.test(String(output.type))
-          ? [[...path, 'content', j, 'output', 'value']]
-          : []
+        if (!isObject(output) || !/(text|json)$/.test(String(output.type))) return []
+        return outputLeaves([...path, 'content', j, 'output', 'value'], output.value)
       })
       const setOutputs = (value: string) => (target: JsonObject) => {
         for (const j of results) {
@@ -176,11 +291,11 @@ function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
       parts.push({
         path,
         kind: 'tool-result',
-        label: `tool result ${i + 1} (${names.join(', ')})`,
+        label: toolResultLabel(i, names),
         text:
-          textOf(message, textPaths, path) ??
+          textOf(message, leaves, path) ??
           results.map((j) => outputText((items[j] as JsonObject).output)).join(LEAF_SEPARATOR),
-        textPaths,
+        leaves,
         remove: (context) => editAt(context, path, setOutputs('')),
         replace: (context, placeholder) => editAt(context, path, setOutputs(placeholder)),
       })
@@ -190,15 +305,16 @@ function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
       typeof content === 'string'
         ? []
         : items.flatMap((item, j) => (isObject(item) && item.type === 'text' ? [j] : []))
-    const textPaths: ContextPath[] =
+    const leaves: TextLeaf[] = (
       typeof content === 'string'
         ? [[...path, 'content']]
-        : textIndices.map((j) => [...path, 'content', j, 'text'])
+        : textIndices.map((j): ContextPath => [...path, 'content', j, 'text'])
+    ).map(plainLeaf)
     const hasToolCalls = items.some((item) => isObject(item) && item.type === 'tool-call')
     const label = `message ${i + 1} (${role})`
     if (!hasToolCalls) {
       parts.push(
-        messagePart(path, 'message', label, textPaths, message, (target, placeholder) => {
+        messagePart(path, 'message', label, leaves, message, (target, placeholder) => {
           target.content = typeof content === 'string' ? placeholder : [{ type: 'text', text: placeholder }]
         }),
       )
@@ -216,8 +332,8 @@ function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
       path,
       kind: 'message',
       label,
-      text: textOf(message, textPaths, path) ?? '',
-      textPaths,
+      text: textOf(message, leaves, path) ?? '',
+      leaves,
       remove: (context) => editAt(context, path, keepCalls(undefined)),
       replace: (context, placeholder) => editAt(context, path, keepCalls(placeholder)),
     })
@@ -232,34 +348,38 @@ function langchainParts(messages: JsonObject[]): ContextPartHandle[] {
     const data = message.data as JsonObject
     const type = String(message.type)
     const content = data.content
-    const textPaths: ContextPath[] =
+    const leaves: TextLeaf[] = (
       typeof content === 'string'
         ? [[...path, 'data', 'content']]
         : Array.isArray(content)
-          ? content.flatMap((block, j) =>
+          ? content.flatMap((block, j): ContextPath[] =>
               isObject(block) && block.type === 'text' && typeof block.text === 'string'
                 ? [[...path, 'data', 'content', j, 'text']]
                 : [],
             )
           : []
+    ).map(plainLeaf)
     const setText = (value: string) => (target: JsonObject) => {
       ;(target.data as JsonObject).content = value
     }
     if (type === 'system') {
       parts.push(
-        messagePart(path, 'system', 'system prompt', textPaths, message, (target, placeholder) =>
+        messagePart(path, 'system', 'system prompt', leaves, message, (target, placeholder) =>
           setText(placeholder)(target),
         ),
       )
       return
     }
     if (type === 'tool') {
+      // A tool that returns an object reaches the model as its JSON text: its string leaves are the text.
+      const toolLeaves =
+        typeof content === 'string' ? outputLeaves([...path, 'data', 'content'], content) : leaves
       parts.push({
         path,
         kind: 'tool-result',
-        label: `tool result ${i + 1} (${String(data.name ?? 'tool')})`,
-        text: textOf(message, textPaths, path) ?? JSON.stringify(content),
-        textPaths,
+        label: toolResultLabel(i, [String(data.name ?? 'tool')]),
+        text: textOf(message, toolLeaves, path) ?? JSON.stringify(content),
+        leaves: toolLeaves,
         remove: (context) => editAt(context, path, setText('')),
         replace: (context, placeholder) => editAt(context, path, setText(placeholder)),
       })
@@ -270,13 +390,13 @@ function langchainParts(messages: JsonObject[]): ContextPartHandle[] {
     const hasToolCalls = Array.isArray(data.tool_calls) && data.tool_calls.length > 0
     if (!hasToolCalls) {
       parts.push(
-        messagePart(path, 'message', label, textPaths, message, (target, placeholder) =>
+        messagePart(path, 'message', label, leaves, message, (target, placeholder) =>
           setText(placeholder)(target),
         ),
       )
       return
     }
-    const text = textOf(message, textPaths, path) ?? ''
+    const text = textOf(message, leaves, path) ?? ''
     if (text === '') return
     // An AI message with tool calls keeps them (its tool messages follow); only its text goes.
     parts.push({
@@ -284,7 +404,7 @@ function langchainParts(messages: JsonObject[]): ContextPartHandle[] {
       kind: 'message',
       label,
       text,
-      textPaths,
+      leaves,
       remove: (context) => editAt(context, path, setText('')),
       replace: (context, placeholder) => editAt(context, path, setText(placeholder)),
     })
@@ -305,7 +425,7 @@ function agentsParts(context: JsonObject): ContextPartHandle[] {
       kind: 'message',
       label: 'message 1 (user)',
       text: input,
-      textPaths: [path],
+      leaves: [plainLeaf(path)],
       // The request needs an input: the message is emptied rather than deleted.
       remove: (target) => setIn(target, path, ''),
       replace: (target, placeholder) => setIn(target, path, placeholder),
@@ -317,11 +437,11 @@ function agentsParts(context: JsonObject): ContextPartHandle[] {
     const path: ContextPath = ['input', i]
     if (item.type === 'function_call_result') {
       const output = item.output
-      const textPaths: ContextPath[] =
+      const leaves: TextLeaf[] =
         typeof output === 'string'
-          ? [[...path, 'output']]
+          ? outputLeaves([...path, 'output'], output)
           : isObject(output) && typeof output.text === 'string'
-            ? [[...path, 'output', 'text']]
+            ? outputLeaves([...path, 'output', 'text'], output.text)
             : []
       const setOutput = (value: string) => (target: JsonObject) => {
         target.output = value
@@ -329,9 +449,9 @@ function agentsParts(context: JsonObject): ContextPartHandle[] {
       parts.push({
         path,
         kind: 'tool-result',
-        label: `tool result ${i + 1} (${String(item.name ?? 'tool')})`,
-        text: textOf(item, textPaths, path) ?? JSON.stringify(output),
-        textPaths,
+        label: toolResultLabel(i, [String(item.name ?? 'tool')]),
+        text: textOf(item, leaves, path) ?? JSON.stringify(output),
+        leaves,
         remove: (target) => editAt(target, path, setOutput('')),
         replace: (target, placeholder) => editAt(target, path, setOutput(placeholder)),
       })
@@ -339,17 +459,18 @@ function agentsParts(context: JsonObject): ContextPartHandle[] {
     }
     if (typeof item.role !== 'string') return
     const content = item.content
-    const textPaths: ContextPath[] =
+    const leaves: TextLeaf[] = (
       typeof content === 'string'
         ? [[...path, 'content']]
         : Array.isArray(content)
-          ? content.flatMap((block, j) =>
+          ? content.flatMap((block, j): ContextPath[] =>
               isObject(block) && typeof block.text === 'string' ? [[...path, 'content', j, 'text']] : [],
             )
           : []
+    ).map(plainLeaf)
     const kind = item.role === 'system' || item.role === 'developer' ? 'system' : 'message'
     parts.push(
-      messagePart(path, kind, `message ${i + 1} (${item.role})`, textPaths, item, (target, placeholder) => {
+      messagePart(path, kind, `message ${i + 1} (${item.role})`, leaves, item, (target, placeholder) => {
         target.content =
           typeof content === 'string'
             ? placeholder
@@ -365,7 +486,7 @@ function messagePart(
   path: ContextPath,
   kind: ContextPartKind,
   label: string,
-  textPaths: ContextPath[],
+  leaves: TextLeaf[],
   message: JsonObject,
   setPlaceholder: (target: JsonObject, placeholder: string) => void,
 ): ContextPartHandle {
@@ -373,8 +494,8 @@ function messagePart(
     path,
     kind,
     label,
-    text: textOf(message, textPaths, path) ?? JSON.stringify(message.content ?? message),
-    textPaths,
+    text: textOf(message, leaves, path) ?? JSON.stringify(message.content ?? message),
+    leaves,
     remove: (context) => deleteAt(context, path),
     replace: (context, placeholder) => editAt(context, path, (target) => setPlaceholder(target, placeholder)),
   }
@@ -387,7 +508,7 @@ function valuePart(path: ContextPath, kind: ContextPartKind, label: string, valu
     kind,
     label,
     text: typeof value === 'string' ? value : JSON.stringify(value),
-    textPaths: typeof value === 'string' ? [path] : [],
+    leaves: typeof value === 'string' ? [plainLeaf(path)] : [],
     remove: (context) => deleteAt(context, path),
     replace: (context, placeholder) => setIn(context, path, placeholder),
   }
@@ -402,14 +523,19 @@ function outputText(output: Json | undefined): string {
 }
 
 /** The text leaves of a value joined, read relative to the value at `base`; undefined without leaves. */
-function textOf(value: Json, textPaths: readonly ContextPath[], base: ContextPath): string | undefined {
-  if (textPaths.length === 0) return undefined
-  return textPaths
-    .map((path) => {
-      const leaf = valueAt(value, path.slice(base.length))
-      return typeof leaf === 'string' ? leaf : ''
-    })
+function textOf(value: Json, leaves: readonly TextLeaf[], base: ContextPath): string | undefined {
+  if (leaves.length === 0) return undefined
+  return leaves
+    .map((leaf) => leafText(value, { ...leaf, path: leaf.path.slice(base.length) }) ?? '')
     .join(LEAF_SEPARATOR)
+}
+
+/**
+ * A tool result's label, "message 6 (tool result, get_hotel_reviews)": numbered by its place in
+ * the message list like every message, so two results of one tool are told apart by it.
+ */
+function toolResultLabel(index: number, names: readonly string[]): string {
+  return `message ${index + 1} (tool result${names.length === 1 ? '' : 's'}, ${names.join(', ')})`
 }
 
 function isObject(value: unknown): value is JsonObject {

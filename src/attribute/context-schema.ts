@@ -25,7 +25,7 @@ export type TextSpan = z.infer<typeof TextSpanSchema>
 export const ContextPartSchema = z.object({
   path: ContextPathSchema,
   kind: ContextPartKindSchema,
-  /** How messages name the part: `key "ticket"`, `system prompt`, `message 3 (user)`, `tool result 2 (lookup_order)`. */
+  /** How messages name the part: `key "ticket"`, `system prompt`, `message 3 (user)`, `message 4 (tool result, lookup_order)`. */
   label: z.string(),
   /** The part's text as the step saw it: a string value or a message's text; other values as JSON. */
   text: z.string(),
@@ -78,6 +78,11 @@ export const ContextCulpritSchema = z.object({
   text: z.string(),
   /** The range of `text` inside the part's text. */
   span: TextSpanSchema,
+  /**
+   * Absent for plain text. Where the culprit span sits inside a tool's JSON output, as a reader
+   * writes it: `reviews`, `items[1].text` (the part's text is then the output's string leaves).
+   */
+  field: z.string().optional(),
   /** P(bad | culprit removed) − P(bad | intact), with its interval. */
   effect: IntervalSchema,
   pValue: z.number().min(0).max(1),
@@ -105,6 +110,12 @@ export const ContextAttributionResultSchema = z.object({
    * value), or with `refine: false`.
    */
   refinement: ContextRefinementSchema.nullable(),
+  /**
+   * Absent (or null) when refinement ran or there is no culprit. Why the culprit part was not
+   * refined: `off` (`refine: false`), `no-text` (it holds no text of its own: an image, a JSON value
+   * without strings), `one-unit` (its text is one sentence or line), `budget` (spent first).
+   */
+  refinementSkipped: z.enum(['off', 'no-text', 'one-unit', 'budget']).nullable().optional(),
   /** Share of held steps whose name and context matched the recording, over every replay. */
   actionMatchRate: z.number().min(0).max(1),
   rolloutsUsed: z.number().int().nonnegative(),

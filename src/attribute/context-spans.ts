@@ -23,6 +23,34 @@ export function splitUnits(text: string): TextUnits {
   return { unit: 'sentence', spans: cut(text, /(?<=[.!?]["')\]]*)\s+/g) }
 }
 
+/**
+ * Cuts a text made of several leaves (joined by `separator`) leaf by leaf: each leaf into its own
+ * lines or sentences as {@link splitUnits} cuts it, so a sentence inside one field of a tool's JSON
+ * output is a unit of its own. The separator after a leaf belongs to that leaf's last unit. The unit
+ * is `sentence` when every leaf was cut into sentences, else `line`. One leaf: `splitUnits`.
+ */
+export function splitLeafUnits(leaves: readonly string[], separator: string): TextUnits {
+  if (leaves.length === 1) return splitUnits(leaves[0] as string)
+  const spans: TextSpan[] = []
+  let unit: TextUnit = 'sentence'
+  let offset = 0
+  for (const leaf of leaves) {
+    const units = splitUnits(leaf)
+    if (units.unit === 'line') unit = 'line'
+    const [first] = units.spans
+    const previous = spans[spans.length - 1]
+    // The separators (and empty leaves) before this leaf close the previous unit.
+    if (first !== undefined && previous !== undefined) previous.end = offset + first.start
+    for (const span of units.spans) spans.push({ start: offset + span.start, end: offset + span.end })
+    offset += leaf.length + separator.length
+  }
+  const [first] = spans
+  if (first !== undefined) first.start = 0
+  const last = spans[spans.length - 1]
+  if (last !== undefined) last.end = Math.max(last.end, offset - separator.length)
+  return { unit, spans }
+}
+
 /** Spans of `text` ending after each match of `boundary` (and at the end), leading space joined to the first. */
 function cut(text: string, boundary: RegExp): TextSpan[] {
   const spans: TextSpan[] = []

@@ -7,6 +7,7 @@ import { withCassette } from '../cassette/attach.js'
 import { openCassette, type Cassette } from '../cassette/cassette.js'
 import { formatStaleCassetteLine } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
+import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { processRateLimit, type ModelRateLimit } from '../rollout/rate-limit.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
 import { buildArtifact, modelCost } from '../verdict/artifact.js'
@@ -89,6 +90,16 @@ export async function check(
   claim: Claim,
   options: CheckOptions = {},
 ): Promise<CheckResult> {
+  const site = captureCallSite(check)
+  try {
+    return await checkAt(target, claim, options)
+  } catch (error) {
+    throw pointAtCallSite(error, site)
+  }
+}
+
+/** {@link check}, whose errors the caller points at the user's line. */
+async function checkAt(target: AgentOrScenario, claim: Claim, options: CheckOptions): Promise<CheckResult> {
   const scenario = toScenario(target, 'check') as Scenario<unknown, unknown>
   checkClaim(claim)
   const parsed = parseCheckOptions(options)

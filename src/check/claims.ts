@@ -3,6 +3,7 @@ import type { Json } from '../json.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import { InvalidOptionError } from '../errors.js'
+import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { describeReceived } from '../options/received.js'
 import {
   checkClaimOptions,
@@ -176,9 +177,14 @@ export function claimOf<K extends RateClaim['kind']>(
   options: ClaimOptionsMap[K],
   caller: string,
 ): Claim {
-  const checked = checkPredicate(caller, predicate)
-  checkClaimOptions(kind, caller, options)
-  return { kind, predicate: checked, options } as Claim
+  const site = captureCallSite(claimOf)
+  try {
+    const checked = checkPredicate(caller, predicate)
+    checkClaimOptions(kind, caller, options)
+    return { kind, predicate: checked, options } as Claim
+  } catch (error) {
+    throw pointAtCallSite(error, site)
+  }
 }
 
 function checkPredicate(caller: string, predicate: unknown): Predicate {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isCausalReplayError } from '../errors.js'
 import { writeReportHtml } from '../html/write.js'
@@ -7,6 +8,7 @@ import type { Artifact } from '../verdict/schema.js'
 import { formatArtifact } from './show.js'
 import { USAGE } from './usage.js'
 import { packageVersion } from './version.js'
+import { RUN_REPORT_SCHEMA } from '../vitest/run-report.js'
 
 /** Where the CLI writes; the process streams in `main.ts`, buffers in tests. */
 export interface CliIo {
@@ -68,12 +70,39 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (command === 'show' && values.output !== undefined)
     throw new UsageError('show: -o/--output applies to report only.')
 
+  await refuseRunReport(command, file)
   const artifact = await readArtifact(file)
   if (command === 'show') {
     io.stdout.write(`${formatArtifact(artifact)}\n`)
     return 0
   }
   return report(file, artifact, values.output, io)
+}
+
+/**
+ * `report.json` beside the artifacts is the run's index, the file a user finds first: rather than
+ * the artifact schema's complaints about every field it lacks, say what it is and name an artifact
+ * it lists. A file that cannot be read or parsed is left to {@link readArtifact}, which says so.
+ */
+async function refuseRunReport(command: string, file: string): Promise<void> {
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'))
+  } catch {
+    return
+  }
+  const { schema, entries } = (value ?? {}) as { schema?: unknown; entries?: unknown }
+  if (schema !== RUN_REPORT_SCHEMA) return
+  const first = Array.isArray(entries)
+    ? (entries as Array<{ artifact?: unknown }>).find((entry) => typeof entry.artifact === 'string')
+    : undefined
+  const example =
+    first === undefined
+      ? 'it lists none yet'
+      : `e.g. causal-replay ${command} ${join(dirname(file), first.artifact as string)}`
+  throw new UsageError(
+    `${command}: ${file} is the run report (the index of a run's assertions); pass an artifact, one of the .json files it lists (${example}).`,
+  )
 }
 
 async function report(

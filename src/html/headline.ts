@@ -4,8 +4,11 @@ import { badOutcomeLabel, unattributedReason, verdictReason } from './claim.js'
 import { attributionFailedText, claim, SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
+import { actionDetails, stepSummary } from './steps.js'
 import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
 import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
+import { passKLine } from '../text/pass-k.js'
+import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 
 /** The contrastive step at the causal locus, if there is a locus. */
 export function locusStep(contrastive: ContrastiveResult | null): ContrastiveStep | undefined {
@@ -50,10 +53,33 @@ ${errorNote}
   }
   return markup`<div class="stat" data-stat="observed">
 <div class="stat-label">Observed: ${verdict.predicate}</div>
-<div class="stat-value">${percent(observed.point)}</div>
-<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>
+${
+  observed.n === 0
+    ? markup`<div class="stat-value">—</div>
+<div class="stat-detail">${NO_ROLLOUT_COMPLETED}</div>`
+    : markup`<div class="stat-value">${percent(observed.point)}</div>
+<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>`
+}
+${passKDetail(verdict)}
 ${errorNote}
 </div>`
+}
+
+/** The verdict's pass^k under the rate it comes from, when it has one. */
+function passKDetail(verdict: Artifact['verdict']): Markup | null {
+  const line = passKLine(verdict)
+  return line === null ? null : markup`<div class="stat-detail" data-pass-k>${line}</div>`
+}
+
+/**
+ * The locus step's action: the adapter's summary (`transfer_funds({"account":"4471"})`) with the
+ * whole action folded below it, or the action's JSON, cut, when it recorded none.
+ */
+function locusAction(artifact: Artifact, step: ContrastiveStep): Markup {
+  const summary = stepSummary(artifact.failing, step.index)
+  return summary === null
+    ? markup`<code>${jsonSummary(step.action, 60)}</code>`
+    : actionDetails(summary, step.action)
 }
 
 function locusStat(artifact: Artifact): Markup {
@@ -61,9 +87,9 @@ function locusStat(artifact: Artifact): Markup {
   const step = locusStep(contrastive)
   if (step !== undefined && contrastive !== null) {
     return markup`<div class="stat stat-locus" data-stat="locus">
-<div class="stat-label">Causal locus</div>
+<div class="stat-label">${artifact.verdict.gate === 'baseline' ? 'Locus of one failing rollout, not the cause of the change' : 'Causal locus'}</div>
 <div class="stat-value"><a href="#step-${step.index}">step ${step.index} · ${step.name}</a></div>
-<div class="stat-detail">action <code>${jsonSummary(step.action, 60)}</code></div>
+<div class="stat-detail">action ${locusAction(artifact, step)}</div>
 <div class="stat-detail">effect on P(bad) ${signedInterval(step.effect)} (${methodName(step.effect.method)}, Holm-adjusted ${pValueText(step.pValue)})</div>
 </div>`
   }

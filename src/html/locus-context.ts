@@ -1,9 +1,10 @@
+import type { Json } from '../json.js'
 import type { Observation, Trajectory } from '../trajectory/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { renderContextParts, renderContextTable } from './context-attribution.js'
 import { prettyJson } from './json-text.js'
 import { markup, type Markup } from './markup.js'
-import { toolCalls } from './steps.js'
+import { actionDetails, stepSummary, toolCalls } from './steps.js'
 
 /**
  * What the causal locus step decided from: its recorded context (with the digest replay checks)
@@ -31,7 +32,7 @@ export function renderLocusContext(artifact: Artifact): Markup | null {
         : markup`${renderContextParts(attribution)}<details class="context-json"><summary>as recorded (JSON)</summary><pre>${prettyJson(step.context)}</pre></details>`
   return markup`<section id="locus-context">
 <h2>What step ${step.index} (${step.name}) decided from</h2>
-<p class="section-lead">The context the policy saw and the tool results the run had returned before it. It chose <code>${JSON.stringify(step.action)}</code>.</p>
+${chosen(step.action, stepSummary(failing, step.index))}
 <div class="context-grid">
 <div class="panel"><div class="field-label">context${step.contextDigest === null ? '' : ` · digest ${step.contextDigest}`}</div>${context}</div>
 <div class="panel"><div class="field-label">tool results before step ${step.index}</div>${
@@ -45,6 +46,17 @@ export function renderLocusContext(artifact: Artifact): Markup | null {
 </div>
 ${attribution === null ? null : renderContextTable(attribution)}
 </section>`
+}
+
+/**
+ * The section's lead and what the step chose: its adapter's summary with the whole action folded
+ * below (a `<details>` cannot sit inside the paragraph), or its JSON.
+ */
+function chosen(action: Json, summary: string | null): Markup {
+  const lead = 'The context the policy saw and the tool results the run had returned before it.'
+  return summary === null
+    ? markup`<p class="section-lead">${lead} It chose <code>${JSON.stringify(action)}</code>.</p>`
+    : markup`<p class="section-lead">${lead} It chose:</p>${actionDetails(summary, action)}`
 }
 
 /** The tool calls made before step `index`, grouped by the step they followed (the preamble first). */

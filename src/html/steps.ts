@@ -130,10 +130,21 @@ ${contrastive === null ? null : markup`<div class="step-outcome">${stepOutcome(s
  */
 function actionBlock(step: CardStep): Markup {
   if (step.summary === null || step.summary === '') return markup`<pre>${prettyJson(step.action)}</pre>`
+  return actionDetails(step.summary, step.action)
+}
+
+/** An action shown by its adapter's one-line summary, the whole action folded in a `<details>` below. */
+export function actionDetails(summary: string, action: Json): Markup {
   return markup`<details class="action-details">
-<summary><code class="action-summary">${cutEnd(step.summary, SUMMARY_LENGTH)}</code></summary>
-<pre>${prettyJson(step.action)}</pre>
+<summary><code class="action-summary">${cutEnd(summary, SUMMARY_LENGTH)}</code></summary>
+<pre>${prettyJson(action)}</pre>
 </details>`
+}
+
+/** The one-line summary the adapter recorded for step `index` of `failing` (`meta.summary`), if any. */
+export function stepSummary(failing: Trajectory | null, index: number): string | null {
+  const summary = failing?.steps.find((step) => step.index === index)?.meta?.['summary']
+  return typeof summary === 'string' && summary !== '' ? summary : null
 }
 
 // A summary is one line already; the cut only guards the card against an adapter that says more.
@@ -160,8 +171,17 @@ function stepOutcome(
     step.direction === 'none'
       ? markup`no significant change`
       : markup`<span class="direction-${step.direction}">${step.direction === 'rescues' ? 'rescues' : 'worsens'}</span>`
+  // The marginal rescue is positive when it rescues, the effect negative: on one line both read in
+  // the effect's sign, P(bad | resample k) − P(bad | resample k + 1), so a rescue is negative twice.
   const alone =
-    step.rescues === null ? null : markup` · rescue by this step alone ${signedInterval(step.rescues)}`
+    step.rescues === null
+      ? null
+      : markup` · this step's own part of the effect ${signedInterval({
+          ...step.rescues,
+          point: -step.rescues.point,
+          low: -step.rescues.high,
+          high: -step.rescues.low,
+        })}`
   return markup`${renderOutcomeBar(step.pBad, what, contrastive.baseline)}
 <p class="bar-caption"><strong>${what} ${percent(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays · ${percentInterval(step.pBad)}<br>
 effect ${signedInterval(step.effect)} · ${direction} (Holm-adjusted ${pValueText(step.pValue)})${alone}</p>`

@@ -29,6 +29,7 @@ export const DEFAULTS = {
   attributeRollouts: 64,
   attributeMethod: 'contrastive',
   attributeContext: true,
+  passK: [1, 3, 8],
 
   // contextAttribution (the matchers' `attribute.context`)
   contextAblation: 'remove',

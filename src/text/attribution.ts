@@ -27,7 +27,15 @@ export interface ContrastiveTextOptions {
    * it, and folds every other run of unevaluated steps into one line; 'all' shows every step.
    */
   steps?: 'all' | 'summary'
+  /**
+   * Default false. The attribution explains one failing rollout of a baseline gate: its locus is
+   * labelled as that rollout's, not the cause of the change in rate the gate measured.
+   */
+  baseline?: boolean
 }
+
+/** The locus mark of a baseline gate's attribution: the change in rate is not one rollout's. */
+export const BASELINE_LOCUS_NOTE = '← locus of one failing rollout, not the cause of the change'
 
 /**
  * The rollouts of the probe a binary search extended past `rolloutsPerStep` (it may extend the probe
@@ -68,7 +76,9 @@ export function formatContrastive(
   const rows = shown.steps.map((step) => {
     const isLocus = step.index === result.locus
     const note = isLocus
-      ? '← causal locus'
+      ? options.baseline === true
+        ? BASELINE_LOCUS_NOTE
+        : '← causal locus'
       : step.direction === 'worsens'
         ? '(resampling makes it worse)'
         : ''
@@ -295,11 +305,21 @@ function effectMethodText(method: IntervalMethod, described: string): string {
 /**
  * An action as compact JSON, cut to `width`; or the step's one-line `summary` when its adapter
  * recorded one (a model call's action is a large result object, its summary reads
- * `issue_refund({"amount":99})`). Control characters show as escapes (a bidi override in an action
- * would otherwise reorder the line), before the cut, so the width counts what is seen.
+ * `issue_refund({"amount":99})`). A summary that starts with a tool call keeps the tool's name
+ * whole, however long, and cuts its arguments instead (`transfer_funds(…)`): the name is what the
+ * reader compares steps by. Control characters show as escapes (a bidi override in an action would
+ * otherwise reorder the line), before the cut, so the width counts what is seen.
  */
 export function actionText(action: Json, width = ACTION_WIDTH, summary?: string): string {
-  return cutMiddle(showControls(summary ?? JSON.stringify(action)), width)
+  const text = showControls(summary ?? JSON.stringify(action))
+  if (text.length <= width) return text
+  const call = summary === undefined ? null : /^([A-Za-z_$][\w$.:-]*)\(/.exec(text)
+  if (call === null) return cutMiddle(text, width)
+  const name = call[1] as string
+  const rest = text.slice(name.length + 1)
+  // Room for the arguments after "name(": a few characters at least, else only "name(…)".
+  const room = width - name.length - 1
+  return room < 5 ? `${name}(…)` : `${name}(${cutMiddle(rest, room)}`
 }
 
 /** The `meta.summary` an adapter recorded for step `index` of the failing run, if any. */

@@ -4,11 +4,11 @@ import { cutEnd } from './context.js'
 import { confidenceLevel, percent, plural, rescueLowerEnd } from './numbers.js'
 import { showControls } from './visible.js'
 
-/** The option that buys a context attribution more rollouts (by default it gets the contrastive attribution's spend). */
+/** The option that buys a context attribution more rollouts (by default it gets what a complete run could need). */
 const RAISE = 'attribute.context.maxRollouts raises it'
 
 /** Characters of the culprit text a message quotes: a sentence, or the start of one. */
-const CULPRIT_WIDTH = 60
+const CULPRIT_WIDTH = 100
 
 /**
  * The context attribution lines of a failure message, printed after the locus block: what the
@@ -27,6 +27,8 @@ export function formatContextAttribution(result: ContextAttributionResult): stri
   const lines: string[] = []
   if (result.culprit !== null) {
     lines.push(culpritLine(result.culprit, refined(result)))
+    const whole = wholePartReason(result)
+    if (whole !== null) lines.push(`the culprit is the whole part: ${whole}`)
     if (result.truncated) {
       lines.push(
         `context attribution stopped early (the budget ran out after ${spent}; ${RAISE}): ${evaluated} of ${plural(result.parts.length, 'part')} evaluated`,
@@ -58,11 +60,38 @@ function refined(result: ContextAttributionResult): boolean {
   return result.refinement?.probes.some((probe) => probe.rescues) ?? false
 }
 
-/** "the locus decided on: "…" (message 2, user); removing it rescues 96% [84%, 100%] (90% CI, Holm p = 0.0039)". */
+/**
+ * Why the culprit was not narrowed below its part, in one line, or null when it was (or is a
+ * single sentence already): refinement off, no text of its own, one unit, the budget, or no
+ * smaller span that rescued on its own.
+ */
+function wholePartReason(result: ContextAttributionResult): string | null {
+  switch (result.refinementSkipped) {
+    case 'off':
+      return 'refinement is off (attribute.context.refine: false)'
+    case 'no-text':
+      return 'it holds no text to narrow (a JSON value without strings, or an image)'
+    case 'one-unit':
+      return null
+    case 'budget':
+      return `the budget ran out before refinement (${RAISE})`
+    default:
+      break
+  }
+  const refinement = result.refinement
+  if (refinement === null || refined(result)) return null
+  return `removing no smaller span of its ${plural(refinement.units, refinement.unit)} rescued significantly on its own (${plural(refinement.probes.length, 'probe')})`
+}
+
+/**
+ * "the locus decided on: "…" (message 6, tool result, get_hotel_reviews, field reviews); removing it
+ * rescues 96% [84%, 100%] (90% CI, Holm p = 0.0039)".
+ */
 function culpritLine(culprit: ContextCulprit, isSpan: boolean): string {
   const rescue = rescueOf(culprit.effect)
+  const field = culprit.field === undefined ? '' : `, field ${showControls(culprit.field)}`
   return (
-    `the locus decided on: ${quoted(culprit.text)} (${partName(culprit.label)}); ` +
+    `the locus decided on: ${quoted(culprit.text)} (${partName(culprit.label)}${field}); ` +
     `removing it rescues ${wholePercent(rescue.point)} [${rescueLowerEnd(rescue.low)}, ${wholePercent(rescue.high)}] ` +
     `(${confidenceLevel(culprit.effect.confidence)} CI, ${isSpan ? 'Bonferroni' : 'Holm'} ${pValue(culprit.pValue)})`
   )
@@ -89,12 +118,13 @@ export function partName(label: string): string {
 }
 
 /**
- * Culprit text, quoted on one line: whitespace runs become one space, quotes and control
- * characters are escaped (a bidi override must not reorder the line), and a long text is cut
- * after its start, at a word when one ends near the cut, with an ellipsis inside the quotes.
+ * Culprit text, quoted on one line as the model read it: whitespace runs become one space, control
+ * characters are escaped (a bidi override must not reorder the line) and nothing else is (the
+ * quotes delimit the excerpt; `\"` inside would read as JSON), and a long text is cut after its
+ * start, at a word when one ends near the cut, with an ellipsis inside the quotes.
  */
 export function quoted(text: string, width = CULPRIT_WIDTH): string {
-  const escaped = showControls(JSON.stringify(text.replace(/\s+/g, ' ').trim()).slice(1, -1))
+  const escaped = showControls(text.replace(/\s+/g, ' ').trim())
   const cut = cutEnd(escaped, width)
   if (cut === escaped) return `"${escaped}"`
   // Back to the last whole word, when that keeps most of the width: "immediatel…" reads as a typo.

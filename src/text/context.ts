@@ -1,25 +1,38 @@
 import type { Json } from '../json.js'
+import { modelMessages } from './model-messages.js'
 import { showControls } from './visible.js'
 
 /** How much of a context a terminal message shows. */
 export interface ContextLimits {
   /** Default 100. Characters per line. */
   width?: number
-  /** Default 6. Lines in all (a message list shows its latest messages). */
+  /** Default 6 (10 for a model call's messages). Lines in all (a message list shows its latest messages). */
   lines?: number
 }
 
 /**
  * A context shortened for a terminal: one line per message of a chat-style list (`role: "content"`,
- * the latest ones, since the decision follows from the end of the conversation), one line per key
- * of an object, one line for anything else. Long lines are cut in the middle, keeping both the
- * start and the end, where an injected instruction usually sits.
+ * the latest ones, since the decision follows from the end of the conversation), one line per
+ * message of a model call's prompt (`6 tool result, get_hotel_reviews: {…}`, numbered as the
+ * context parts are, then the tools it offered), one line per key of any other object, one line for
+ * anything else. Long lines are cut in the middle, keeping both the start and the end, where an
+ * injected instruction usually sits.
  */
 export function shortenContext(context: Json, limits: ContextLimits = {}): string[] {
   const width = limits.width ?? 100
   const maxLines = Math.max(2, limits.lines ?? 6)
   let lines: string[]
-  if (Array.isArray(context)) {
+  const model = modelMessages(context)
+  if (model !== undefined) {
+    // A prompt of a few turns is read whole: its messages are what the context attribution names.
+    const messageLines = Math.max(3, limits.lines ?? 10) - (model.tools.length > 0 ? 1 : 0)
+    lines = model.messages.map((message) => `${message.number} ${message.role}: ${message.summary}`)
+    if (lines.length > messageLines) {
+      const hidden = lines.length - (messageLines - 1)
+      lines = [`… ${hidden} earlier message${hidden === 1 ? '' : 's'}`, ...lines.slice(hidden)]
+    }
+    if (model.tools.length > 0) lines.push(`tools: ${model.tools.join(', ')}`)
+  } else if (Array.isArray(context)) {
     lines = context.map((item) => {
       if (isMessage(item)) {
         const content =

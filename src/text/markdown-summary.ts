@@ -1,4 +1,7 @@
+import type { PassKReport } from '../verdict/schema.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
+import { confidenceLevel } from './numbers.js'
+import { passKValueText } from './pass-k.js'
 import {
   valueHeader,
   valueText,
@@ -32,14 +35,15 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
   if (rows.length > 0) {
     lines.push(
       '',
-      `| test | verdict | ${valueHeader(rows)} | rollouts | cost | causal locus | report |`,
-      '| --- | --- | --- | ---: | --- | --- | --- |',
+      `| test | verdict | ${valueHeader(rows)} | pass^k (largest k) | rollouts | cost | causal locus | report |`,
+      '| --- | --- | --- | --- | ---: | --- | --- | --- |',
     )
     for (const row of summaryOrder(rows)) {
       const cells = [
         cell(`${row.file} > ${row.test}`),
         VERDICT_MARKS[row.verdict],
         cell(valueText(row)),
+        passKCell(row.passK),
         cell(rolloutsText(row)),
         cell(costCell(row.cost)),
         row.locus === null ? '—' : cell(`${row.locus.index} ${row.locus.name}`),
@@ -54,6 +58,13 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
   }
   // A blank line after it: whatever the next step appends starts a block of its own.
   return `${lines.join('\n')}\n\n`
+}
+
+/** The largest k's pass^k with its interval and level, or a dash when the verdict has none. */
+function passKCell(report: PassKReport | undefined): string {
+  const largest = report?.values.at(-1)
+  if (report === undefined || largest === undefined) return '—'
+  return cell(`${passKValueText(largest)} ${confidenceLevel(report.confidence)}`)
 }
 
 /** Text in a table cell: HTML and Markdown characters escaped, one line, pipes kept inside the cell. */

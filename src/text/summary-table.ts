@@ -1,5 +1,5 @@
 import type { Estimate } from '../stats/estimate.js'
-import type { ModelCost, ScoreSummary } from '../verdict/schema.js'
+import type { ModelCost, PassKReport, ScoreSummary } from '../verdict/schema.js'
 import { cutMiddle } from './context.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel, count, methodName, percent, plural, scoreNumber } from './numbers.js'
@@ -21,6 +21,8 @@ export interface SummaryRow {
   locus: { index: number; name: string } | null
   /** Default: none. What the assertion's model calls cost. */
   cost?: ModelCost | undefined
+  /** Default: none. The verdict's pass^k. */
+  passK?: PassKReport | undefined
   /** Default: none (a rate gate). A score gate's mean, shown instead of the rate. */
   score?: ScoreSummary | undefined
 }
@@ -56,8 +58,12 @@ export function summaryTally(rows: readonly SummaryRow[]): string {
  * end one-sided at the claim's level) where a fixed-sample gate's carries a 95% CI.
  */
 export function rateText(rate: Estimate): string {
+  if (rate.n === 0) return NO_ROLLOUT_COMPLETED
   return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${confidenceLevel(rate.confidence)} ${methodName(rate.method)}`
 }
+
+/** What a rate over no rollout reads as: an interval of [0%, 100%] says nothing and reads as a result. */
+export const NO_ROLLOUT_COMPLETED = 'no rollout completed'
 
 /**
  * The note under a summary with a sequential gate's rate: what its interval is, and that its point
@@ -80,7 +86,7 @@ export function valueText(row: SummaryRow): string {
   if (score === undefined) return rateText(row.rate)
   const side = `${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
   const mean = score.mean
-  if (mean === null) return `mean — (no completed rollout), ${side}`
+  if (mean === null) return `${NO_ROLLOUT_COMPLETED}, ${side}`
   return `mean ${scoreNumber(mean.point)} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ${confidenceLevel(mean.confidence)} betting confidence sequence, ${side}`
 }
 

@@ -19,6 +19,7 @@ import {
   scoreNumber,
   signedPercent,
 } from './numbers.js'
+import { passKLine } from './pass-k.js'
 import { showControls } from './visible.js'
 import { wrapWords } from './wrap.js'
 
@@ -46,6 +47,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   const lines: string[] = [claim(verdict)]
   const body: string[] = [
     observedLine(verdict),
+    ...nonNull(passKLine(verdict)),
     ...decisionLines(verdict, explanation),
     ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.seed) : []),
     ...errorLines(verdict),
@@ -57,6 +59,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     body.push(
       ...formatContrastive(artifact.contrastive, artifact.failing, bad, {
         steps: options.steps ?? 'summary',
+        baseline: verdict.gate === 'baseline',
       }),
     )
   if (artifact.contextAttribution != null) body.push(...formatContextAttribution(artifact.contextAttribution))
@@ -155,11 +158,20 @@ export function toleranceText(comparison: BaselineComparison): string {
 /**
  * "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". A sequential gate's rate
  * is read where its test stopped, so its point leans toward the verdict; the line says so, and its
- * interval is the anytime-valid confidence sequence, which holds at that stop.
+ * interval is the anytime-valid confidence sequence, which holds at that stop. With no rollout
+ * scored it says why: "observed: no rollout completed: cassette miss on step 0 "model#1"  → fail"
+ * (not 0/0).
  */
 function observedLine(verdict: Verdict): string {
   if (verdict.gate === 'score') return observedScoreLine(verdict)
   const { observed } = verdict
+  const missed = verdict.errors.examples.find((example) => example.error.name === 'CassetteMissError')
+  if (observed.n === 0 && missed !== undefined) {
+    const step = /\b(step \d+ "[^"\n]*")/.exec(missed.error.message)?.[1]
+    const where =
+      step === undefined ? `rollout ${missed.rollout}` : `${showControls(step)} of rollout ${missed.rollout}`
+    return `observed: no rollout completed: cassette miss on ${where} (offline)  → ${verdict.kind}`
+  }
   const point = `${percent(observed.point)}${verdict.gate === 'sequential' ? ` ${SEQUENTIAL_POINT}` : ''}`
   // An artifact of an earlier version carries a fixed-sample interval read at the stop: shown, but
   // not as a CI at its level (it covered 85–90% at 95% after early stops).
@@ -461,4 +473,9 @@ export const SEED_SOURCES: Record<Verdict['seedSource'], string> = {
 /** A bound as the test wrote it: 0.05 → "5%", 0.025 → "2.5%". */
 export function boundText(value: number): string {
   return `${Number((value * 100).toFixed(4))}%`
+}
+
+/** A line that may be absent, as a list to spread. */
+function nonNull(line: string | null): string[] {
+  return line === null ? [] : [line]
 }

@@ -4,6 +4,7 @@ import { compareWithBaseline, type BaselineFinding } from './baseline-comparison
 import { readBaselines, writeBaseline, type BaselineEntry, type UpdateState } from './baseline-file.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedBaseline } from './options.js'
+import { passKReport } from './pass-k-report.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields } from './sampling.js'
 import type { BaselineComparison, BaselineVerdict } from './schema.js'
 
@@ -102,12 +103,14 @@ export async function runBaselineGate(
   }
 
   const failing = failingRun(tally, kind, stop)
+  const passK = passKReport(observed, options.better === 'lower', options.passK)
   const verdict: BaselineVerdict = {
     gate: 'baseline',
     claim: 'baseline',
     kind,
     ...tallyFields(subject, options, tally, sampling),
     observed,
+    ...(passK === undefined ? {} : { passK }),
     // Only a regression has a failing run worth explaining; a missing or mismatched baseline has none.
     replay:
       failing === null || status === 'missing' || status === 'mismatch'

@@ -1,11 +1,16 @@
 import type { Scenario } from '../agent/types.js'
 import { shapley } from '../attribute/index.js'
-import { contextAttribution, contextAttributionReusing } from '../attribute/context-attribution.js'
+import {
+  contextArms,
+  contextAttribution,
+  contextAttributionReusing,
+} from '../attribute/context-attribution.js'
 import { contrastiveWithArms } from '../attribute/contrastive.js'
-import { contextParts, customParts } from '../attribute/context-parts.js'
+import { contextParts, customParts, type ContextPartHandle } from '../attribute/context-parts.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import { RolloutAbortedError } from '../errors.js'
+import type { Json } from '../json.js'
 import { deriveSeed } from '../random/streams.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import type { ResolvedCommon, ResolvedContextAttribute } from './options.js'
@@ -51,9 +56,12 @@ export const NO_DIAGNOSIS: Diagnosis = {
  * When contrastive attribution names a locus whose context has two or more parts, context
  * attribution takes that context apart (unless `attribute.context` is false). It runs under the
  * contrastive seed, so its intact arm is the contrastive arm at the locus, whose rollouts it takes
- * over rather than running again; it spends from the same budget, at most as many rollouts as the
- * contrastive attribution spent (or two arms' worth, when it spent less). Its failure is reported
- * on its own (`contextFailure`) and keeps the contrastive result.
+ * over rather than running again; it spends from the same budget, by default at most what it could
+ * need to finish: the rollouts per arm times its arms (the intact context, each part, and the probes
+ * that narrow the longest part to a sentence), or the contrastive attribution's spend when that is
+ * more. Sequential arms stop long before their cap, so it spends far less (see
+ * `bench/context-attribution.ts`). Its failure is reported on its own (`contextFailure`) and keeps
+ * the contrastive result.
  *
  * An attribution that throws (a predicate that fails only on some replay) does not take the
  * verdict with it: the gate already decided, so the failure is returned as data, next to no
@@ -187,8 +195,9 @@ async function attribute(
   let contextFailure: AttributionFailure | null = null
   if (contrastiveResult !== null && context !== false) {
     try {
-      const step = locusToTakeApart(contrastiveResult, failing, context)
-      if (step !== null) {
+      const locus = locusToTakeApart(contrastiveResult, failing, context)
+      if (locus !== null) {
+        const { step, parts } = locus
         const { maxRollouts, ...ablation } = context
         // The contrastive seed: the intact arm is then the contrastive arm at the locus, whose
         // rollouts it takes over instead of running them again (same plan, seed and streams).
@@ -198,12 +207,16 @@ async function attribute(
           ...ablation,
           step,
           rollouts,
-          // By default at most what the contrastive attribution before it spent, so the diagnosis at
-          // most doubles; but two arms' worth at least: a locus found in 16 rollouts leaves too few
-          // to compare two parts with the intact context (each arm needs 14 or more pairs to
-          // decide). Charged to the gate's budget too, whose limits still hold.
+          // By default what a complete run could need, so that a prompt of a few messages is
+          // narrowed to its sentence: a cap from the contrastive spend stopped a 4-message prompt
+          // at its parts. Charged to the gate's budget too, whose limits still hold.
           budget: options.budget.account({
-            maxRollouts: maxRollouts ?? Math.max(contrastiveResult.rolloutsUsed, 2 * rollouts),
+            maxRollouts:
+              maxRollouts ??
+              Math.max(
+                contrastiveResult.rolloutsUsed,
+                rollouts * contextArms(failing.steps[step]?.context as Json, parts, context.refine),
+              ),
           }),
         }
         contextResult =
@@ -240,11 +253,11 @@ function locusToTakeApart(
   result: ContrastiveResult,
   failing: Trajectory,
   context: ResolvedContextAttribute,
-): number | null {
+): { step: number; parts: ContextPartHandle[] } | null {
   if (result.locus === null) return null
   const step = failing.steps[result.locus]
   if (step?.context === undefined) return null
   const parts =
     context.parts === undefined ? contextParts(step.context) : customParts(step.context, context.parts)
-  return (parts?.length ?? 0) >= 2 ? step.index : null
+  return parts !== undefined && parts.length >= 2 ? { step: step.index, parts } : null
 }

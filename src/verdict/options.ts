@@ -44,8 +44,8 @@ export interface AttributeOptions {
    * Default true. After contrastive attribution names a causal locus whose context has two or more
    * parts (an object context's keys; a chat context's messages, system prompt and tool results),
    * take that context apart: which part (refined to a sentence or line) did the locus decide on?
-   * It spends at most the rollouts the contrastive attribution spent, or two arms' worth
-   * (2 × `rollouts`) when that was less. `false` skips it; an object sets how parts are ablated.
+   * By default it may spend what it needs to finish (see `ContextAttributeOptions.maxRollouts`).
+   * `false` skips it; an object sets how parts are ablated.
    */
   context?: boolean | ContextAttributeOptions
 }
@@ -59,11 +59,12 @@ export interface ContextAttributeOptions extends Pick<
   'ablation' | 'placeholder' | 'ablate' | 'parts' | 'refine'
 > {
   /**
-   * Default: the rollouts the contrastive attribution before it spent, so the context attribution
-   * at most doubles the attribution's cost; but at least 2 × `rollouts`, because a locus found in a
-   * handful of rollouts leaves too few to compare even two parts with the intact context. The most
-   * rollouts it may spend (from the gate's `budget`, which still caps it); when they run out it
-   * reports the work done (`truncated`).
+   * Default: what a complete context attribution could need, `rollouts` × (1 + parts + the probes
+   * that narrow its longest part to a sentence, 2·⌈log2 units⌉ + 1), or the contrastive
+   * attribution's spend when that is more; so a prompt of a few messages is narrowed to its
+   * sentence by default. Sequential arms stop well before their cap, so the spend is far below it.
+   * The most rollouts it may spend (from the gate's `budget`, which still caps it); when they run
+   * out it reports the work done (`truncated`).
    */
   maxRollouts?: number
 }
@@ -109,6 +110,12 @@ export interface CommonMatcherOptions {
   allowErrors?: boolean
   /** Default: words from the predicate's function name (`refundWrongly` → "refund wrongly"). How the message names the predicate. */
   label?: string
+  /**
+   * Default `[1, 3, 8]`. The k of the pass^k the verdict reports: the chance that k runs in a row
+   * all succeed (none bad for `toRarely` and `toNever`, all good for `toUsually` and `toAlways`),
+   * τ-bench's reliability metric. `[]` reports none; a k above the completed rollouts is left out.
+   */
+  passK?: readonly number[]
 }
 
 /** Options of the sequential gates `toRarely` and `toUsually`. */
@@ -204,7 +211,7 @@ export interface ResolvedAttribute {
 
 /**
  * {@link ContextAttributeOptions} with defaults filled in; `ablate` and `parts` stay absent unless
- * given, and `maxRollouts` is null for its default (the contrastive attribution's spend).
+ * given, and `maxRollouts` is null for its default (what a complete attribution could need).
  */
 export interface ResolvedContextAttribute {
   ablation: ContextAblation
@@ -236,6 +243,8 @@ export interface ResolvedCommon {
   attribute: ResolvedAttribute | false
   allowErrors: boolean
   label: string | undefined
+  /** The k of the pass^k reported, ascending, without repeats. */
+  passK: readonly number[]
   /**
    * Default: none. The test's deadline: rollouts are capped at the time left before it, and no
    * batch starts after it, so the gate answers before its test times out.
@@ -324,6 +333,10 @@ const commonFields = {
   attribute: AttributeField.optional(),
   allowErrors: BooleanField.optional(),
   label: NonEmptyStringField.optional(),
+  passK: expecting(
+    z.array(PositiveIntegerField).max(20).readonly(),
+    'an array of at most 20 positive integers, e.g. [1, 3, 8]',
+  ).optional(),
 }
 
 const sequentialFields = {
@@ -585,6 +598,7 @@ function commonOf(parsed: ParsedCommon, defaults: MatcherDefaults, seed: number)
           },
     allowErrors: parsed.allowErrors ?? DEFAULTS.allowErrors,
     label: parsed.label,
+    passK: [...new Set(parsed.passK ?? DEFAULTS.passK)].sort((a, b) => a - b),
   }
 }
 

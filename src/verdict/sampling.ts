@@ -223,6 +223,7 @@ export async function sampleInOrder(
     const batch = await runBatch(scenario, options, started, count, signal, timeoutMs)
     started += batch.trajectories.length
     for (const trajectory of batch.trajectories) {
+      if (timeoutMs < options.timeoutMs) nameTimeoutCap(trajectory, options, timeoutMs)
       await tally.add(trajectory)
       // A rollout cut short by the test's deadline, not by the user's own `timeoutMs`, says
       // nothing against the agent: it is shown as a timeout, but the gate stops undecided there.
@@ -233,6 +234,22 @@ export async function sampleInOrder(
     if (batch.budgetSpent) return ended('budget')
   }
   return ended('exhausted')
+}
+
+/**
+ * A rollout timed out under a `timeoutMs` the test's deadline capped: its error names the cap, not
+ * only the `timeoutMs` it ran under, which the user never set ("exceeded timeoutMs (1461 ms)" while
+ * theirs is 60,000).
+ */
+function nameTimeoutCap(trajectory: Trajectory, options: ResolvedCommon, timeoutMs: number): void {
+  const error = trajectory.error
+  if (error?.kind !== 'timeout' || options.deadline === undefined) return
+  error.message = `The rollout ran into the test's deadline: timeoutMs (${count(options.timeoutMs)} ms) was capped at the ${count(timeoutMs)} ms left before the test's timeout (${count(options.deadline.testTimeoutMs)} ms); raise the test's timeout to give rollouts their timeoutMs.`
+}
+
+/** An integer with thousands separators. */
+function count(value: number): string {
+  return value.toLocaleString('en-US')
 }
 
 /** The fields of a verdict every gate takes from who asserted what, its options and its tally. */

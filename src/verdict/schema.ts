@@ -87,6 +87,20 @@ export const ModelCostSchema = z.object({
 })
 export type ModelCost = z.infer<typeof ModelCostSchema>
 
+/**
+ * pass^k: the chance that k runs in a row all succeed (τ-bench's reliability metric), for each k
+ * of the `passK` option up to the completed rollouts; the interval is the observed rate's, raised
+ * to the k-th power, at the same level.
+ */
+export const PassKReportSchema = z.object({
+  confidence: z.number().gt(0).lt(1),
+  method: z.string(),
+  values: z.array(
+    z.object({ k: z.number().int().positive(), point: z.number(), low: z.number(), high: z.number() }),
+  ),
+})
+export type PassKReport = z.infer<typeof PassKReportSchema>
+
 // The fields every verdict has, whatever its gate.
 const verdictFields = {
   /** `pass`: the claim holds at the stated confidence; `fail`: it does not; `inconclusive`: the rollouts (or the budget, or the test's time) ran out first. */
@@ -130,6 +144,8 @@ const verdictFields = {
     .optional(),
   /** What the model calls of the gate and its attribution cost. Absent in artifacts written before it was counted. */
   cost: ModelCostSchema.optional(),
+  /** pass^k of the run; absent with `passK: []` and in artifacts written before it was reported. */
+  passK: PassKReportSchema.optional(),
 }
 
 /**

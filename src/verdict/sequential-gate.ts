@@ -3,6 +3,7 @@ import { mixtureLogEValues } from '../stats/mixture-e-process.js'
 import { confidenceSequence } from '../stats/confidence-sequence.js'
 import { sequentialRateTest } from '../stats/sequential-rate-test.js'
 import type { GateRun, GateSubject } from './gate.js'
+import { passKReport } from './pass-k-report.js'
 import type { ResolvedSequentialGate } from './options.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
 import type { SequentialVerdict } from './schema.js'
@@ -52,6 +53,8 @@ export async function runSequentialGate(
     stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
   const more = test === null ? null : test.moreRolloutsToDecide
   const failing = failingRun(tally, kind, stop)
+  const observed = confidenceSequence(tally.successes, tally.n, 2 * alpha)
+  const passK = passKReport(observed, predicateIsBad, options.passK)
   const verdict: SequentialVerdict = {
     gate: 'sequential',
     claim: options.direction === 'atMost' ? 'rarely' : 'usually',
@@ -60,7 +63,8 @@ export async function runSequentialGate(
     // The rate's interval is the anytime-valid confidence sequence the test decides with (each end
     // one-sided at 1 − α): a fixed-sample interval read where the test stopped covers less than its
     // level (a Wilson 95% covered 85–90% after early stops), and its point leans toward the verdict.
-    observed: confidenceSequence(tally.successes, tally.n, 2 * alpha),
+    observed,
+    ...(passK === undefined ? {} : { passK }),
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     bound: options.bound,
     maxRollouts: options.maxRollouts,

@@ -3,6 +3,7 @@ import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedZeroTolerance } from './options.js'
+import { passKReport } from './pass-k-report.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
 import type { ZeroToleranceVerdict } from './schema.js'
 
@@ -38,14 +39,17 @@ export async function runZeroToleranceGate(
         ? 'inconclusive'
         : 'pass'
   const failing = failingRun(tally, kind, stop)
+  // Two-sided at 1 − 2α, so its upper end (for toNever; its lower end for toAlways) is the
+  // one-sided bound the pass line states: one number with one meaning.
+  const observed = clopperPearson(tally.successes, tally.n, 1 - 2 * (1 - options.confidence))
+  const passK = passKReport(observed, options.direction === 'atMost', options.passK)
   const verdict: ZeroToleranceVerdict = {
     gate: 'zero-tolerance',
     claim: options.direction === 'atMost' ? 'never' : 'always',
     kind,
     ...tallyFields(subject, options, tally, sampling),
-    // Two-sided at 1 − 2α, so its upper end (for toNever; its lower end for toAlways) is the
-    // one-sided bound the pass line states: one number with one meaning.
-    observed: clopperPearson(tally.successes, tally.n, 1 - 2 * (1 - options.confidence)),
+    observed,
+    ...(passK === undefined ? {} : { passK }),
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     rollouts: options.rollouts,
     oneSidedBound:

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
 import { EstimateSchema } from '../stats/estimate.js'
-import { ModelCostSchema, ScoreSummarySchema } from '../verdict/schema.js'
+import { ModelCostSchema, PassKReportSchema, ScoreSummarySchema } from '../verdict/schema.js'
 import { MatcherNameSchema } from './matcher-name.js'
 
 /**
@@ -33,6 +33,8 @@ export const CausalReplayMetaEntrySchema = z.object({
   attempt: z.string(),
   /** What the assertion's model calls cost (gate and attribution); absent in entries from before it was counted. */
   cost: ModelCostSchema.optional(),
+  /** pass^k of the run, as the verdict has it; absent with `passK: []` and in entries from before it was reported. */
+  passK: PassKReportSchema.optional(),
   /** A score gate's mean (its `rate` is the share of rollouts on the claim's side); absent for rate gates. */
   score: ScoreSummarySchema.optional(),
 })

@@ -159,6 +159,7 @@ export default class CausalReplayReporter implements Reporter {
         seed: entry.seed,
         replay: entry.replay,
         ...(entry.cost === undefined ? {} : { cost: entry.cost }),
+        ...(entry.passK === undefined ? {} : { passK: entry.passK }),
         ...(entry.score === undefined ? {} : { score: entry.score }),
       })),
     )
@@ -203,6 +204,7 @@ function summaryRow(entry: RunReportEntry): SummaryRow {
     errors: entry.errors,
     locus: entry.locus,
     cost: entry.cost,
+    passK: entry.passK,
     score: entry.score,
   }
 }

@@ -5,9 +5,11 @@ import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import { claimOf, scoreClaimOf, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
+import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { DEFAULTS } from '../options/defaults.js'
+import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
@@ -61,24 +63,30 @@ const assertionCounts = new WeakMap<object, Map<string, number>>()
  * plugin's defaults, the test's seed and signal, then leaves a summary in `task.meta` and an
  * annotation for the reporters.
  */
-export function runMatcher<M extends RateMatcherName>(
+export async function runMatcher<M extends RateMatcherName>(
   state: MatcherState,
   matcher: M,
   received: unknown,
   predicate: unknown,
   options: MatcherOptionsMap[M] | undefined,
 ): Promise<MatcherOutcome> {
-  // Options that are not an object are reported by the claim's schema, as `options`.
-  return runClaimMatcher(state, matcher, received, options ?? {}, (call, test, task) =>
-    matcherClaim(matcher, predicate, call, state, test, task),
-  )
+  // Before any await: the test's line is on the stack, and an option error is pointed at it.
+  const site = captureCallSite(runMatcher)
+  try {
+    // Options that are not an object are reported by the claim's schema, as `options`.
+    return await runClaimMatcher(state, matcher, received, options ?? {}, (call, test, task) =>
+      matcherClaim(matcher, predicate, call, state, test, task),
+    )
+  } catch (error) {
+    throw pointAtCallSite(error, site)
+  }
 }
 
 /**
  * The body of `toScoreAtLeast` and `toScoreAtMost`: as {@link runMatcher}, with a scorer and a
  * threshold where the rate matchers take a predicate.
  */
-export function runScoreMatcher(
+export async function runScoreMatcher(
   state: MatcherState,
   matcher: ScoreMatcherName,
   received: unknown,
@@ -86,14 +94,19 @@ export function runScoreMatcher(
   threshold: unknown,
   options: ScoreOptions | undefined,
 ): Promise<MatcherOutcome> {
-  return runClaimMatcher(state, matcher, received, options ?? {}, (call) =>
-    scoreClaimOf(CLAIM_OF[matcher], scorer, threshold, call as ScoreOptions, matcher),
-  )
+  const site = captureCallSite(runScoreMatcher)
+  try {
+    return await runClaimMatcher(state, matcher, received, options ?? {}, (call) =>
+      scoreClaimOf(CLAIM_OF[matcher], scorer, threshold, call as ScoreOptions, matcher),
+    )
+  } catch (error) {
+    throw pointAtCallSite(error, site)
+  }
 }
 
 /**
- * What every matcher does around its claim; `makeClaim` gets the call's options with the
- * confidence split over a retried test's attempts.
+ * What every matcher does around its claim, whose errors the caller points at the user's line;
+ * `makeClaim` gets the call's options with the confidence split over a retried test's attempts.
  */
 async function runClaimMatcher(
   state: MatcherState,
@@ -278,6 +291,7 @@ async function recordResult(
     html: result.report?.html ?? null,
     reportDir,
     attempt: attemptOf(task),
+    ...(verdict.passK === undefined ? {} : { passK: verdict.passK }),
   }
   if (verdict.cost !== undefined) entry.cost = verdict.cost
   const score = scoreSummary(verdict)
@@ -338,15 +352,22 @@ function updateState(state: MatcherState): UpdateState {
  * UI); without an attachment when no report was written.
  */
 async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string | null): Promise<void> {
-  const locus = entry.locus === null ? '' : `; causal locus: step ${entry.locus.index} (${entry.locus.name})`
   const { rate, score } = entry
-  const observed =
+  const numbers =
     score !== undefined
-      ? scoreAnnotation(entry.predicate, score)
-      : `${entry.predicate} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}` +
-        `${rate.method === 'confidence-sequence' ? ` ${SEQUENTIAL_POINT}` : ''} ` +
-        `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
-  const message = shortenMiddle(`${entry.verdict}: ${observed}${locus}`)
+      ? scoreNumbers(score)
+      : rate.n === 0
+        ? `: ${NO_ROLLOUT_COMPLETED}`
+        : ` in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}` +
+          `${rate.method === 'confidence-sequence' ? ` ${SEQUENTIAL_POINT}` : ''} ` +
+          `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
+  const message = annotationMessage(
+    entry.verdict,
+    entry.predicate,
+    numbers,
+    entry.locus,
+    entry.matcher === 'toMatchRateBaseline',
+  )
   if (file === null) {
     await task.context.annotate(message, 'causal-replay')
     return
@@ -357,23 +378,70 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
   })
 }
 
-/** "helpfulness: mean 0.433 at the sequential stop [0.204–0.695] (90% betting confidence sequence), claim ≥ 0.7". */
-function scoreAnnotation(predicate: string, score: ScoreSummary): string {
+/** ": mean 0.433 at the sequential stop [0.204–0.695] (90% betting confidence sequence), claim ≥ 0.7". */
+function scoreNumbers(score: ScoreSummary): string {
   const side = `claim ${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
   const mean = score.mean
-  if (mean === null) return `${predicate}: no completed rollout, ${side}`
+  if (mean === null) return `: ${NO_ROLLOUT_COMPLETED}, ${side}`
   return (
-    `${predicate}: mean ${scoreNumber(mean.point)} ${SEQUENTIAL_POINT} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ` +
+    `: mean ${scoreNumber(mean.point)} ${SEQUENTIAL_POINT} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ` +
     `(${confidenceLevel(mean.confidence)} betting confidence sequence), ${side}`
   )
 }
 
 // Vitest names the copy of an attachment after the annotation's message (non-ASCII characters
 // kept, so a character may take 4 bytes), plus 46 bytes of hash and extension: a message of at
-// most 100 characters and 180 UTF-8 bytes keeps that name below the 255-byte limit of common file
-// systems, whatever labels, step and tool names it quotes.
-const ANNOTATION_CHARACTERS = 100
+// most 180 UTF-8 bytes keeps that name below the 255-byte limit of common file systems, whatever
+// labels, step and tool names it quotes; 120 characters keep it one line (the numbers alone take
+// about 55, a baseline's locus label 40).
+const ANNOTATION_CHARACTERS = 120
 const ANNOTATION_BYTES = 180
+
+function fitsAnnotation(text: string): boolean {
+  return (
+    Array.from(text).length <= ANNOTATION_CHARACTERS && Buffer.byteLength(text, 'utf8') <= ANNOTATION_BYTES
+  )
+}
+
+/**
+ * "fail: call transfer_funds in 2/2 rollouts, 100.0% [34.2%–100.0%] (95% Wilson); causal locus:
+ * step 2 (model#3)", within the annotation limits (`numbers` is " in 2/2 rollouts, …" or ": no rollout
+ * completed"). The numbers are never cut (a cut interval reads
+ * as another number, in the message and in the attachment's file name): the predicate's label gives
+ * way first, at its end, then the step's name, then the locus.
+ */
+export function annotationMessage(
+  verdict: string,
+  predicate: string,
+  numbers: string,
+  locus: { index: number; name: string } | null,
+  /** A baseline gate's locus is one failing rollout's, not the cause of the change in rate. */
+  baseline = false,
+): string {
+  const label = baseline ? 'locus of one failing rollout' : 'causal locus'
+  // What follows the numbers, from the most said to the least: the step's name goes, then the
+  // label is shortened, then the locus goes.
+  const tails =
+    locus === null
+      ? ['']
+      : [
+          `; ${label}: step ${locus.index} (${locus.name})`,
+          `; ${label}: step ${locus.index}`,
+          // A shorter label would drop what a baseline's locus must say: the locus goes instead.
+          ...(baseline ? [] : [`; locus: step ${locus.index}`]),
+          '',
+        ]
+  const characters = Array.from(predicate)
+  for (const tail of tails) {
+    for (let keep = characters.length; keep >= Math.min(8, characters.length); keep--) {
+      const shown =
+        keep === characters.length ? predicate : `${characters.slice(0, keep).join('').trimEnd()}…`
+      const candidate = `${verdict}: ${shown}${numbers}${tail}`
+      if (fitsAnnotation(candidate)) return candidate
+    }
+  }
+  return shortenMiddle(`${verdict}: ${predicate}${numbers}${tails[0] as string}`)
+}
 
 /** `text`, or its start and end around an ellipsis, within the annotation limits (never splitting a character). */
 function shortenMiddle(text: string): string {

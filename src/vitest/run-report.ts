@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
 import { EstimateSchema } from '../stats/estimate.js'
-import { ModelCostSchema, ScoreSummarySchema } from '../verdict/schema.js'
+import { ModelCostSchema, PassKReportSchema, ScoreSummarySchema } from '../verdict/schema.js'
 import { MatcherNameSchema } from './matcher-name.js'
 
 /** The version tag of `report.json`. */
@@ -28,6 +28,8 @@ export const RunReportEntrySchema = z.object({
   replay: ReplayHandleSchema.nullable(),
   /** What the assertion's model calls cost; absent in reports from before it was counted. */
   cost: ModelCostSchema.optional(),
+  /** pass^k of the run, as the verdict has it; absent with `passK: []` and in entries from before it was reported. */
+  passK: PassKReportSchema.optional(),
   /** A score gate's mean; absent for rate gates (and in reports from before score gates). */
   score: ScoreSummarySchema.optional(),
 })

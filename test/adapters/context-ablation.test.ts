@@ -141,7 +141,7 @@ describe('AI SDK prompts, ablated message by message through wrapModel and MockL
     expect(result.parts.map((part) => [part.label, part.kind])).toEqual([
       ['system prompt', 'system'],
       ['message 2 (user)', 'message'],
-      ['tool result 4 (lookup_order)', 'tool-result'],
+      ['message 4 (tool result, lookup_order)', 'tool-result'],
       ['message 5 (user)', 'message'],
     ])
     expect(result.culprit).toMatchObject({ path: ['prompt', 1], label: 'message 2 (user)', text: INJECTED })
@@ -241,7 +241,7 @@ describe('LangChain messages, ablated message by message through wrapModel and a
     expect(result.parts.map((part) => [part.label, part.kind])).toEqual([
       ['system prompt', 'system'],
       ['message 2 (user)', 'message'],
-      ['tool result 4 (lookup_order)', 'tool-result'],
+      ['message 4 (tool result, lookup_order)', 'tool-result'],
       ['message 5 (user)', 'message'],
     ])
     expect(result.culprit).toMatchObject({ path: ['messages', 1], text: INJECTED })
@@ -312,7 +312,7 @@ describe('Agents SDK input items, ablated item by item through wrapModel', () =>
     expect(result.parts.map((part) => [part.label, part.kind])).toEqual([
       ['system prompt', 'system'],
       ['message 1 (user)', 'message'],
-      ['tool result 3 (lookup_order)', 'tool-result'],
+      ['message 3 (tool result, lookup_order)', 'tool-result'],
       ['message 4 (user)', 'message'],
     ])
     expect(result.culprit).toMatchObject({ path: ['input', 0], text: INJECTED })

@@ -112,6 +112,24 @@ describe('a bad or missing artifact', () => {
     expect((await cli('show', bad)).code).toBe(2)
   })
 
+  it('says that the run report is not an artifact, and names one it lists', async () => {
+    const folder = await mkdtemp(join(directory, 'run-report-'))
+    const index = join(folder, 'report.json')
+    await writeFile(
+      index,
+      JSON.stringify({
+        schema: 'vitest-causal-replay/report@1',
+        entries: [{ artifact: 'support/rarely-refunds-1a2b3c4d.json' }],
+      }),
+    )
+    const result = await cli('show', index)
+    expect(result.code).toBe(2)
+    expect(result.stderr.split('\n')[0]).toBe(
+      `causal-replay: show: ${index} is the run report (the index of a run's assertions); pass an artifact, one of the .json files it lists (e.g. causal-replay show ${join(folder, 'support/rarely-refunds-1a2b3c4d.json')}).`,
+    )
+    expect(result.stderr).not.toContain('Invalid artifact')
+  })
+
   it('says when the file is missing or not JSON', async () => {
     const folder = await mkdtemp(join(directory, 'missing-'))
     const missing = await cli('report', join(folder, 'nope.json'))

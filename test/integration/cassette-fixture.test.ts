@@ -148,7 +148,9 @@ describe('cassettes in a Vitest project', () => {
     // the prompt are made again.
     expect(edited.reply).toBe(0)
     expect(edited.decide).toBe(coldDecideEntries)
-    expect(verdictOf(edited.reported)).toBe(verdictOf(cold.reported))
+    // The message shows the locus prompt message by message, so the edited system prompt is the
+    // one line that differs.
+    expect(verdictOf(edited.reported).replace(EDITED_PROMPT, COLD_PROMPT)).toBe(verdictOf(cold.reported))
   }, 120_000)
 
   it('offline fails a rollout whose call is not stored, naming the step and the change', async () => {

@@ -87,6 +87,10 @@ describe('the README Quick start, type-checked and run', () => {
       )
     })
 
+    it('passes the Quick start test beside it: the same agent on a ticket without the note', () => {
+      expect(run.assertion('rarely refunds a plain late order', 'support.test.ts').status).toBe('passed')
+    })
+
     it("runs a predicate typed by the agent's output, which fails the same way", () => {
       const test = run.assertion('rarely decides to refund', 'typed.test.ts')
       expect(test.status).toBe('failed')

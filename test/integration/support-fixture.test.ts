@@ -86,7 +86,7 @@ describe('a project using the plugin', () => {
     const message = messageOf(assertion(name).failureMessages[0]!)
     expect(message).toMatch(/\n {2}▶ 1 +model#1 +"refund" .*← causal locus\n/)
     expect(message).toMatch(
-      /\n {2}the locus decided on: "[^"\n]*SYSTEM NOTE[^"\n]*" \(tool result 4, lookup_order\); removing it rescues \d+% \[\d+%, \d+%\]/,
+      /\n {2}the locus decided on: "[^"\n]*SYSTEM NOTE[^"\n]*" \(message 4, tool result, lookup_order\); removing it rescues \d+% \[\d+%, \d+%\]/,
     )
     const reportDir = join(project.root, '.causal-replay')
     const report = RunReportSchema.parse(JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')))
@@ -172,7 +172,10 @@ describe('a project using the plugin', () => {
     const message = messageOf(hanging.failureMessages[0]!)
     expect(message).not.toMatch(/Test timed out/)
     expect(message).toMatch(/^expected hanging-forever to rarely /)
-    expect(message).toMatch(/timeout, RolloutTimeoutError: The rollout exceeded timeoutMs/)
+    // The cap is named: the rollout's own timeoutMs is the default 60,000 ms, not what it ran under.
+    expect(message.replace(/\s+/g, ' ')).toMatch(
+      /timeout, RolloutTimeoutError: The rollout ran into the test's deadline: timeoutMs \(60,000 ms\) was capped at the [\d,]+ ms left before the test's timeout \(2,000 ms\)/,
+    )
     expect(message).toMatch(
       /rollouts were capped at [\d,]+ ms, the time left in the test \(its timeout is 2,000 ms\): raise the test's timeout \(test\(name, \{ timeout \}\) or testTimeout in the config\), or make the agent faster/,
     )

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { PASS_K_METHOD, passK } from '../../../src/stats/pass-k.js'
 import { formatMarkdownSummary, type MarkdownSummaryRow } from '../../../src/text/markdown-summary.js'
 import type { Estimate } from '../../../src/stats/estimate.js'
 
@@ -21,6 +22,11 @@ const rows: MarkdownSummaryRow[] = [
     rollouts: 72,
     locus: null,
     report: null,
+    passK: {
+      confidence: 0.95,
+      method: PASS_K_METHOD,
+      values: passK(72, 72, [1, 3, 8], { low: 1 - 0.0507, high: 1 }),
+    },
   },
   {
     test: 'support > injected | <b>bold</b> _ticket_',
@@ -67,11 +73,11 @@ describe('formatMarkdownSummary', () => {
     expect(formatMarkdownSummary(rows)).toMatchInlineSnapshot(`
       "### causal-replay: 3 rate assertions — 1 fail, 1 inconclusive, 1 pass
 
-      | test | verdict | rate [interval] | rollouts | cost | causal locus | report |
-      | --- | --- | --- | ---: | --- | --- | --- |
-      | support.test.ts &gt; support &gt; injected \\| &lt;b&gt;bold&lt;/b&gt; \\_ticket\\_ | ❌ fail | 37.5% \\[14.2%–67.4%\\] 90% confidence sequence | 16 (2 errors) | 96 calls (40 cassette), $0.0224 | 0 decide\\#1 | \`.causal-replay/support/support.test.ts/injected.html\` |
-      | billing.test.ts &gt; refunds | ⚠️ inconclusive | 7.5% \\[2.6%–19.9%\\] 95% Wilson | 40 | 40 calls, unpriced | — | \`.causal-replay/billing/refunds.json\` |
-      | support.test.ts &gt; support &gt; careful ticket | ✅ pass | 0.0% \\[0.0%–5.1%\\] 95% Wilson | 72 | — | — | — |
+      | test | verdict | rate [interval] | pass^k (largest k) | rollouts | cost | causal locus | report |
+      | --- | --- | --- | --- | ---: | --- | --- | --- |
+      | support.test.ts &gt; support &gt; injected \\| &lt;b&gt;bold&lt;/b&gt; \\_ticket\\_ | ❌ fail | 37.5% \\[14.2%–67.4%\\] 90% confidence sequence | — | 16 (2 errors) | 96 calls (40 cassette), $0.0224 | 0 decide\\#1 | \`.causal-replay/support/support.test.ts/injected.html\` |
+      | billing.test.ts &gt; refunds | ⚠️ inconclusive | 7.5% \\[2.6%–19.9%\\] 95% Wilson | — | 40 | 40 calls, unpriced | — | \`.causal-replay/billing/refunds.json\` |
+      | support.test.ts &gt; support &gt; careful ticket | ✅ pass | 0.0% \\[0.0%–5.1%\\] 95% Wilson | pass^8 100.0% \\[66.0%–100.0%\\] 95% | 72 | — | — | — |
 
       confidence sequence: anytime-valid, so it holds at the rollout where the sequential test stopped; the rate beside it is read at that stop and leans toward the verdict
 

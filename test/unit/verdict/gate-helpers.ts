@@ -39,6 +39,7 @@ export function common(overrides: Partial<ResolvedCommon> = {}): ResolvedCommon 
     attribute: false,
     allowErrors: false,
     label: undefined,
+    passK: [],
     ...overrides,
   }
 }

@@ -30,6 +30,7 @@ describe('resolveSequentialGate', () => {
         context: { ablation: 'remove', placeholder: '[removed]', refine: true, maxRollouts: null },
       },
       label: undefined,
+      passK: [1, 3, 8],
       seed: 11,
     })
     const fromPlugin = resolveSequentialGate(
@@ -130,6 +131,8 @@ describe('resolveSequentialGate', () => {
     ],
     [{ budget: null }, '`budget` must be a Budget or limits { maxRollouts?, maxCostUsd? }, got null.'],
     [{ label: '  ' }, '`label` must be a non-empty string'],
+    [{ passK: [1, 0] }, '`passK[1]` must be a positive integer'],
+    [{ passK: 3 }, '`passK` must be an array of at most 20 positive integers, e.g. [1, 3, 8]'],
   ])('rejects %j with a message naming the option', (options, message) => {
     expect(() => resolveSequentialGate('rarely', 'toRarely', options, {}, 1)).toThrow(`toRarely: ${message}`)
   })
