@@ -353,14 +353,19 @@ function updateState(state: MatcherState): UpdateState {
  */
 async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string | null): Promise<void> {
   const { rate, score } = entry
+  // A sequential gate's point is marked as read at its stop, in full where the line has room;
+  // the interval's method ("confidence sequence") is always there.
+  const markers = rate.method === 'confidence-sequence' ? [` ${SEQUENTIAL_POINT}`, ' at the stop', ''] : ['']
   const numbers =
     score !== undefined
       ? scoreNumbers(score)
       : rate.n === 0
-        ? `: ${NO_ROLLOUT_COMPLETED}`
-        : ` in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}` +
-          `${rate.method === 'confidence-sequence' ? ` ${SEQUENTIAL_POINT}` : ''} ` +
-          `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`
+        ? [`: ${NO_ROLLOUT_COMPLETED}`]
+        : markers.map(
+            (marker) =>
+              ` in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}${marker} ` +
+              `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`,
+          )
   const message = annotationMessage(
     entry.verdict,
     entry.predicate,
@@ -378,14 +383,19 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
   })
 }
 
-/** ": mean 0.433 at the sequential stop [0.204–0.695] (90% betting confidence sequence), claim ≥ 0.7". */
-function scoreNumbers(score: ScoreSummary): string {
+/**
+ * The annotation's numbers for a score gate, longest first as for a rate: ": mean 0.433 at the
+ * sequential stop [0.204–0.695] (90% betting confidence sequence), claim ≥ 0.7", then with a
+ * shorter marker, then none.
+ */
+function scoreNumbers(score: ScoreSummary): string[] {
   const side = `claim ${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
   const mean = score.mean
-  if (mean === null) return `: ${NO_ROLLOUT_COMPLETED}, ${side}`
-  return (
-    `: mean ${scoreNumber(mean.point)} ${SEQUENTIAL_POINT} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ` +
-    `(${confidenceLevel(mean.confidence)} betting confidence sequence), ${side}`
+  if (mean === null) return [`: ${NO_ROLLOUT_COMPLETED}, ${side}`]
+  return [` ${SEQUENTIAL_POINT}`, ' at the stop', ''].map(
+    (marker) =>
+      `: mean ${scoreNumber(mean.point)}${marker} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ` +
+      `(${confidenceLevel(mean.confidence)} betting confidence sequence), ${side}`,
   )
 }
 
@@ -406,14 +416,15 @@ function fitsAnnotation(text: string): boolean {
 /**
  * "fail: call transfer_funds in 2/2 rollouts, 100.0% [34.2%–100.0%] (95% Wilson); causal locus:
  * step 2 (model#3)", within the annotation limits (`numbers` is " in 2/2 rollouts, …" or ": no rollout
- * completed"). The numbers are never cut (a cut interval reads
- * as another number, in the message and in the attachment's file name): the predicate's label gives
- * way first, at its end, then the step's name, then the locus.
+ * completed", or such texts from the most said to the least). The numbers are never cut (a cut
+ * interval reads as another number, in the message and in the attachment's file name): a shorter
+ * text of them is taken first, then the predicate's label gives way, at its end, then the step's
+ * name, then the locus.
  */
 export function annotationMessage(
   verdict: string,
   predicate: string,
-  numbers: string,
+  numbers: string | readonly string[],
   locus: { index: number; name: string } | null,
   /** A baseline gate's locus is one failing rollout's, not the cause of the change in rate. */
   baseline = false,
@@ -431,16 +442,19 @@ export function annotationMessage(
           ...(baseline ? [] : [`; locus: step ${locus.index}`]),
           '',
         ]
+  const texts = typeof numbers === 'string' ? [numbers] : numbers
   const characters = Array.from(predicate)
   for (const tail of tails) {
     for (let keep = characters.length; keep >= Math.min(8, characters.length); keep--) {
       const shown =
         keep === characters.length ? predicate : `${characters.slice(0, keep).join('').trimEnd()}…`
-      const candidate = `${verdict}: ${shown}${numbers}${tail}`
-      if (fitsAnnotation(candidate)) return candidate
+      for (const text of texts) {
+        const candidate = `${verdict}: ${shown}${text}${tail}`
+        if (fitsAnnotation(candidate)) return candidate
+      }
     }
   }
-  return shortenMiddle(`${verdict}: ${predicate}${numbers}${tails[0] as string}`)
+  return shortenMiddle(`${verdict}: ${predicate}${texts.at(-1) ?? ''}${tails[0] as string}`)
 }
 
 /** `text`, or its start and end around an ellipsis, within the annotation limits (never splitting a character). */

@@ -98,13 +98,15 @@ describe('the GitHub Actions job summary', () => {
   it('appends a Markdown table of every rate assertion, failing ones first, with their reports', () => {
     const lines = summary.trimEnd().split('\n')
     expect(lines[0]).toBe('### causal-replay: 3 rate assertions — 0 fail, 1 inconclusive, 2 pass')
-    expect(lines[2]).toBe('| test | verdict | rate [interval] | rollouts | cost | causal locus | report |')
+    expect(lines[2]).toBe(
+      '| test | verdict | rate [interval] | pass^k (largest k) | rollouts | cost | causal locus | report |',
+    )
     const rows = lines.filter(
       (line) => line.startsWith('| ') && !line.startsWith('| test') && !line.startsWith('| ---'),
     )
     expect(rows).toHaveLength(3)
     expect(rows[0]).toMatch(
-      /^\| injected\.test\.js &gt; injected note: rarely refunds \| ⚠️ inconclusive \| \d+\.\d% \\\[[\d.]+%–[\d.]+%\\\] [^|]+ \| 16 \| 16 calls, \$0\.0080 \| — \| `\.causal-replay\/[^`]+\.html` \|$/,
+      /^\| injected\.test\.js &gt; injected note: rarely refunds \| ⚠️ inconclusive \| \d+\.\d% \\\[[\d.]+%–[\d.]+%\\\] [^|]+ \| pass\^8 [\d.]+% \\\[[\d.]+%–[\d.]+%\\\] 90% \| 16 \| 16 calls, \$0\.0080 \| — \| `\.causal-replay\/[^`]+\.html` \|$/,
     )
     expect(rows[1]).toMatch(/^\| damaged\.test\.js &gt; damaged order: never refunds \| ✅ pass \| 0\.0% /)
     expect(rows[2]).toMatch(

@@ -22,8 +22,10 @@ afterAll(async () => {
   await project?.remove()
 })
 
+// The rate's interval is the gate's confidence sequence, two-sided at 1 − 2α for a claim at 1 − α.
 const confidenceOf = (fullName: string) =>
-  CausalReplayMetaEntrySchema.parse(run.assertion(fullName).meta.causalReplay?.[0]).rate.confidence
+  1 -
+  (1 - CausalReplayMetaEntrySchema.parse(run.assertion(fullName).meta.causalReplay?.[0]).rate.confidence) / 2
 
 describe('rate matchers in retried tests', () => {
   it('run each of 3 attempts at 1 − 5%/3 and say so in the message', () => {
