@@ -8,9 +8,20 @@ import { toBeNoWorseThan } from './to-be-no-worse-than.js'
 import { toMatchRateBaseline } from './to-match-rate-baseline.js'
 import { toNever } from './to-never.js'
 import { toRarely } from './to-rarely.js'
+import { toScoreAtLeast } from './to-score-at-least.js'
+import { toScoreAtMost } from './to-score-at-most.js'
 import { toUsually } from './to-usually.js'
 
-expect.extend({ toRarely, toUsually, toNever, toAlways, toMatchRateBaseline, toBeNoWorseThan })
+expect.extend({
+  toRarely,
+  toUsually,
+  toNever,
+  toAlways,
+  toMatchRateBaseline,
+  toScoreAtLeast,
+  toScoreAtMost,
+  toBeNoWorseThan,
+})
 // Each test file's cassette (its recorded model calls) is saved when the file ends.
 saveCassetteAfterEachFile()
 
@@ -23,6 +34,7 @@ export type {
   CommonMatcherOptions,
   NoWorseThanOptions,
   RarelyOptions,
+  ScoreOptions,
   SequentialGateOptions,
   UsuallyOptions,
   ZeroToleranceOptions,

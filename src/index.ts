@@ -109,11 +109,15 @@ export {
   never,
   noWorseThan,
   rarely,
+  scoresAtLeast,
+  scoresAtMost,
   usually,
   type Claim,
   type KnownOrJson,
   type PredicateFor,
+  type ScorerFor,
 } from './check/claims.js'
+export type { TrajectoryScorer } from './trajectory/score-result.js'
 export {
   ArtifactSchema,
   ModelCostSchema,
@@ -125,6 +129,8 @@ export {
   type AgentComparison,
   type ComparisonVerdict,
   type ClaimKind,
+  type ScoreStanding,
+  type ScoreVerdict,
   type SequentialVerdict,
   type Verdict,
   type ZeroToleranceVerdict,
@@ -137,6 +143,7 @@ export type {
   ContextAttributeOptions,
   NoWorseThanOptions,
   RarelyOptions,
+  ScoreOptions,
   SequentialGateOptions,
   UsuallyOptions,
   ZeroToleranceOptions,

@@ -66,16 +66,22 @@ const CLAIM_KINDS: ReadonlySet<unknown> = new Set([
   'baseline',
   'noWorseThan',
 ])
+const SCORE_CLAIM_KINDS: ReadonlySet<unknown> = new Set(['scoreAtLeast', 'scoreAtMost'])
 
 /** Throws unless `claim` was made by a claim builder (a bare predicate is the likely mistake). */
 export function checkClaim(claim: unknown): asserts claim is Claim {
-  const { kind, predicate } = (claim ?? {}) as { kind?: unknown; predicate?: unknown }
+  const { kind, predicate, scorer } = (claim ?? {}) as {
+    kind?: unknown
+    predicate?: unknown
+    scorer?: unknown
+  }
   if (CLAIM_KINDS.has(kind) && typeof predicate === 'function') return
+  if (SCORE_CLAIM_KINDS.has(kind) && typeof scorer === 'function') return
   throw new InvalidOptionError({
     caller: 'check',
     option: 'claim',
     expected:
-      'a claim: rarely(pred), usually(pred), never(pred), always(pred), matchesBaseline(pred, { file, name }) or noWorseThan(baseline, pred)',
+      'a claim: rarely(pred), usually(pred), never(pred), always(pred), matchesBaseline(pred, { file, name }), noWorseThan(baseline, pred), scoresAtLeast(scorer, threshold) or scoresAtMost(scorer, threshold)',
     received: describeReceived(claim),
   })
 }

@@ -19,6 +19,7 @@ import { predicateLabel } from '../trajectory/predicate-label.js'
 import {
   resolveBaseline,
   resolveComparison,
+  resolveScoreGate,
   resolveSequentialGate,
   resolveZeroTolerance,
   type Deadline,
@@ -27,6 +28,7 @@ import {
 } from '../verdict/options.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
+import { runScoreGate } from '../verdict/score-gate.js'
 import { runSequentialGate } from '../verdict/sequential-gate.js'
 import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
 import { checkClaim, parseCheckOptions, type CheckOptions } from './check-options.js'
@@ -179,10 +181,9 @@ export async function runCheck(
 ): Promise<CheckResult> {
   const chosen = chooseSeed(claim.options.seed, context.test)
   const gate = resolveGate(claim, context, chosen.seed)
-  const subject: GateSubject = {
+  const subject: Omit<GateSubject, 'predicate'> = {
     agent: scenario.agent.name,
-    predicate: claim.predicate,
-    label: gate.options.label ?? predicateLabel(claim.predicate),
+    label: gate.options.label ?? predicateLabel(claimFunction(claim)),
     seedSource: chosen.source,
   }
   // Every rollout (gate and attribution) goes through the cassette: a warm run reproduces both.
@@ -200,7 +201,9 @@ export async function runCheck(
   const { verdict } = artifact
   const passed =
     verdict.kind === 'pass' ||
-    (verdict.kind === 'inconclusive' && verdict.gate === 'sequential' && verdict.onInconclusive === 'pass')
+    (verdict.kind === 'inconclusive' &&
+      (verdict.gate === 'sequential' || verdict.gate === 'score') &&
+      verdict.onInconclusive === 'pass')
   return {
     verdict,
     attribution: diagnosis.contrastive,
@@ -239,9 +242,10 @@ async function writeReport(
 /** A claim's resolved options and the gate that runs it. */
 interface ResolvedGate {
   options: ResolvedCommon
+  /** Runs the gate; the subject's predicate (or scorer) is the claim's. */
   run(
     scenario: Scenario<unknown, unknown>,
-    subject: GateSubject,
+    subject: Omit<GateSubject, 'predicate'>,
     signal: AbortSignal | undefined,
   ): Promise<GateRun>
 }
@@ -265,7 +269,8 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
       const options = run(resolveSequentialGate(claim.kind, caller, claim.options, context.defaults, seed))
       return {
         options,
-        run: (scenario, subject, signal) => runSequentialGate(scenario, subject, options, signal),
+        run: (scenario, subject, signal) =>
+          runSequentialGate(scenario, { ...subject, predicate: claim.predicate }, options, signal),
       }
     }
     case 'never':
@@ -273,7 +278,8 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
       const options = run(resolveZeroTolerance(claim.kind, caller, claim.options, context.defaults, seed))
       return {
         options,
-        run: (scenario, subject, signal) => runZeroToleranceGate(scenario, subject, options, signal),
+        run: (scenario, subject, signal) =>
+          runZeroToleranceGate(scenario, { ...subject, predicate: claim.predicate }, options, signal),
       }
     }
     case 'baseline': {
@@ -288,7 +294,19 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
       }
       return {
         options,
-        run: (scenario, subject, signal) => runBaselineGate(scenario, subject, options, target, signal),
+        run: (scenario, subject, signal) =>
+          runBaselineGate(scenario, { ...subject, predicate: claim.predicate }, options, target, signal),
+      }
+    }
+    case 'scoreAtLeast':
+    case 'scoreAtMost': {
+      const options = run(
+        resolveScoreGate(claim.kind, caller, claim.threshold, claim.options, context.defaults, seed),
+      )
+      const scorer = claim.scorer
+      return {
+        options,
+        run: (scenario, subject, signal) => runScoreGate(scenario, { ...subject, scorer }, options, signal),
       }
     }
     case 'noWorseThan': {
@@ -307,7 +325,7 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
                   ? baseline.scenario
                   : withCassette(baseline.scenario, context.cassette),
             },
-            subject,
+            { ...subject, predicate: claim.predicate },
             options,
             signal,
           ),
@@ -323,11 +341,18 @@ const CALLERS: Record<Claim['kind'], string> = {
   always: 'always',
   baseline: 'matchesBaseline',
   noWorseThan: 'noWorseThan',
+  scoreAtLeast: 'scoresAtLeast',
+  scoreAtMost: 'scoresAtMost',
 }
 
 /** How a claim names its predicate before its options are resolved: for `check`'s default name. */
 function labelOf(claim: Claim): string {
-  return claim.options.label?.trim() || predicateLabel(claim.predicate)
+  return claim.options.label?.trim() || predicateLabel(claimFunction(claim))
+}
+
+/** The function a claim asks about each rollout: its predicate, or its scorer. */
+function claimFunction(claim: Claim): (trajectory: never) => unknown {
+  return 'scorer' in claim ? claim.scorer : claim.predicate
 }
 
 /** `file` relative to `root` with forward slashes, or as given when outside it. */

@@ -2,24 +2,31 @@ import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
 import type { Json } from '../json.js'
 import type { Predicate } from '../trajectory/queries.js'
+import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import { InvalidOptionError } from '../errors.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { describeReceived } from '../options/received.js'
 import {
   checkClaimOptions,
+  resolveScoreGate,
   type BaselineClaimOptions,
   type NoWorseThanOptions,
   type RarelyOptions,
+  type ScoreOptions,
   type UsuallyOptions,
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
 
 /**
- * A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always}, {@link matchesBaseline} or
- * {@link noWorseThan}.
- * `I` and `O` are the input and output types its predicate reads (default: any JSON value).
+ * A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always},
+ * {@link matchesBaseline} or {@link noWorseThan} (against a baseline agent); or about its mean score,
+ * built by {@link scoresAtLeast} or {@link scoresAtMost}.
+ * `I` and `O` are the input and output types its predicate (or scorer) reads (default: any JSON value).
  */
-export type Claim<I = Json, O = Json> =
+export type Claim<I = Json, O = Json> = RateClaim<I, O> | ScoreClaim<I, O>
+
+/** A claim about the rate of a predicate. */
+export type RateClaim<I = Json, O = Json> =
   | { readonly kind: 'rarely'; readonly predicate: Predicate<I, O>; readonly options: RarelyOptions }
   | { readonly kind: 'usually'; readonly predicate: Predicate<I, O>; readonly options: UsuallyOptions }
   | { readonly kind: 'never'; readonly predicate: Predicate<I, O>; readonly options: ZeroToleranceOptions }
@@ -32,6 +39,26 @@ export type Claim<I = Json, O = Json> =
       readonly baseline: Scenario<unknown, unknown>
       readonly options: NoWorseThanOptions
     }
+
+/** A claim about the mean of a scorer: at least (`scoreAtLeast`) or at most (`scoreAtMost`) `threshold`. */
+export interface ScoreClaim<I = Json, O = Json> {
+  readonly kind: 'scoreAtLeast' | 'scoreAtMost'
+  readonly scorer: TrajectoryScorer<I, O>
+  /** In the scorer's units (its `range`, [0, 1] unless declared). */
+  readonly threshold: number
+  readonly options: ScoreOptions
+}
+
+/**
+ * The scorer for `target`: on an `Agent<I, O>` or a `Scenario<I, O>` it sees `input: I` and
+ * `output: O | undefined`; on anything else, the default `TrajectoryScorer`.
+ */
+export type ScorerFor<T> =
+  T extends Agent<infer I, infer O>
+    ? TrajectoryScorer<KnownOrJson<I>, KnownOrJson<O>>
+    : T extends Scenario<infer I, infer O>
+      ? TrajectoryScorer<KnownOrJson<I>, KnownOrJson<O>>
+      : TrajectoryScorer
 
 /**
  * `T`, or any JSON value when `T` is `unknown` (or `any`): an agent whose input or output type was
@@ -130,6 +157,48 @@ export function noWorseThanClaim(
   return { kind: 'noWorseThan', predicate: checked, baseline: scenario, options }
 }
 
+/**
+ * The mean score is at least `threshold`, at `confidence` (default 95%):
+ * `check(agent, scoresAtLeast(helpfulness, 0.8))`. Scores are in [0, 1] unless `range` says
+ * otherwise. Decided by an anytime-valid betting test; the claim of `toScoreAtLeast`.
+ */
+export function scoresAtLeast<I = Json, O = Json>(
+  scorer: TrajectoryScorer<I, O>,
+  threshold: number,
+  options: ScoreOptions = {},
+): Claim<I, O> {
+  return scoreClaimOf('scoreAtLeast', scorer, threshold, options, 'scoresAtLeast') as Claim<I, O>
+}
+
+/** The mean score is at most `threshold` (a toxicity score, a cost). The claim of `toScoreAtMost`. */
+export function scoresAtMost<I = Json, O = Json>(
+  scorer: TrajectoryScorer<I, O>,
+  threshold: number,
+  options: ScoreOptions = {},
+): Claim<I, O> {
+  return scoreClaimOf('scoreAtMost', scorer, threshold, options, 'scoresAtMost') as Claim<I, O>
+}
+
+/** A score claim, its scorer, threshold and options checked; `caller` names the builder or matcher. */
+export function scoreClaimOf(
+  kind: ScoreClaim['kind'],
+  scorer: unknown,
+  threshold: unknown,
+  options: ScoreOptions,
+  caller: string,
+): Claim {
+  if (typeof scorer !== 'function') {
+    throw new InvalidOptionError({
+      caller,
+      option: 'scorer',
+      expected: 'a function (trajectory) => number, a score in [0, 1] (or in the declared range)',
+      received: describeReceived(scorer),
+    })
+  }
+  resolveScoreGate(kind, caller, threshold, options, {}, 0)
+  return { kind, scorer: scorer as TrajectoryScorer, threshold: threshold as number, options }
+}
+
 /** The options each kind of claim takes. */
 export interface ClaimOptionsMap {
   rarely: RarelyOptions
@@ -144,7 +213,7 @@ export interface ClaimOptionsMap {
  * A claim of `kind`, its predicate checked; `caller` names the function in messages (a builder, or
  * the matcher that makes the same claim).
  */
-export function claimOf<K extends Exclude<Claim['kind'], 'noWorseThan'>>(
+export function claimOf<K extends Exclude<RateClaim['kind'], 'noWorseThan'>>(
   kind: K,
   predicate: unknown,
   options: ClaimOptionsMap[K],

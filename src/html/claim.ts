@@ -1,16 +1,16 @@
-import { baselineStandingText, boundText, storedForText } from '../text/verdict-message.js'
+import { badOutcomeText, baselineStandingText, boundText, storedForText } from '../text/verdict-message.js'
 import { pairingText } from '../text/comparison-lines.js'
-import { signedPercent } from '../text/numbers.js'
-import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { confidenceLevel, methodName, percent, scoreNumber, signedPercent } from '../text/numbers.js'
 import { explainVerdict, oneSidedConfidence, type Explanation } from '../verdict/explain.js'
-import { claimDirection, type Artifact, type Verdict } from '../verdict/schema.js'
+import type { Artifact, Verdict } from '../verdict/schema.js'
 
 /**
  * What "bad" means in the attribution: the predicate itself for a claim that it is rare
- * (`atMost`), its negation for a claim that it is usual (`atLeast`). P(bad) is the rate of this.
+ * (`atMost`), its negation for a claim that it is usual (`atLeast`), a score on the wrong side of
+ * the threshold for a score claim. P(bad) is the rate of this.
  */
 export function badOutcomeLabel(verdict: Verdict): string {
-  return claimDirection(verdict) === 'atMost' ? verdict.predicate : `not ${verdict.predicate}`
+  return badOutcomeText(verdict) ?? verdict.predicate
 }
 
 /** Why the verdict is what it is, in one or two sentences that name the deciding interval and its method. */
@@ -59,6 +59,20 @@ function explanationText(explanation: Explanation, verdict: Verdict): string {
           ? ''
           : ` About ${explanation.rolloutsToDecide} rollouts in all would decide it if the observed rate held.`
       return `${why}, the anytime-valid ${explanation.method} bounds the rate at ${percent(explanation.low)}–${percent(explanation.high)} (${confidenceLevel(explanation.level)} confidence bounds, one-sided each), which straddle the bound of ${boundText(explanation.bound)}.${more}`
+    }
+    case 'score-decided': {
+      const level = confidenceLevel(explanation.level)
+      const side = explanation.end === 'upper' ? 'below' : 'above'
+      return `after ${used}, the anytime-valid ${explanation.method} puts the ${level} ${explanation.end} confidence bound on the mean score at ${scoreNumber(explanation.value)}, ${side} the threshold of ${scoreNumber(explanation.threshold)}; stopping early keeps the error rate.`
+    }
+    case 'score-undecided': {
+      const why =
+        explanation.why === 'budget'
+          ? `the budget ran out after ${used}`
+          : explanation.why === 'deadline'
+            ? `${testTimeoutText(verdict)} was near after ${used} (raise ${RAISE_TEST_TIMEOUT} for more)`
+            : `after ${used} (maxRollouts)`
+      return `${why}, the anytime-valid ${explanation.method} bounds the mean score at ${scoreNumber(explanation.low)}–${scoreNumber(explanation.high)} (${confidenceLevel(explanation.level)} confidence bounds, one-sided each), which straddle the threshold of ${scoreNumber(explanation.threshold)}.`
     }
     case 'occurrence': {
       const where = explanation.rollout === null ? '' : ` in rollout ${explanation.rollout}`

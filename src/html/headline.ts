@@ -6,7 +6,7 @@ import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
 import { actionDetails, stepSummary } from './steps.js'
 import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
-import { methodName, percent } from '../text/numbers.js'
+import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
 import { passKLine } from '../text/pass-k.js'
 import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 
@@ -40,6 +40,17 @@ function observedStat({ verdict }: Artifact): Markup {
     errors.count === 0
       ? null
       : markup`<div class="stat-detail warning">${errors.count} rollout${errors.count === 1 ? '' : 's'} ended in an error (not scored)</div>`
+  if (verdict.gate === 'score') {
+    const { mean, threshold } = verdict.score
+    const good = verdict.claim === 'scoreAtLeast' ? '≥' : '≤'
+    return markup`<div class="stat" data-stat="observed">
+<div class="stat-label">Mean score: ${verdict.predicate}</div>
+<div class="stat-value">${mean === null ? '—' : scoreNumber(mean.point)}</div>
+<div class="stat-detail">${mean === null ? 'no completed rollout' : `${SEQUENTIAL_POINT} · ${confidenceLevel(mean.confidence)} betting confidence sequence ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}`}</div>
+<div class="stat-detail">${observed.successes}/${observed.n} rollouts scored ${good} ${scoreNumber(threshold)}</div>
+${errorNote}
+</div>`
+  }
   return markup`<div class="stat" data-stat="observed">
 <div class="stat-label">Observed: ${verdict.predicate}</div>
 ${

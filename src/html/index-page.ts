@@ -4,7 +4,8 @@ import type { ComparisonSummary } from '../verdict/schema.js'
 import { hrefForRelativePath } from './escape.js'
 import { markup, type Markup } from './markup.js'
 import { percentInterval } from './numbers.js'
-import { percent } from '../text/numbers.js'
+import { confidenceLevel, percent, scoreNumber } from '../text/numbers.js'
+import type { ScoreSummary } from '../verdict/schema.js'
 import { renderPage } from './page.js'
 
 /** One row of the index page: a test's verdict and where its artifact and report are. */
@@ -24,6 +25,8 @@ export type ReportIndexEntry = {
   errors?: number
   /** An A/B comparison's baseline agent, difference and margin; absent for the other claims. */
   comparison?: ComparisonSummary | undefined
+  /** Default: none (a rate gate). A score gate's mean, shown instead of the rate. */
+  score?: ScoreSummary | undefined
 }
 
 // Failures first: the index is opened to find what broke.
@@ -83,10 +86,22 @@ function row(entry: ReportIndexEntry): Markup {
   return markup`<tr data-verdict="${entry.verdict}">
 <td>${test}<div class="muted">${entry.file}</div></td>
 <td><span class="badge badge-${entry.verdict}">${entry.verdict}</span></td>
-<td class="rate">${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${percentInterval(entry.rate)}</div>${entry.comparison === undefined ? null : markup`<div class="muted" data-comparison>${versusText(entry.comparison)}</div>`}${errorCount(entry.errors ?? 0)}</td>
+<td class="rate">${observedCell(entry)}${entry.comparison === undefined ? null : markup`<div class="muted" data-comparison>${versusText(entry.comparison)}</div>`}${errorCount(entry.errors ?? 0)}</td>
 <td>${entry.locus === null ? markup`<span class="muted">—</span>` : markup`step ${entry.locus.index} · ${entry.locus.name}`}</td>
 <td>${files(entry)}</td>
 </tr>`
+}
+
+/** The rate with its interval, or a score gate's mean with its confidence sequence. */
+function observedCell(entry: ReportIndexEntry): Markup {
+  const score = entry.score
+  if (score === undefined) {
+    return markup`${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${percentInterval(entry.rate)}</div>`
+  }
+  const side = `${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
+  const mean = score.mean
+  if (mean === null) return markup`mean score —<div class="muted">no completed rollout; claim ${side}</div>`
+  return markup`mean score ${scoreNumber(mean.point)}<div class="muted">${confidenceLevel(mean.confidence)} betting CS ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}; claim ${side}</div>`
 }
 
 /** Links to the report and the artifact, as far as they were written. */

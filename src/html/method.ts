@@ -8,7 +8,7 @@ import { shapleyIntervalMethods } from './attribution.js'
 import { markup, type Markup } from './markup.js'
 import { oneSidedLevel } from './claim.js'
 import { describeMethod, percentInterval, signedInterval } from './numbers.js'
-import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
 
 /**
  * How the numbers were made, so a reader can judge them: rollouts per step, CRN, the multiple
@@ -30,9 +30,14 @@ ${errorList(verdict)}
 }
 
 function gateLine(verdict: Verdict): Markup {
-  const errors = `${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error${verdict.allowErrors ? ' (left out of the rate: allowErrors)' : ''}`
+  const what = verdict.gate === 'score' ? 'mean' : 'rate'
+  const errors = `${verdict.errors.count} rollout${verdict.errors.count === 1 ? '' : 's'} ended in an error${verdict.allowErrors ? ` (left out of the ${what}: allowErrors)` : ''}`
   const seed = `seed ${verdict.seed} (${SEED_SOURCES[verdict.seedSource]})`
-  return markup`<li data-method="gate"><strong>Gate:</strong> ${gateSampling(verdict)}; ${seed}; observed rate ${verdict.gate === 'sequential' ? `${SEQUENTIAL_POINT} ` : ''}${percent(verdict.observed.point)} (${percentInterval(verdict.observed)}); ${errors}.</li>`
+  const observed =
+    verdict.gate === 'score'
+      ? `share of rollouts scoring on the claim's side of ${scoreNumber(verdict.score.threshold)} ${percent(verdict.observed.point)} (${percentInterval(verdict.observed)})`
+      : `observed rate ${verdict.gate === 'sequential' ? `${SEQUENTIAL_POINT} ` : ''}${percent(verdict.observed.point)} (${percentInterval(verdict.observed)})`
+  return markup`<li data-method="gate"><strong>Gate:</strong> ${gateSampling(verdict)}; ${seed}; ${observed}; ${errors}.</li>`
 }
 
 /** How the gate sampled and decided. */
@@ -54,6 +59,18 @@ function gateSampling(verdict: Verdict): string {
           ? ''
           : `; ${confidenceLevel(interval.confidence)} one-sided ${methodName(interval.method)} bound ${percent(verdict.claim === 'never' ? interval.high : interval.low)}`
       return `${verdict.rolloutsUsed} of ${verdict.rollouts} rollouts, stopping at the first occurrence${bound}`
+    }
+    case 'score': {
+      const { mean, method, range } = verdict.score
+      const bounds =
+        mean === null
+          ? ''
+          : `, mean score ${SEQUENTIAL_POINT} ${scoreNumber(mean.point)}, ${oneSidedLevel(mean.confidence)} one-sided confidence bounds ${scoreNumber(mean.low)}–${scoreNumber(mean.high)} (intersected over looks)`
+      const rescaled =
+        range[0] === 0 && range[1] === 1
+          ? ''
+          : `, on scores rescaled from [${scoreNumber(range[0])}, ${scoreNumber(range[1])}] to [0, 1]`
+      return `${verdict.rolloutsUsed} of at most ${verdict.maxRollouts} rollouts, decided by an anytime-valid sequential test (${method})${rescaled}${bounds}, so stopping early keeps the error rate`
     }
     case 'baseline': {
       const difference = verdict.baseline.difference

@@ -3,8 +3,9 @@ import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel } from './numbers.js'
 import { passKValueText } from './pass-k.js'
 import {
+  valueHeader,
+  valueText,
   rolloutsText,
-  rowRateText,
   sequentialRateNote,
   summaryOrder,
   summaryTally,
@@ -34,14 +35,14 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
   if (rows.length > 0) {
     lines.push(
       '',
-      '| test | verdict | rate [interval] | pass^k (largest k) | rollouts | cost | causal locus | report |',
+      `| test | verdict | ${valueHeader(rows)} | pass^k (largest k) | rollouts | cost | causal locus | report |`,
       '| --- | --- | --- | --- | ---: | --- | --- | --- |',
     )
     for (const row of summaryOrder(rows)) {
       const cells = [
         cell(`${row.file} > ${row.test}`),
         VERDICT_MARKS[row.verdict],
-        cell(rowRateText(row)),
+        cell(valueText(row)),
         passKCell(row.passK),
         cell(rolloutsText(row)),
         cell(costCell(row.cost)),

@@ -47,6 +47,12 @@ export function rescueLowerEnd(rate: number): string {
   return `${value === 0 ? 0 : value}%`
 }
 
+/** A score in the scorer's units, to three decimals without trailing zeros: 0.8 → "0.8", 0.72349 → "0.723", 4 → "4". */
+export function scoreNumber(value: number): string {
+  const text = String(Number(value.toFixed(3)))
+  return text === '-0' ? '0' : text
+}
+
 /** A confidence level as a percentage without trailing zeros: 0.95 → "95%", 0.975 → "97.5%". */
 export function confidenceLevel(confidence: number): string {
   return `${Number((confidence * 100).toFixed(2))}%`

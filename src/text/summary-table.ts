@@ -1,9 +1,9 @@
 import type { Estimate } from '../stats/estimate.js'
-import type { ComparisonSummary, ModelCost, PassKReport } from '../verdict/schema.js'
+import type { ComparisonSummary, ModelCost, PassKReport, ScoreSummary } from '../verdict/schema.js'
 import { versusText } from './comparison-lines.js'
 import { cutMiddle } from './context.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
-import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
+import { confidenceLevel, count, methodName, percent, plural, scoreNumber } from './numbers.js'
 import { formatTable } from './table.js'
 
 /** One rate assertion in the end-of-run summary. */
@@ -26,6 +26,8 @@ export interface SummaryRow {
   passK?: PassKReport | undefined
   /** Default: none. An A/B comparison's baseline agent, difference and margin. */
   comparison?: ComparisonSummary | undefined
+  /** Default: none (a rate gate). A score gate's mean, shown instead of the rate. */
+  score?: ScoreSummary | undefined
 }
 
 /** Options of {@link formatSummaryTable}. */
@@ -63,13 +65,6 @@ export function rateText(rate: Estimate): string {
   return `${percent(rate.point)} [${percent(rate.low)}–${percent(rate.high)}] ${confidenceLevel(rate.confidence)} ${methodName(rate.method)}`
 }
 
-/** The rate cell: the rate, and for an A/B comparison the difference from its baseline agent. */
-export function rowRateText(row: SummaryRow): string {
-  return row.comparison === undefined
-    ? rateText(row.rate)
-    : `${rateText(row.rate)}; ${versusText(row.comparison)}`
-}
-
 /** What a rate over no rollout reads as: an interval of [0%, 100%] says nothing and reads as a result. */
 export const NO_ROLLOUT_COMPLETED = 'no rollout completed'
 
@@ -78,8 +73,34 @@ export const NO_ROLLOUT_COMPLETED = 'no rollout completed'
  * was read where the test stopped. Null when no row has one.
  */
 export function sequentialRateNote(rows: readonly SummaryRow[]): string | null {
-  if (!rows.some((row) => row.rate.method === 'confidence-sequence')) return null
-  return 'confidence sequence: anytime-valid, so it holds at the rollout where the sequential test stopped; the rate beside it is read at that stop and leans toward the verdict'
+  const scores = rows.some((row) => row.score !== undefined)
+  if (!scores && !rows.some((row) => row.rate.method === 'confidence-sequence')) return null
+  // A score gate's mean is read at its sequential stop too.
+  const read = scores ? 'the rate (or mean score) beside it' : 'the rate beside it'
+  return `confidence sequence: anytime-valid, so it holds at the rollout where the sequential test stopped; ${read} is read at that stop and leans toward the verdict`
+}
+
+/**
+ * What the rate column shows: the rate ("23.0% [15.8%–32.2%] 95% Wilson"), or for a score gate its
+ * mean with its sequence ("mean 0.72 [0.61–0.8] 90% betting confidence sequence, ≥ 0.8").
+ */
+export function valueText(row: SummaryRow): string {
+  const score = row.score
+  if (score === undefined) {
+    // An A/B comparison: the candidate's rate, and its difference from the baseline agent.
+    return row.comparison === undefined
+      ? rateText(row.rate)
+      : `${rateText(row.rate)}; ${versusText(row.comparison)}`
+  }
+  const side = `${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
+  const mean = score.mean
+  if (mean === null) return `${NO_ROLLOUT_COMPLETED}, ${side}`
+  return `mean ${scoreNumber(mean.point)} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ${confidenceLevel(mean.confidence)} betting confidence sequence, ${side}`
+}
+
+/** The rate column's header: "rate [interval]", or "rate or mean score [interval]" when a score gate is in the table. */
+export function valueHeader(rows: readonly SummaryRow[]): string {
+  return rows.some((row) => row.score !== undefined) ? 'rate or mean score [interval]' : 'rate [interval]'
 }
 
 /**
@@ -98,7 +119,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
       [
         { header: 'test' },
         { header: 'verdict' },
-        { header: 'rate [interval]' },
+        { header: valueHeader(rows) },
         { header: 'rollouts', align: 'right' },
         ...(withCost ? [{ header: 'cost' }] : []),
         { header: 'locus' },
@@ -106,7 +127,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
       sorted.map((row) => [
         cutMiddle(`${row.file} > ${row.test}`, 70),
         paint(row.verdict, row.verdict),
-        rowRateText(row),
+        valueText(row),
         rolloutsText(row),
         ...(withCost ? [costCell(row.cost)] : []),
         row.locus === null ? '—' : `${row.locus.index} ${row.locus.name}`,

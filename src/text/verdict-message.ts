@@ -1,5 +1,11 @@
 import { explainVerdict, type Explanation } from '../verdict/explain.js'
-import { claimDirection, type Artifact, type BaselineComparison, type Verdict } from '../verdict/schema.js'
+import {
+  claimDirection,
+  type Artifact,
+  type BaselineComparison,
+  type ScoreVerdict,
+  type Verdict,
+} from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
 import { comparisonClaim, comparisonLines } from './comparison-lines.js'
 import { formatContextAttribution } from './context-attribution.js'
@@ -11,6 +17,7 @@ import {
   percent,
   plural,
   rateIntervalText,
+  scoreNumber,
   signedPercent,
 } from './numbers.js'
 import { passKLine } from './pass-k.js'
@@ -46,10 +53,10 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.seed) : []),
     ...(verdict.gate === 'comparison' ? comparisonLines(verdict, explanation) : []),
     ...errorLines(verdict),
+    ...(verdict.gate === 'score' ? attributedScoreLines(verdict) : []),
   ]
   body.push(...replayLines(verdict))
-  // For an "at least" claim the outcome attribution explains is the predicate failing.
-  const bad = claimDirection(verdict) === 'atLeast' ? `not ${verdict.predicate}` : null
+  const bad = badOutcomeText(verdict)
   if (artifact.contrastive !== null)
     body.push(
       ...formatContrastive(artifact.contrastive, artifact.failing, bad, {
@@ -68,6 +75,38 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   if (options.report !== undefined) body.push(`report: ${options.report}`)
   lines.push(...body.map((line) => `  ${line}`))
   return lines.join('\n')
+}
+
+/**
+ * What attribution calls a bad outcome, when it is not the predicate itself: the predicate failing
+ * for an "at least" claim ("not reply politely"), a score on the wrong side for a score claim
+ * ("helpfulness < 0.8").
+ */
+export function badOutcomeText(verdict: Verdict): string | null {
+  if (verdict.gate === 'score')
+    return `${verdict.predicate} ${scoreBadRelation(verdict)} ${scoreNumber(verdict.score.threshold)}`
+  return claimDirection(verdict) === 'atLeast' ? `not ${verdict.predicate}` : null
+}
+
+/** The side of the threshold a bad score is on: "<" for an "at least" claim, ">" for "at most". */
+function scoreBadRelation(verdict: ScoreVerdict): '<' | '>' {
+  return verdict.claim === 'scoreAtLeast' ? '<' : '>'
+}
+
+/** "attributing rollout 12, score 0.12, as bad: score < 0.8", or why no rollout is attributed. */
+function attributedScoreLines(verdict: ScoreVerdict): string[] {
+  if (verdict.kind === 'pass' || verdict.stop === 'error') return []
+  const { attributed, threshold } = verdict.score
+  const relation = scoreBadRelation(verdict)
+  if (attributed === null) {
+    return verdict.observed.n === 0
+      ? []
+      : [`no rollout scored ${relation} ${scoreNumber(threshold)}, so none is attributed`]
+  }
+  const which = verdict.claim === 'scoreAtLeast' ? 'lowest' : 'highest'
+  return [
+    `attributing rollout ${attributed.rollout}, score ${scoreNumber(attributed.score)}, as bad: score ${relation} ${scoreNumber(threshold)} (the ${which}-scoring rollout)`,
+  ]
 }
 
 /**
@@ -98,6 +137,11 @@ export function claim(verdict: Verdict): string {
       return verdict.claim === 'never'
         ? `expected ${agent} to never ${predicate}: 0 in ${plural(verdict.rollouts, 'rollout')}`
         : `expected ${agent} to always ${predicate}: in all ${plural(verdict.rollouts, 'rollout')}`
+    case 'score': {
+      const { threshold, range } = verdict.score
+      const side = verdict.claim === 'scoreAtLeast' ? 'at least' : 'at most'
+      return `expected ${agent} to score ${predicate} ${side} ${scoreNumber(threshold)} on average (scores in [${scoreNumber(range[0])}, ${scoreNumber(range[1])}]) at ${level} confidence`
+    }
     case 'baseline': {
       const comparison = verdict.baseline
       const stored = comparison.stored
@@ -123,6 +167,7 @@ export function toleranceText(comparison: BaselineComparison): string {
  * (not 0/0).
  */
 function observedLine(verdict: Verdict): string {
+  if (verdict.gate === 'score') return observedScoreLine(verdict)
   const { observed } = verdict
   const missed = verdict.errors.examples.find((example) => example.error.name === 'CassetteMissError')
   if (observed.n === 0 && missed !== undefined) {
@@ -149,6 +194,28 @@ function observedLine(verdict: Verdict): string {
 
 /** How every rendering qualifies a sequential gate's point: it is read where the test stopped. */
 export const SEQUENTIAL_POINT = 'at the sequential stop'
+
+/**
+ * "observed mean score 0.72 at the sequential stop over 40 rollouts (90% betting confidence sequence
+ * 0.61–0.8); 28/40 scored ≥ 0.8  → fail". The mean is read where the test stopped, as a sequential
+ * gate's rate is; the sequence is two-sided at 1 − 2α, each end the claim's one-sided bound, and
+ * holds at that stop.
+ */
+function observedScoreLine(verdict: ScoreVerdict): string {
+  const { observed } = verdict
+  const { mean, threshold } = verdict.score
+  const tail =
+    verdict.kind === 'inconclusive' && verdict.onInconclusive === 'pass'
+      ? " (passes: onInconclusive is 'pass')"
+      : ''
+  if (mean === null) return `observed no completed rollout  → ${verdict.kind}${tail}`
+  const good = verdict.claim === 'scoreAtLeast' ? '≥' : '≤'
+  return (
+    `observed mean score ${scoreNumber(mean.point)} ${SEQUENTIAL_POINT} over ${plural(observed.n, 'rollout')} ` +
+    `(${confidenceLevel(mean.confidence)} betting confidence sequence ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}); ` +
+    `${count(observed.successes)}/${count(observed.n)} scored ${good} ${scoreNumber(threshold)}  → ${verdict.kind}${tail}`
+  )
+}
 
 /** How the decision was made (or why it was not); a baseline's standing has lines of its own. */
 function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
@@ -188,6 +255,28 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
         : [
             `${budget}all of ${count(explanation.n)}: the rate is at least ${percent(explanation.value)} ${how}`,
           ]
+    }
+    case 'score-decided':
+      return [
+        `decided after ${used}: ${confidenceLevel(explanation.level)} ${explanation.end} confidence bound ${scoreNumber(explanation.value)} ${explanation.relation} ${scoreNumber(explanation.threshold)} (${explanation.method}, anytime-valid)`,
+      ]
+    case 'score-undecided': {
+      const why =
+        explanation.why === 'budget'
+          ? `the budget ran out after ${used}`
+          : explanation.why === 'deadline'
+            ? `undecided after ${used}, when ${testTimeoutText(verdict)} was near`
+            : `undecided after ${used} (maxRollouts)`
+      const raise =
+        explanation.why === 'budget'
+          ? 'raise the budget'
+          : explanation.why === 'deadline'
+            ? `raise ${RAISE_TEST_TIMEOUT}`
+            : 'raise maxRollouts'
+      return [
+        `${why}: ${confidenceLevel(explanation.level)} confidence bounds ${scoreNumber(explanation.low)}–${scoreNumber(explanation.high)} straddle ${scoreNumber(explanation.threshold)} (${explanation.method}, anytime-valid)`,
+        `a mean closer to the threshold needs more rollouts to decide: ${raise}, move the threshold, or accept the risk with onInconclusive: 'pass'`,
+      ]
     }
     case 'nothing-concluded':
     case 'baseline':
@@ -299,17 +388,18 @@ function baselineLines(comparison: BaselineComparison, seed: number): string[] {
 function errorLines(verdict: Verdict): string[] {
   const { errors } = verdict
   if (errors.count === 0) return []
+  const what = verdict.gate === 'score' ? 'mean' : 'rate'
   const lines =
     verdict.stop === 'error'
       ? [
-          `${plural(errors.count, 'rollout')} ended in an error (pass allowErrors: true to leave errors out of the rate instead):`,
+          `${plural(errors.count, 'rollout')} ended in an error (pass allowErrors: true to leave errors out of the ${what} instead):`,
         ]
       : verdict.stop === 'deadline' && !verdict.allowErrors
         ? [
             `${plural(errors.count, 'rollout')} ended in an error, not scored (the test's timeout cut it short):`,
           ]
         : [
-            `${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the rate (allowErrors):`,
+            `${plural(errors.count, 'rollout')} of ${count(verdict.rolloutsUsed)} ended in an error, left out of the ${what} (allowErrors):`,
           ]
   // Never cut: the part of an error message that says what went wrong can sit anywhere in it.
   for (const example of errors.examples) {

@@ -52,6 +52,27 @@ export type Explanation =
     }
   /** A `never` / `always` run that neither saw an occurrence nor proved a bound. */
   | { reason: 'nothing-concluded' }
+  /** The score gate's betting test decided: `end` of its confidence sequence for the mean cleared the threshold. */
+  | {
+      reason: 'score-decided'
+      end: 'upper' | 'lower'
+      /** The decisive end, in the scorer's units. */
+      value: number
+      relation: '≤' | '<' | '≥' | '>'
+      threshold: number
+      level: number
+      method: string
+    }
+  /** The score gate's test had not decided when the rollouts, the budget or the test's time ran out. */
+  | {
+      reason: 'score-undecided'
+      low: number
+      high: number
+      threshold: number
+      level: number
+      method: string
+      why: 'budget' | 'deadline' | 'max-rollouts'
+    }
   /** Where a baseline claim stands against its stored rate. */
   | { reason: 'baseline'; comparison: BaselineComparison; regressed: boolean }
   /**
@@ -139,6 +160,33 @@ export function explainVerdict(verdict: Verdict): Explanation {
         finding: verdict.kind === 'pass' ? 'no-worse' : verdict.kind === 'fail' ? 'worse' : 'undecided',
         level: oneSidedConfidence(difference.confidence),
         why: verdict.stop,
+      }
+    }
+    case 'score': {
+      const { mean, threshold, method } = verdict.score
+      if (mean === null) return { reason: 'no-completed-rollout' }
+      const level = oneSidedConfidence(mean.confidence)
+      if (verdict.kind === 'inconclusive') {
+        return {
+          reason: 'score-undecided',
+          low: mean.low,
+          high: mean.high,
+          threshold,
+          level,
+          method,
+          why: verdict.stop === 'budget' || verdict.stop === 'deadline' ? verdict.stop : 'max-rollouts',
+        }
+      }
+      const pass = verdict.kind === 'pass'
+      const upper = (verdict.claim === 'scoreAtMost') === pass
+      return {
+        reason: 'score-decided',
+        end: upper ? 'upper' : 'lower',
+        value: upper ? mean.high : mean.low,
+        relation: upper ? (pass ? '≤' : '<') : pass ? '≥' : '>',
+        threshold,
+        level,
+        method,
       }
     }
   }

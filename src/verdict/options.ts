@@ -20,6 +20,7 @@ import {
   TimeoutMsField,
 } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { describeReceived } from '../options/received.js'
 import { BudgetField, type Budget, type BudgetLimits } from '../rollout/budget.js'
 import type { UpdateState } from './baseline-file.js'
 
@@ -142,6 +143,16 @@ export interface RarelyOptions extends SequentialGateOptions {
 export interface UsuallyOptions extends SequentialGateOptions {
   /** Default 0.95. The claim: the predicate holds in at least this share of rollouts. In (0, 1). */
   atLeast?: number
+}
+
+/** Options of the score gates `toScoreAtLeast` and `toScoreAtMost`. */
+export interface ScoreOptions extends SequentialGateOptions {
+  /**
+   * Default `[0, 1]`. The scores the scorer can return, `[min, max]` with min < max (a 1–5 rubric:
+   * `[1, 5]`). The test runs on scores rescaled to [0, 1]; messages print the user's units. A score
+   * outside it is an error.
+   */
+  range?: readonly [number, number]
 }
 
 /** Options of `toNever` and `toAlways`. */
@@ -269,6 +280,18 @@ export interface ResolvedSequentialGate extends ResolvedCommon {
   onInconclusive: 'fail' | 'pass'
 }
 
+/** A resolved score gate (`scoreAtLeast`, `scoreAtMost`). */
+export interface ResolvedScoreGate extends ResolvedCommon {
+  kind: 'score'
+  direction: 'atMost' | 'atLeast'
+  /** The threshold in the user's units, strictly inside `range`. */
+  threshold: number
+  range: readonly [number, number]
+  maxRollouts: number
+  minRollouts: number
+  onInconclusive: 'fail' | 'pass'
+}
+
 /** A resolved zero-tolerance gate (`never`, `always`). */
 export interface ResolvedZeroTolerance extends ResolvedCommon {
   kind: 'zero-tolerance'
@@ -353,6 +376,17 @@ const sequentialFields = {
 export const RarelyOptionsSchema = z.strictObject({ ...sequentialFields, atMost: RateField.optional() })
 /** The options of `usually` / `toUsually`. */
 export const UsuallyOptionsSchema = z.strictObject({ ...sequentialFields, atLeast: RateField.optional() })
+const RangeField = expecting(
+  z
+    .tuple([z.number().finite(), z.number().finite()])
+    .readonly()
+    .refine(([min, max]) => min < max),
+  'a range [min, max] of finite numbers with min < max, e.g. [0, 1] or [1, 5]',
+)
+
+/** The options of `scoresAtLeast`, `scoresAtMost`, `toScoreAtLeast` and `toScoreAtMost`. */
+export const ScoreOptionsSchema = z.strictObject({ ...sequentialFields, range: RangeField.optional() })
+
 /** The options of `never`, `always`, `toNever` and `toAlways`. */
 export const ZeroToleranceOptionsSchema = z.strictObject({
   ...commonFields,
@@ -398,6 +432,7 @@ export const MatcherDefaultsSchema = z.strictObject({
 // The documented interfaces above must describe exactly what the schemas parse.
 const _rarely: DescribesSchema<RarelyOptions, typeof RarelyOptionsSchema> = true
 const _usually: DescribesSchema<UsuallyOptions, typeof UsuallyOptionsSchema> = true
+const _score: DescribesSchema<ScoreOptions, typeof ScoreOptionsSchema> = true
 const _zeroTolerance: DescribesSchema<ZeroToleranceOptions, typeof ZeroToleranceOptionsSchema> = true
 const _baseline: DescribesSchema<BaselineOptions, typeof BaselineOptionsSchema> = true
 const _baselineClaim: DescribesSchema<BaselineClaimOptions, typeof BaselineClaimOptionsSchema> = true
@@ -461,6 +496,57 @@ export function resolveSequentialGate(
     onInconclusive: parsed.onInconclusive ?? DEFAULTS.onInconclusive,
   }
 }
+
+/**
+ * Resolves the options of a score claim and checks its threshold: a finite number strictly inside
+ * the scorer's range (at an end the claim would be decided before any rollout, or never).
+ */
+export function resolveScoreGate(
+  claim: 'scoreAtLeast' | 'scoreAtMost',
+  caller: string,
+  threshold: unknown,
+  options: unknown,
+  defaults: MatcherDefaults,
+  seed: number,
+): ResolvedScoreGate {
+  const parsed = parseOptions(caller, ScoreOptionsSchema, options)
+  const range = parsed.range ?? DEFAULT_SCORE_RANGE
+  const [min, max] = range
+  if (typeof threshold !== 'number' || !(threshold > min && threshold < max)) {
+    throw new InvalidOptionError({
+      caller,
+      option: 'threshold',
+      expected: `a number strictly inside the scorer's range [${min}, ${max}], e.g. ${min + 0.8 * (max - min)}`,
+      received: describeReceived(threshold),
+      ...(typeof threshold === 'number' && threshold > 1 && parsed.range === undefined
+        ? { hint: 'For scores on another scale, declare it: { range: [min, max] }.' }
+        : {}),
+    })
+  }
+  const maxRollouts = parsed.maxRollouts ?? defaults.maxRollouts ?? DEFAULTS.maxRollouts
+  const minRollouts = parsed.minRollouts ?? DEFAULTS.minRollouts
+  if (minRollouts > maxRollouts) {
+    throw new InvalidOptionError({
+      caller,
+      option: 'minRollouts',
+      expected: `at most maxRollouts (${maxRollouts})`,
+      received: String(minRollouts),
+    })
+  }
+  return {
+    ...commonOf(parsed, defaults, seed),
+    kind: 'score',
+    direction: claim === 'scoreAtMost' ? 'atMost' : 'atLeast',
+    threshold,
+    range: [min, max],
+    maxRollouts,
+    minRollouts,
+    onInconclusive: parsed.onInconclusive ?? DEFAULTS.onInconclusive,
+  }
+}
+
+/** The range a scorer's scores are in unless the claim declares one. */
+export const DEFAULT_SCORE_RANGE: readonly [number, number] = [0, 1]
 
 /** Resolves `never` / `always` options. */
 export function resolveZeroTolerance(
@@ -528,6 +614,7 @@ export function checkClaimOptions(
   caller: string,
   options: unknown,
 ): void {
+  // Score claims are checked with their threshold, by `resolveScoreGate`.
   switch (claim) {
     case 'rarely':
     case 'usually':

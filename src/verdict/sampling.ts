@@ -12,7 +12,20 @@ import type { Verdict } from './schema.js'
 import type { GateSubject } from './gate.js'
 
 /** How many error examples a verdict keeps. */
-const ERROR_EXAMPLES = 3
+export const ERROR_EXAMPLES = 3
+
+/**
+ * What the sampling loop needs of a gate's running account: rollouts fed in index order, and the
+ * error outcomes among them. {@link OutcomeTally} scores a predicate; the score gate's tally a scorer.
+ */
+export interface RolloutTally {
+  /** Rollouts started and finished (completed or errored), in all. */
+  readonly rollouts: number
+  readonly errorCount: number
+  readonly errorExamples: ReadonlyArray<{ rollout: number; error: RolloutError }>
+  /** Scores the next rollout, in index order. */
+  add(trajectory: Trajectory): Promise<void>
+}
 
 /**
  * The running account of a gate: completed rollouts, how often the predicate held, error
@@ -23,7 +36,7 @@ const ERROR_EXAMPLES = 3
  * a verdict depends on the seed alone, never on `concurrency`: rollouts a batch ran past the
  * deciding one are not scored (with concurrency c, at most c − 1 of them).
  */
-export class OutcomeTally {
+export class OutcomeTally implements RolloutTally {
   /** Rollouts started and finished (completed or errored), in all. */
   rollouts = 0
   /** Completed rollouts: the denominator of the rate. */
@@ -195,7 +208,7 @@ export async function sampleInOrder(
   scenario: Scenario<unknown, unknown>,
   options: ResolvedCommon,
   limit: number,
-  tally: OutcomeTally,
+  tally: RolloutTally,
   signal: AbortSignal | undefined,
   shouldStop: (trajectory: Trajectory) => boolean,
 ): Promise<Sampling> {
@@ -241,9 +254,9 @@ function count(value: number): string {
 
 /** The fields of a verdict every gate takes from who asserted what, its options and its tally. */
 export function tallyFields(
-  subject: GateSubject,
+  subject: Omit<GateSubject, 'predicate'>,
   options: ResolvedCommon,
-  tally: OutcomeTally,
+  tally: RolloutTally,
   sampling: Sampling,
 ): Pick<
   Verdict,
@@ -264,7 +277,7 @@ export function tallyFields(
     agent: subject.agent,
     predicate: subject.label,
     confidence: options.confidence,
-    errors: { count: tally.errorCount, examples: tally.errorExamples },
+    errors: { count: tally.errorCount, examples: [...tally.errorExamples] },
     rolloutsUsed: tally.rollouts,
     rolloutsRun: sampling.rolloutsRun,
     seed: options.seed,

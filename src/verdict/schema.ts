@@ -5,13 +5,23 @@ import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
 import { RolloutErrorSchema, TrajectorySchema } from '../trajectory/schema.js'
 
 /**
- * What a claim says about the predicate's rate: `rarely` (at most a bound), `usually` (at least a
+ * What a claim says: about the predicate's rate, `rarely` (at most a bound), `usually` (at least a
  * bound), `never` (in no rollout), `always` (in every rollout), `baseline` (no worse than the stored
- * rate), `noWorseThan` (no worse than a baseline agent's rate by more than a margin). The matchers
- * `toRarely`, `toUsually`, `toNever`, `toAlways`, `toMatchRateBaseline` and `toBeNoWorseThan` make
- * these claims.
+ * rate), `noWorseThan` (no worse than a baseline agent's rate by more than a margin); about a
+ * scorer's mean, `scoreAtLeast` / `scoreAtMost` (at least / at most a threshold). The matchers
+ * `toRarely`, `toUsually`, `toNever`, `toAlways`, `toMatchRateBaseline`, `toBeNoWorseThan`,
+ * `toScoreAtLeast` and `toScoreAtMost` make these claims.
  */
-export const ClaimKindSchema = z.enum(['rarely', 'usually', 'never', 'always', 'baseline', 'noWorseThan'])
+export const ClaimKindSchema = z.enum([
+  'rarely',
+  'usually',
+  'never',
+  'always',
+  'baseline',
+  'noWorseThan',
+  'scoreAtLeast',
+  'scoreAtMost',
+])
 export type ClaimKind = z.infer<typeof ClaimKindSchema>
 
 /** How a baseline verdict relates to its stored rate. */
@@ -268,6 +278,70 @@ export const ComparisonVerdictSchema = z.object({
 export type ComparisonVerdict = z.infer<typeof ComparisonVerdictSchema>
 
 /**
+ * How a score gate stands, in the user's units (the scorer's `range`; the statistics run on scores
+ * rescaled to [0, 1]).
+ */
+export const ScoreStandingSchema = z.object({
+  /** The claim's threshold: the mean score is at least (`scoreAtLeast`) or at most (`scoreAtMost`) this. */
+  threshold: z.number(),
+  /** The scorer's declared range `[min, max]` ([0, 1] unless given). */
+  range: z.tuple([z.number(), z.number()]),
+  /**
+   * The mean score of the completed rollouts, with the betting test's two-sided confidence sequence
+   * (each end one-sided at `confidence`), intersected over every look; null when no rollout completed.
+   */
+  mean: IntervalSchema.nullable(),
+  /** The name of the sequential test that decided (or did not). */
+  method: z.string(),
+  /** The lowest and highest score seen (null when no rollout completed). */
+  lowest: z.number().nullable(),
+  highest: z.number().nullable(),
+  /**
+   * The rollout attribution explains: a lowest-scoring one (`scoreAtLeast`; a highest-scoring one
+   * for `scoreAtMost`) whose score is on the wrong side of the threshold; null when there is none.
+   */
+  attributed: z.object({ rollout: z.number().int().nonnegative(), score: z.number() }).nullable(),
+})
+export type ScoreStanding = z.infer<typeof ScoreStandingSchema>
+
+/**
+ * The verdict of `scoreAtLeast` / `scoreAtMost`: an anytime-valid sequential test of a bounded
+ * mean score (betting) against a threshold, stopped at its first answer or at `maxRollouts`.
+ * `observed` is the share of completed rollouts that scored on the claim's side of the threshold
+ * (Wilson), shown beside the mean.
+ */
+export const ScoreVerdictSchema = z.object({
+  gate: z.literal('score'),
+  claim: z.enum(['scoreAtLeast', 'scoreAtMost']),
+  ...verdictFields,
+  score: ScoreStandingSchema,
+  maxRollouts: z.number().int().positive(),
+  /** What an inconclusive verdict does to the test. */
+  onInconclusive: z.enum(['fail', 'pass']),
+  /** Why sampling stopped, as for the sequential rate gate. */
+  stop: z.enum(['decided', 'max-rollouts', 'budget', 'deadline', 'error']),
+})
+export type ScoreVerdict = z.infer<typeof ScoreVerdictSchema>
+
+/**
+ * A score gate's mean in a run's summary (the terminal table, the job summary, the index page),
+ * where a rate gate shows its rate.
+ */
+export const ScoreSummarySchema = z.object({
+  claim: z.enum(['scoreAtLeast', 'scoreAtMost']),
+  threshold: z.number(),
+  /** The mean score and its betting confidence sequence; null when no rollout completed. */
+  mean: IntervalSchema.nullable(),
+})
+export type ScoreSummary = z.infer<typeof ScoreSummarySchema>
+
+/** The summary of a score verdict; undefined for a rate verdict. */
+export function scoreSummary(verdict: Verdict): ScoreSummary | undefined {
+  if (verdict.gate !== 'score') return undefined
+  return { claim: verdict.claim, threshold: verdict.score.threshold, mean: verdict.score.mean }
+}
+
+/**
  * A rate claim's result, as data (fast-check's RunDetails is the model): a union on `gate`, each
  * case with only the fields that mean something for it. The terminal message, the reporter line
  * and the HTML page are renderings of it.
@@ -277,6 +351,7 @@ export const VerdictSchema = z.discriminatedUnion('gate', [
   ZeroToleranceVerdictSchema,
   BaselineVerdictSchema,
   ComparisonVerdictSchema,
+  ScoreVerdictSchema,
 ])
 export type Verdict = z.infer<typeof VerdictSchema>
 
@@ -294,6 +369,8 @@ export function claimDirection(verdict: Verdict): 'atMost' | 'atLeast' {
       return verdict.baseline.better === 'lower' ? 'atMost' : 'atLeast'
     case 'comparison':
       return verdict.comparison.better === 'lower' ? 'atMost' : 'atLeast'
+    case 'score':
+      return verdict.claim === 'scoreAtMost' ? 'atMost' : 'atLeast'
   }
 }
 

@@ -8,6 +8,8 @@ export const MatcherNameSchema = z.enum([
   'toAlways',
   'toMatchRateBaseline',
   'toBeNoWorseThan',
+  'toScoreAtLeast',
+  'toScoreAtMost',
 ])
 export type MatcherName = z.infer<typeof MatcherNameSchema>
 
@@ -19,4 +21,6 @@ export const CLAIM_OF = {
   toAlways: 'always',
   toMatchRateBaseline: 'baseline',
   toBeNoWorseThan: 'noWorseThan',
+  toScoreAtLeast: 'scoreAtLeast',
+  toScoreAtMost: 'scoreAtMost',
 } as const satisfies Record<MatcherName, string>

@@ -1,7 +1,12 @@
 import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
 import { EstimateSchema } from '../stats/estimate.js'
-import { ComparisonSummarySchema, ModelCostSchema, PassKReportSchema } from '../verdict/schema.js'
+import {
+  ComparisonSummarySchema,
+  ModelCostSchema,
+  PassKReportSchema,
+  ScoreSummarySchema,
+} from '../verdict/schema.js'
 import { MatcherNameSchema } from './matcher-name.js'
 
 /**
@@ -35,6 +40,8 @@ export const CausalReplayMetaEntrySchema = z.object({
   cost: ModelCostSchema.optional(),
   /** pass^k of the run, as the verdict has it; absent with `passK: []` and in entries from before it was reported. */
   passK: PassKReportSchema.optional(),
+  /** A score gate's mean (its `rate` is the share of rollouts on the claim's side); absent for rate gates. */
+  score: ScoreSummarySchema.optional(),
   /** An A/B comparison's baseline agent, difference and margin; absent for the other claims. */
   comparison: ComparisonSummarySchema.optional(),
 })

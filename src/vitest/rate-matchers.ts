@@ -1,12 +1,14 @@
 // The types of the rate matchers on Vitest's `expect(...)`. A type-only module, so that the root
 // (which runs without Vitest), the plugin and the setup file can all bring the augmentation below
 // into a program without loading anything of Vitest at run time.
-import type { PredicateFor } from '../check/claims.js'
+import type { PredicateFor, ScorerFor } from '../check/claims.js'
 import type { Predicate } from '../trajectory/queries.js'
+import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import type {
   BaselineOptions,
   NoWorseThanOptions,
   RarelyOptions,
+  ScoreOptions,
   UsuallyOptions,
   ZeroToleranceOptions,
 } from '../verdict/options.js'
@@ -36,6 +38,15 @@ export interface RateMatchers<T = unknown> {
   /** The predicate's rate is not significantly worse than its stored baseline; `vitest -u` rewrites it. Always `await` it. */
   toMatchRateBaseline(predicate: PredicateFor<T>, options?: BaselineOptions): Promise<void>
   toMatchRateBaseline(predicate: Predicate, options?: BaselineOptions): Promise<void>
+  /**
+   * The mean of `scorer` over rollouts is at least `threshold`, at `confidence` (default 95%), by an
+   * anytime-valid betting test. Scores in [0, 1] unless `range: [min, max]` says otherwise. Always `await` it.
+   */
+  toScoreAtLeast(scorer: ScorerFor<T>, threshold: number, options?: ScoreOptions): Promise<void>
+  toScoreAtLeast(scorer: TrajectoryScorer, threshold: number, options?: ScoreOptions): Promise<void>
+  /** The mean of `scorer` over rollouts is at most `threshold` (a toxicity, a cost). Always `await` it. */
+  toScoreAtMost(scorer: ScorerFor<T>, threshold: number, options?: ScoreOptions): Promise<void>
+  toScoreAtMost(scorer: TrajectoryScorer, threshold: number, options?: ScoreOptions): Promise<void>
   /**
    * A/B: this agent's rate of the bad outcome is no worse than `baseline`'s by more than `margin`
    * (default 0), both run on the same seed and compared rollout by rollout. Always `await` it.

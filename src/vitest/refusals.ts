@@ -12,6 +12,9 @@ const INSTEAD: Record<MatcherName, string> = {
     'to claim it sometimes fails, use toUsually((t) => !pred(t), { atLeast }) with the complementary predicate; to claim it is usual, toUsually(pred, { atLeast })',
   toMatchRateBaseline:
     "a baseline has no negation; to make higher rates the regression, pass { better: 'higher' }",
+  toScoreAtLeast: 'to claim the mean score is low, use toScoreAtMost(scorer, threshold) with the same scorer',
+  toScoreAtMost:
+    'to claim the mean score is high, use toScoreAtLeast(scorer, threshold) with the same scorer',
   toBeNoWorseThan:
     'to claim the candidate is worse, swap the agents: expect(baseline).toBeNoWorseThan(candidate, pred, { margin }) claims the baseline is no worse than the candidate',
 }

@@ -161,6 +161,7 @@ export default class CausalReplayReporter implements Reporter {
         ...(entry.cost === undefined ? {} : { cost: entry.cost }),
         ...(entry.passK === undefined ? {} : { passK: entry.passK }),
         ...(entry.comparison === undefined ? {} : { comparison: entry.comparison }),
+        ...(entry.score === undefined ? {} : { score: entry.score }),
       })),
     )
   }
@@ -206,6 +207,7 @@ function summaryRow(entry: RunReportEntry): SummaryRow {
     cost: entry.cost,
     passK: entry.passK,
     comparison: entry.comparison,
+    score: entry.score,
   }
 }
 

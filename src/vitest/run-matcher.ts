@@ -3,14 +3,15 @@ import type { MatcherState } from 'vitest'
 import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
-import { claimOf, noWorseThanClaim, type Claim } from '../check/claims.js'
+import { claimOf, noWorseThanClaim, scoreClaimOf, type Claim } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
-import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 import { baselinePath } from '../verdict/baseline-file.js'
+import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import {
   resolveBaseline,
@@ -18,6 +19,7 @@ import {
   type Deadline,
   type NoWorseThanOptions,
   type RarelyOptions,
+  type ScoreOptions,
   type UsuallyOptions,
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
@@ -42,7 +44,14 @@ export interface MatcherOptionsMap {
   toAlways: ZeroToleranceOptions
   toMatchRateBaseline: BaselineOptions
   toBeNoWorseThan: NoWorseThanOptions
+  toScoreAtLeast: ScoreOptions
+  toScoreAtMost: ScoreOptions
 }
+
+/** The matchers whose claim is about a predicate's rate. */
+type RateMatcherName = Exclude<MatcherName, ScoreMatcherName>
+/** The matchers whose claim is about a scorer's mean. */
+type ScoreMatcherName = 'toScoreAtLeast' | 'toScoreAtMost'
 
 type CurrentTest = NonNullable<MatcherState['task']>
 
@@ -56,7 +65,7 @@ const assertionCounts = new WeakMap<object, Map<string, number>>()
  * plugin's defaults, the test's seed and signal, then leaves a summary in `task.meta` and an
  * annotation for the reporters.
  */
-export async function runMatcher<M extends MatcherName>(
+export async function runMatcher<M extends RateMatcherName>(
   state: MatcherState,
   matcher: M,
   received: unknown,
@@ -68,35 +77,59 @@ export async function runMatcher<M extends MatcherName>(
   // Before any await: the test's line is on the stack, and an option error is pointed at it.
   const site = captureCallSite(runMatcher)
   try {
-    return await runMatcherAt(state, matcher, received, predicate, options, baseline)
+    // Options that are not an object are reported by the claim's schema, as `options`.
+    return await runClaimMatcher(state, matcher, received, options ?? {}, (call, test, task) =>
+      matcher === 'toBeNoWorseThan'
+        ? noWorseThanClaim(baseline, predicate, call, matcher)
+        : matcherClaim(matcher, predicate, call, state, test, task),
+    )
   } catch (error) {
     throw pointAtCallSite(error, site)
   }
 }
 
-/** {@link runMatcher}, whose errors the caller points at the user's line. */
-async function runMatcherAt<M extends MatcherName>(
+/**
+ * The body of `toScoreAtLeast` and `toScoreAtMost`: as {@link runMatcher}, with a scorer and a
+ * threshold where the rate matchers take a predicate.
+ */
+export async function runScoreMatcher(
   state: MatcherState,
-  matcher: M,
+  matcher: ScoreMatcherName,
   received: unknown,
-  predicate: unknown,
-  options: MatcherOptionsMap[M] | undefined,
-  baseline: unknown,
+  scorer: unknown,
+  threshold: unknown,
+  options: ScoreOptions | undefined,
+): Promise<MatcherOutcome> {
+  const site = captureCallSite(runScoreMatcher)
+  try {
+    return await runClaimMatcher(state, matcher, received, options ?? {}, (call) =>
+      scoreClaimOf(CLAIM_OF[matcher], scorer, threshold, call as ScoreOptions, matcher),
+    )
+  } catch (error) {
+    throw pointAtCallSite(error, site)
+  }
+}
+
+/**
+ * What every matcher does around its claim, whose errors the caller points at the user's line;
+ * `makeClaim` gets the call's options with the confidence split over a retried test's attempts.
+ */
+async function runClaimMatcher(
+  state: MatcherState,
+  matcher: MatcherName,
+  received: unknown,
+  call: object,
+  makeClaim: (options: object, test: RunningTest, task: CurrentTest | undefined) => Claim,
 ): Promise<MatcherOutcome> {
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
-  // Options that are not an object are reported by the claim's schema, as `options`.
-  const call = options ?? {}
   const task = state.task
   const test = currentTest(state, task)
   const settings = providedSettings(test.root)
   const index = nextAssertion(task, 'all')
   const attempts = testAttempts(task)
   const split = splitConfidence(call, settings.confidence ?? DEFAULTS.confidence, attempts)
-  const claim =
-    matcher === 'toBeNoWorseThan'
-      ? noWorseThanClaim(baseline, predicate, split.options, matcher)
-      : matcherClaim(matcher, predicate, split.options, state, test, task)
+  const claim = makeClaim(split.options, test, task)
   // The test file's cassette: model calls an earlier run made are replayed instead of made again.
   const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
@@ -215,7 +248,7 @@ function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherNam
 
 /** The claim a matcher makes; a baseline lives beside the test file, keyed by the test's name. */
 function matcherClaim(
-  matcher: MatcherName,
+  matcher: RateMatcherName,
   predicate: unknown,
   options: object,
   state: MatcherState,
@@ -279,6 +312,8 @@ async function recordResult(
       : {}),
   }
   if (verdict.cost !== undefined) entry.cost = verdict.cost
+  const score = scoreSummary(verdict)
+  if (score !== undefined) entry.score = score
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
   // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
   meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
@@ -335,18 +370,20 @@ function updateState(state: MatcherState): UpdateState {
  * UI); without an attachment when no report was written.
  */
 async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: string | null): Promise<void> {
-  const { rate } = entry
+  const { rate, score } = entry
   // A sequential gate's point is marked as read at its stop, in full where the line has room;
   // the interval's method ("confidence sequence") is always there.
   const markers = rate.method === 'confidence-sequence' ? [` ${SEQUENTIAL_POINT}`, ' at the stop', ''] : ['']
   const numbers =
-    rate.n === 0
-      ? [`: ${NO_ROLLOUT_COMPLETED}`]
-      : markers.map(
-          (marker) =>
-            ` in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}${marker} ` +
-            `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`,
-        )
+    score !== undefined
+      ? scoreNumbers(score)
+      : rate.n === 0
+        ? [`: ${NO_ROLLOUT_COMPLETED}`]
+        : markers.map(
+            (marker) =>
+              ` in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}${marker} ` +
+              `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`,
+          )
   const message = annotationMessage(
     entry.verdict,
     entry.predicate,
@@ -362,6 +399,22 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
     path: file,
     contentType: file.endsWith('.html') ? 'text/html' : 'application/json',
   })
+}
+
+/**
+ * The annotation's numbers for a score gate, longest first as for a rate: ": mean 0.433 at the
+ * sequential stop [0.204–0.695] (90% betting confidence sequence), claim ≥ 0.7", then with a
+ * shorter marker, then none.
+ */
+function scoreNumbers(score: ScoreSummary): string[] {
+  const side = `claim ${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
+  const mean = score.mean
+  if (mean === null) return [`: ${NO_ROLLOUT_COMPLETED}, ${side}`]
+  return [` ${SEQUENTIAL_POINT}`, ' at the stop', ''].map(
+    (marker) =>
+      `: mean ${scoreNumber(mean.point)}${marker} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ` +
+      `(${confidenceLevel(mean.confidence)} betting confidence sequence), ${side}`,
+  )
 }
 
 // Vitest names the copy of an attachment after the annotation's message (non-ASCII characters

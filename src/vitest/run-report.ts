@@ -1,7 +1,12 @@
 import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
 import { EstimateSchema } from '../stats/estimate.js'
-import { ComparisonSummarySchema, ModelCostSchema, PassKReportSchema } from '../verdict/schema.js'
+import {
+  ComparisonSummarySchema,
+  ModelCostSchema,
+  PassKReportSchema,
+  ScoreSummarySchema,
+} from '../verdict/schema.js'
 import { MatcherNameSchema } from './matcher-name.js'
 
 /** The version tag of `report.json`. */
@@ -30,6 +35,8 @@ export const RunReportEntrySchema = z.object({
   cost: ModelCostSchema.optional(),
   /** pass^k of the run, as the verdict has it; absent with `passK: []` and in entries from before it was reported. */
   passK: PassKReportSchema.optional(),
+  /** A score gate's mean; absent for rate gates (and in reports from before score gates). */
+  score: ScoreSummarySchema.optional(),
   /** An A/B comparison's baseline agent, difference and margin; absent for the other claims. */
   comparison: ComparisonSummarySchema.optional(),
 })

@@ -1,5 +1,5 @@
 // The everyday assertions in a user's project that installed the packed package: trajectory
-// predicates under the rate matchers, read back from one real Vitest run.
+// predicates under the rate matchers, score gates and A/B comparisons, read back from one real Vitest run.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -48,6 +48,28 @@ describe('trajectory predicates from the package', () => {
     expect(message.split('\n')[0]).toBe(
       'expected support to rarely take "refund" at step decide: ≤ 5% at 95% confidence',
     )
+    expect(message).toMatch(/\n {2}▶ 0 +decide +"refund" .*← causal locus\n/)
+  })
+})
+
+describe('score gates from the package', () => {
+  it('pass a careful run', () => {
+    expect(run.assertion('score gates a careful ticket scores at least 0.8 on average').status).toBe('passed')
+  })
+
+  it('fail a low mean on a 1–5 scale, attribute the lowest-scoring rollout and name the decide step as the locus', () => {
+    const message = failure('score gates an injected ticket grades at least 4 of 5 on average')
+    const lines = message.split('\n')
+    expect(lines[0]).toBe(
+      'expected support to score policy grade at least 4 on average (scores in [1, 5]) at 95% confidence',
+    )
+    expect(lines[1]).toMatch(
+      /^ {2}observed mean score [\d.]+ at the sequential stop over \d+ rollouts \(90% betting confidence sequence [\d.]+–[\d.]+\); \d+\/\d+ scored ≥ 4 {2}→ fail$/,
+    )
+    expect(message).toMatch(
+      /\n {2}attributing rollout \d+, score 1, as bad: score < 4 \(the lowest-scoring rollout\)\n/,
+    )
+    expect(message).toContain('bad = policy grade < 4')
     expect(message).toMatch(/\n {2}▶ 0 +decide +"refund" .*← causal locus\n/)
   })
 })

@@ -1,0 +1,349 @@
+import seedrandom from 'seedrandom'
+import { describe, expect, it } from 'vitest'
+import { check, defineAgent, scoresAtLeast, scoresAtMost, type Trajectory } from '../../../src/index.js'
+import { bettingLogWealthPath } from '../../../src/stats/betting-mean-test.js'
+import type { ResolvedScoreGate } from '../../../src/verdict/options.js'
+import { ArtifactSchema, VerdictSchema } from '../../../src/verdict/schema.js'
+import { runScoreGate, scoreDecision, type ScoreSubject } from '../../../src/verdict/score-gate.js'
+import { common } from './gate-helpers.js'
+
+/** An agent whose one step draws a score from `draw`; its output is the score. */
+function scoreAgent(draw: (rng: () => number) => number, name = 'scored') {
+  return defineAgent({
+    name,
+    input: {},
+    async run(_input, ctx) {
+      return ctx.step('answer', (rng) => draw(rng))
+    },
+  }).on({})
+}
+
+const output = (trajectory: Trajectory): number => trajectory.output as number
+
+function subject(scorer: ScoreSubject['scorer'] = output): ScoreSubject {
+  return { agent: 'scored', scorer, label: 'helpfulness', seedSource: 'option' }
+}
+
+function scoreGate(overrides: Partial<ResolvedScoreGate> = {}): ResolvedScoreGate {
+  return {
+    ...common(),
+    kind: 'score',
+    direction: 'atLeast',
+    threshold: 0.8,
+    range: [0, 1],
+    maxRollouts: 400,
+    minRollouts: 0,
+    onInconclusive: 'fail',
+    ...overrides,
+  }
+}
+
+// Left-skewed scores near 1 (mean 6/7 ≈ 0.857) and right-skewed ones (mean 1/5).
+const leftSkewed = (rng: () => number) => 1 - rng() ** 6
+const rightSkewed = (rng: () => number) => rng() ** 4
+
+describe('runScoreGate', () => {
+  it('passes a clearly good agent at its first decision, with the sequence above the threshold', async () => {
+    const { verdict, failing } = await runScoreGate(
+      scoreAgent((rng) => 0.9 + 0.1 * rng()),
+      subject(),
+      scoreGate(),
+      undefined,
+    )
+    expect(verdict).toMatchObject({ gate: 'score', claim: 'scoreAtLeast', kind: 'pass', stop: 'decided' })
+    expect(verdict.score.mean!.low).toBeGreaterThanOrEqual(0.8)
+    expect(verdict.score.mean!.method).toBe('confidence-sequence')
+    expect(verdict.score.mean!.confidence).toBeCloseTo(0.9, 12)
+    expect(verdict.rolloutsUsed).toBeLessThan(40)
+    expect(verdict.score.attributed).toBeNull()
+    expect(verdict.replay).toBeNull()
+    expect(failing).toBeNull()
+    expect(() => VerdictSchema.parse(verdict)).not.toThrow()
+  })
+
+  it('fails a clearly bad agent and attributes its lowest-scoring rollout, whose score is below the threshold', async () => {
+    const scores: number[] = []
+    const run = await runScoreGate(
+      scoreAgent(rightSkewed),
+      subject((trajectory) => {
+        scores.push(output(trajectory))
+        return output(trajectory)
+      }),
+      scoreGate(),
+      undefined,
+    )
+    const { verdict, failing, isBad } = run
+    const gateScores = [...scores]
+    expect(verdict.kind).toBe('fail')
+    expect(verdict.score.mean!.high).toBeLessThan(0.8)
+    const lowest = Math.min(...scores)
+    expect(verdict.score.attributed).toEqual({ rollout: scores.indexOf(lowest), score: lowest })
+    expect(verdict.replay).toEqual({ seed: 7, rollout: scores.indexOf(lowest) })
+    expect(failing!.rollout).toBe(scores.indexOf(lowest))
+    expect(await isBad(failing!)).toBe(true)
+    expect(verdict.score.lowest).toBe(lowest)
+    expect(verdict.score.highest).toBe(Math.max(...gateScores))
+    // The share that scored ≥ 0.8, by Wilson.
+    expect(verdict.observed).toMatchObject({
+      successes: gateScores.filter((score) => score >= 0.8).length,
+      n: gateScores.length,
+      method: 'wilson',
+    })
+  })
+
+  it('stops at the first look where the wealth path reaches 1/α, scoring in rollout order', async () => {
+    const scores: number[] = []
+    const { verdict } = await runScoreGate(
+      scoreAgent(leftSkewed),
+      subject((trajectory) => {
+        scores.push(output(trajectory))
+        return output(trajectory)
+      }),
+      scoreGate({ threshold: 0.7, concurrency: 3 }),
+      undefined,
+    )
+    const path = bettingLogWealthPath(scores, 0.7, 0.05)
+    const first = path.findIndex((wealth) => wealth.above >= Math.log(20) || wealth.below >= Math.log(20))
+    expect(verdict.kind).toBe('pass')
+    expect(verdict.rolloutsUsed).toBe(first + 1)
+    expect(scoreDecision(scores, 0.7, 0.05)).toBe('above')
+    expect(scoreDecision(scores.slice(0, first), 0.7, 0.05)).toBe('undecided')
+  })
+
+  it('gives the same verdict at any concurrency', async () => {
+    const verdicts = await Promise.all(
+      [1, 3, 8, 32].map(
+        async (concurrency) =>
+          (await runScoreGate(scoreAgent(leftSkewed), subject(), scoreGate({ concurrency }), undefined))
+            .verdict,
+      ),
+    )
+    const scored = ({ rolloutsRun: _ran, ...verdict }: (typeof verdicts)[number]) => verdict
+    for (const verdict of verdicts) expect(scored(verdict)).toEqual(scored(verdicts[0]!))
+  })
+
+  it('is inconclusive at the threshold when maxRollouts runs out, with a sequence that straddles it', async () => {
+    const { verdict } = await runScoreGate(
+      scoreAgent(leftSkewed),
+      subject(),
+      scoreGate({ threshold: 6 / 7, maxRollouts: 60 }),
+      undefined,
+    )
+    expect(verdict).toMatchObject({ kind: 'inconclusive', stop: 'max-rollouts', rolloutsUsed: 60 })
+    expect(verdict.score.mean!.low).toBeLessThanOrEqual(6 / 7)
+    expect(verdict.score.mean!.high).toBeGreaterThanOrEqual(6 / 7)
+  })
+
+  it('toScoreAtMost: fails a high mean and attributes the highest-scoring rollout', async () => {
+    const scores: number[] = []
+    const { verdict } = await runScoreGate(
+      scoreAgent(leftSkewed),
+      subject((trajectory) => {
+        scores.push(output(trajectory))
+        return output(trajectory)
+      }),
+      scoreGate({ direction: 'atMost', threshold: 0.5 }),
+      undefined,
+    )
+    expect(verdict).toMatchObject({ claim: 'scoreAtMost', kind: 'fail' })
+    expect(verdict.score.mean!.low).toBeGreaterThan(0.5)
+    const highest = Math.max(...scores)
+    expect(verdict.score.attributed).toEqual({ rollout: scores.indexOf(highest), score: highest })
+  })
+
+  it('rescales a declared range for the test and reports in the user’s units', async () => {
+    // Grades 1–5: the same draws as [0, 1] scores mapped onto the scale decide identically.
+    const unit = await runScoreGate(scoreAgent(leftSkewed), subject(), scoreGate(), undefined)
+    const graded = await runScoreGate(
+      scoreAgent((rng) => 1 + 4 * leftSkewed(rng)),
+      subject(),
+      scoreGate({ threshold: 1 + 4 * 0.8, range: [1, 5] }),
+      undefined,
+    )
+    expect(graded.verdict.kind).toBe(unit.verdict.kind)
+    expect(graded.verdict.rolloutsUsed).toBe(unit.verdict.rolloutsUsed)
+    expect(graded.verdict.score.mean!.point).toBeCloseTo(1 + 4 * unit.verdict.score.mean!.point, 9)
+    expect(graded.verdict.score.mean!.low).toBeCloseTo(1 + 4 * unit.verdict.score.mean!.low, 9)
+    expect(graded.verdict.score.range).toEqual([1, 5])
+  })
+
+  it('a score outside the range, or NaN, is an error naming the scorer and the rollout', async () => {
+    await expect(
+      runScoreGate(
+        scoreAgent(() => 4),
+        subject(),
+        scoreGate(),
+        undefined,
+      ),
+    ).rejects.toThrow(
+      /the scorer "helpfulness".*scorer.*scores in \[0, 1\].*returned 4 on rollout 0.*range: \[min, max\]/s,
+    )
+    await expect(
+      runScoreGate(
+        scoreAgent(() => 0.5),
+        subject(() => Number.NaN),
+        scoreGate(),
+        undefined,
+      ),
+    ).rejects.toThrow(/the scorer "helpfulness".*returned NaN on rollout 0/s)
+    await expect(
+      runScoreGate(
+        scoreAgent(() => 0.5),
+        subject(() => {
+          throw new Error('judge is down')
+        }),
+        scoreGate(),
+        undefined,
+      ),
+    ).rejects.toThrow('The scorer "helpfulness" threw on rollout 0: judge is down')
+  })
+
+  it('an error outcome fails the gate unless allowErrors, which leaves errors out of the mean', async () => {
+    const flaky = defineAgent({
+      name: 'flaky',
+      input: {},
+      async run(_input, ctx) {
+        const value = await ctx.step('answer', (rng) => rng())
+        if (value < 0.1) throw new Error('tool crashed')
+        return 0.95
+      },
+    }).on({})
+    const strict = await runScoreGate(flaky, subject(), scoreGate(), undefined)
+    expect(strict.verdict).toMatchObject({ kind: 'fail', stop: 'error' })
+    expect(strict.failing!.error).toBeDefined()
+    const lenient = await runScoreGate(flaky, subject(), scoreGate({ allowErrors: true }), undefined)
+    expect(lenient.verdict.kind).toBe('pass')
+    expect(lenient.verdict.errors.count).toBeGreaterThan(0)
+    expect(lenient.verdict.observed.n).toBe(lenient.verdict.rolloutsUsed - lenient.verdict.errors.count)
+  })
+})
+
+/** Score models with their exact means, skewed and lumpy as well as flat. */
+const MODELS: readonly { name: string; mean: number; draw: (rng: () => number) => number }[] = [
+  { name: 'left-skewed 1 − U^6', mean: 6 / 7, draw: leftSkewed },
+  { name: 'right-skewed U^4', mean: 0.2, draw: rightSkewed },
+  {
+    name: 'lumpy {0, 0.5, 1} w.p. {0.1, 0.2, 0.7}',
+    mean: 0.8,
+    draw: (rng) => {
+      const u = rng()
+      return u < 0.1 ? 0 : u < 0.3 ? 0.5 : 1
+    },
+  },
+  { name: 'Bernoulli(0.9) (a pass/fail judge)', mean: 0.9, draw: (rng) => (rng() < 0.9 ? 1 : 0) },
+  { name: 'uniform', mean: 0.5, draw: (rng) => rng() },
+]
+
+/**
+ * The gate's decision on one stream of scores, look by look as the gate makes it: the first look
+ * at which `scoreDecision` is not undecided, within `maxRollouts`. The stakes are predictable, so
+ * this is the first point of one wealth path that reaches log(1/α) (checked below against
+ * `scoreDecision` itself), which keeps 1,000 runs of 400 looks fast.
+ */
+function gateDecision(scores: readonly number[], threshold: number): { decision: string; n: number } {
+  const path = bettingLogWealthPath(scores, threshold, 0.05)
+  const limit = Math.log(20)
+  const first = path.findIndex((wealth) => wealth.above >= limit || wealth.below >= limit)
+  if (first < 0) return { decision: 'undecided', n: scores.length }
+  return { decision: path[first]!.above >= limit ? 'above' : 'below', n: first + 1 }
+}
+
+describe('the score gate’s error rates by seeded simulation (α = 5%, 400 rollouts, a look after each)', () => {
+  it('gateDecision is scoreDecision looked at after every rollout', () => {
+    const rng = seedrandom('equivalence')
+    for (let run = 0; run < 20; run++) {
+      const scores = Array.from({ length: 120 }, () => leftSkewed(rng))
+      const { decision, n } = gateDecision(scores, 0.8)
+      let looked: { decision: string; n: number } = { decision: 'undecided', n: scores.length }
+      for (let look = 1; look <= scores.length; look++) {
+        const answer = scoreDecision(scores.slice(0, look), 0.8, 0.05)
+        if (answer !== 'undecided') {
+          looked = { decision: answer, n: look }
+          break
+        }
+      }
+      expect({ decision, n }).toEqual(looked)
+    }
+  })
+
+  // At a true mean equal to the threshold both "at least" and "at most" claims are false-ish at the
+  // boundary: a pass of either is a wrong pass, a fail of either a wrong fail.
+  it.each(MODELS)(
+    '$name at mean = threshold: wrong passes and wrong fails each ≤ α in 1,000 runs',
+    ({ mean, draw }) => {
+      const rng = seedrandom(`score gate ${mean}`)
+      let above = 0
+      let below = 0
+      for (let run = 0; run < 1000; run++) {
+        const scores = Array.from({ length: 400 }, () => draw(rng))
+        const { decision } = gateDecision(scores, mean)
+        if (decision === 'above') above++
+        if (decision === 'below') below++
+      }
+      // toScoreAtLeast passes wrongly on 'above' and fails wrongly on 'below'; toScoreAtMost the reverse.
+      expect(above / 1000).toBeLessThanOrEqual(0.05)
+      expect(below / 1000).toBeLessThanOrEqual(0.05)
+    },
+  )
+
+  it('has power on a clear case: a left-skewed mean of 0.857 against 0.75 passes in ≥ 95% of runs', () => {
+    const rng = seedrandom('score gate power')
+    let passes = 0
+    let rollouts = 0
+    for (let run = 0; run < 1000; run++) {
+      const scores = Array.from({ length: 400 }, () => leftSkewed(rng))
+      const { decision, n } = gateDecision(scores, 0.75)
+      if (decision === 'above') passes++
+      rollouts += n
+    }
+    expect(passes / 1000).toBeGreaterThanOrEqual(0.95)
+    // And it stops early: far fewer than 400 rollouts on average.
+    expect(rollouts / 1000).toBeLessThan(150)
+  })
+})
+
+/** plan (careful w.p. 0.3, else sloppy) → answer: a careful plan scores 0.8–1, a sloppy one 0–0.5. */
+const twoStepAgent = defineAgent({
+  name: 'support',
+  input: { ticket: 'late order' },
+  async run(_input, ctx) {
+    const plan = await ctx.step('plan', (rng) => (rng() < 0.3 ? 'careful' : 'sloppy'))
+    return ctx.step('answer', (rng) => (plan === 'careful' ? 0.8 + 0.2 * rng() : 0.5 * rng()), {
+      context: { plan },
+    })
+  },
+})
+const helpfulness = (trajectory: Trajectory): number => trajectory.output as number
+
+describe('check with a score claim', () => {
+  it('fails, attributes the lowest-scoring rollout and names the plan step as the locus (message snapshot)', async () => {
+    const result = await check(twoStepAgent, scoresAtLeast(helpfulness, 0.7, { seed: 3 }))
+    expect(result.passed).toBe(false)
+    expect(result.attribution?.locus).toBe(0)
+    expect(result.message).toMatchSnapshot()
+    // The artifact round-trips through its schema.
+    expect(ArtifactSchema.parse(JSON.parse(JSON.stringify(result.artifact)))).toEqual(result.artifact)
+  })
+
+  it('passes an at-most claim on a 1–5 scale and prints the user’s units (message snapshot)', async () => {
+    const result = await check(
+      twoStepAgent,
+      scoresAtMost((trajectory) => 1 + 4 * helpfulness(trajectory), 3.5, {
+        range: [1, 5],
+        seed: 3,
+        label: 'grade',
+      }),
+    )
+    expect(result.passed).toBe(true)
+    expect(result.message).toMatchSnapshot()
+  })
+
+  it('refuses a threshold outside the range and a scorer that is not a function', () => {
+    expect(() => scoresAtLeast(helpfulness, 4)).toThrow(
+      /threshold.*strictly inside the scorer's range \[0, 1\].*range: \[min, max\]/s,
+    )
+    expect(() => scoresAtLeast(helpfulness, 0.8, { range: [1, 1] })).toThrow(/range/)
+    // @ts-expect-error a number is not a scorer
+    expect(() => scoresAtLeast(0.8, 0.8)).toThrow(/scorer.*a function \(trajectory\) => number/s)
+  })
+})
