@@ -163,7 +163,7 @@ const STOPS: Record<SamplingEnd, ComparisonVerdict['stop']> = {
  * `concurrency` (each batch the same indices for both, each on the streams (seed, r, j)), handed to
  * `score` pair by pair in index order. An error outcome of either agent ends the loop unless errors
  * are allowed; `score` answering `'stop'` ends it. When the budget cuts a batch short, only the
- * indices both agents finished are scored.
+ * indices both agents finished are scored. `rolloutsRun` counts the rollouts of both agents.
  */
 async function samplePairsInOrder(
   candidate: Scenario<unknown, unknown>,
@@ -173,8 +173,10 @@ async function samplePairsInOrder(
   score: (candidate: Trajectory, baseline: Trajectory) => Promise<'go on' | 'skip' | 'stop'>,
 ): Promise<Sampling> {
   let started = 0
+  // Rollouts of both agents that ran (and were paid for), paired or not.
+  let ran = 0
   let cappedTimeoutMs: number | null = null
-  const ended = (end: SamplingEnd): Sampling => ({ end, rolloutsRun: started, cappedTimeoutMs })
+  const ended = (end: SamplingEnd): Sampling => ({ end, rolloutsRun: ran, cappedTimeoutMs })
   while (started < options.maxRollouts) {
     const timeoutMs = rolloutTimeout(options)
     if (timeoutMs === null) return ended('deadline')
@@ -184,6 +186,7 @@ async function samplePairsInOrder(
     const theirs = mine.budgetSpent
       ? { trajectories: [], budgetSpent: true }
       : await runBatch(baseline, options, started, count, signal, timeoutMs)
+    ran += mine.trajectories.length + theirs.trajectories.length
     const paired = Math.min(mine.trajectories.length, theirs.trajectories.length)
     started += paired
     for (let i = 0; i < paired; i++) {

@@ -31,6 +31,8 @@ describe('runComparisonGate', () => {
     expect(verdict.comparison.sharedSteps).toBe(verdict.rolloutsUsed)
     expect(verdict.comparison.difference!.high).toBeLessThan(0.05)
     expect(verdict.rolloutsUsed).toBeLessThan(60)
+    // Both agents' rollouts were paid for, batches past the deciding pair included.
+    expect(verdict.rolloutsRun).toBeGreaterThanOrEqual(2 * verdict.rolloutsUsed)
     expect(() => VerdictSchema.parse(verdict)).not.toThrow()
     expect(claimDirection(verdict)).toBe('atMost')
   })
