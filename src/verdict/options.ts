@@ -146,7 +146,11 @@ export interface UsuallyOptions extends SequentialGateOptions {
 }
 
 /** Options of the score gates `toScoreAtLeast` and `toScoreAtMost`. */
-export interface ScoreOptions extends SequentialGateOptions {
+/**
+ * Options of the score gates. `passK` is not one of them: "k runs in a row succeed" needs a
+ * success per run, which a score does not define.
+ */
+export interface ScoreOptions extends Omit<SequentialGateOptions, 'passK'> {
   /**
    * Default `[0, 1]`. The scores the scorer can return, `[min, max]` with min < max (a 1–5 rubric:
    * `[1, 5]`). The test runs on scores rescaled to [0, 1]; messages print the user's units. A score
@@ -384,8 +388,10 @@ const RangeField = expecting(
   'a range [min, max] of finite numbers with min < max, e.g. [0, 1] or [1, 5]',
 )
 
+// Every sequential option but `passK`, which a score does not define (see ScoreOptions).
+const { passK: _passK, ...scoreFields } = sequentialFields
 /** The options of `scoresAtLeast`, `scoresAtMost`, `toScoreAtLeast` and `toScoreAtMost`. */
-export const ScoreOptionsSchema = z.strictObject({ ...sequentialFields, range: RangeField.optional() })
+export const ScoreOptionsSchema = z.strictObject({ ...scoreFields, range: RangeField.optional() })
 
 /** The options of `never`, `always`, `toNever` and `toAlways`. */
 export const ZeroToleranceOptionsSchema = z.strictObject({

@@ -4,6 +4,7 @@ import { Budget } from '../../../src/rollout/budget.js'
 import {
   checkBaselineClaimOptions,
   resolveBaseline,
+  resolveScoreGate,
   resolveSequentialGate,
   resolveZeroTolerance,
 } from '../../../src/verdict/options.js'
@@ -198,5 +199,13 @@ describe('resolveZeroTolerance and resolveBaseline', () => {
     expect(() =>
       checkBaselineClaimOptions('matchesBaseline', { file: 'b.json', name: 'k', update: 'some' }),
     ).toThrow("`update` must be 'all', 'new' or 'none'")
+  })
+})
+
+describe('resolveScoreGate', () => {
+  it('refuses passK, which a score does not define, naming it', () => {
+    expect(() => resolveScoreGate('scoreAtLeast', 'toScoreAtLeast', 0.8, { passK: [1, 3] }, {}, 1)).toThrow(
+      /toScoreAtLeast: unknown option `passK`/,
+    )
   })
 })
