@@ -15,6 +15,7 @@ import {
   OutcomeTally,
   rolloutTimeout,
   runBatch,
+  SEQUENTIAL_STOPS,
   tallyFields,
   type Sampling,
   type SamplingEnd,
@@ -75,7 +76,7 @@ export async function runComparisonGate(
       return comparisonDecision(pairs, options.margin, alpha) === null ? 'go on' : 'stop'
     },
   )
-  const stop = STOPS[sampling.end]
+  const stop = SEQUENTIAL_STOPS[sampling.end]
   const total = pairs.worse + pairs.better + pairs.same
   const decision = comparisonDecision(pairs, options.margin, alpha)
   const kind: ComparisonVerdict['kind'] = stop === 'error' ? 'fail' : (decision ?? 'inconclusive')
@@ -147,15 +148,6 @@ export function comparisonDecision(
 /** Whether two rollouts made the same steps (names, in order): then rollout r of each drew the same streams at each step. */
 function sameSteps(a: Trajectory, b: Trajectory): boolean {
   return a.steps.length === b.steps.length && a.steps.every((step, i) => step.name === b.steps[i]?.name)
-}
-
-/** How the sampling loop's end reads in a comparison verdict. */
-const STOPS: Record<SamplingEnd, ComparisonVerdict['stop']> = {
-  exhausted: 'max-rollouts',
-  stopped: 'decided',
-  error: 'error',
-  budget: 'budget',
-  deadline: 'deadline',
 }
 
 /**

@@ -482,24 +482,12 @@ export function resolveSequentialGate(
     (claim === 'rarely'
       ? (parsed as z.output<typeof RarelyOptionsSchema>).atMost
       : (parsed as z.output<typeof UsuallyOptionsSchema>).atLeast) ?? DEFAULTS[boundOption]
-  const maxRollouts = parsed.maxRollouts ?? defaults.maxRollouts ?? DEFAULTS.maxRollouts
-  const minRollouts = parsed.minRollouts ?? DEFAULTS.minRollouts
-  if (minRollouts > maxRollouts) {
-    throw new InvalidOptionError({
-      caller,
-      option: 'minRollouts',
-      expected: `at most maxRollouts (${maxRollouts})`,
-      received: String(minRollouts),
-    })
-  }
   return {
     ...commonOf(parsed, defaults, seed),
     kind: 'sequential',
     direction: claim === 'rarely' ? 'atMost' : 'atLeast',
     bound,
-    maxRollouts,
-    minRollouts,
-    onInconclusive: parsed.onInconclusive ?? DEFAULTS.onInconclusive,
+    ...sequentialSamplingOf(parsed, defaults, caller),
   }
 }
 
@@ -529,6 +517,29 @@ export function resolveScoreGate(
         : {}),
     })
   }
+  return {
+    ...commonOf(parsed, defaults, seed),
+    kind: 'score',
+    direction: claim === 'scoreAtMost' ? 'atMost' : 'atLeast',
+    threshold,
+    range: [min, max],
+    ...sequentialSamplingOf(parsed, defaults, caller),
+  }
+}
+
+/**
+ * How a gate that samples until its test answers samples (the rate and score gates): its rollout
+ * limits with their defaults, checked against each other, and what an inconclusive verdict does.
+ */
+function sequentialSamplingOf(
+  parsed: {
+    maxRollouts?: number | undefined
+    minRollouts?: number | undefined
+    onInconclusive?: 'fail' | 'pass' | undefined
+  },
+  defaults: MatcherDefaults,
+  caller: string,
+): { maxRollouts: number; minRollouts: number; onInconclusive: 'fail' | 'pass' } {
   const maxRollouts = parsed.maxRollouts ?? defaults.maxRollouts ?? DEFAULTS.maxRollouts
   const minRollouts = parsed.minRollouts ?? DEFAULTS.minRollouts
   if (minRollouts > maxRollouts) {
@@ -539,16 +550,7 @@ export function resolveScoreGate(
       received: String(minRollouts),
     })
   }
-  return {
-    ...commonOf(parsed, defaults, seed),
-    kind: 'score',
-    direction: claim === 'scoreAtMost' ? 'atMost' : 'atLeast',
-    threshold,
-    range: [min, max],
-    maxRollouts,
-    minRollouts,
-    onInconclusive: parsed.onInconclusive ?? DEFAULTS.onInconclusive,
-  }
+  return { maxRollouts, minRollouts, onInconclusive: parsed.onInconclusive ?? DEFAULTS.onInconclusive }
 }
 
 /** The range a scorer's scores are in unless the claim declares one. */

@@ -8,7 +8,7 @@ import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
 import type { ResolvedCommon } from './options.js'
-import type { Verdict } from './schema.js'
+import type { SequentialStop, Verdict } from './schema.js'
 import type { GateSubject } from './gate.js'
 
 /** How many error examples a verdict keeps. */
@@ -173,6 +173,15 @@ export type SamplingEnd =
   | 'error' // an error outcome, and errors are not allowed
   | 'budget' // the budget ran out
   | 'deadline' // the test's timeout was near, so no further batch started
+
+/** How the sampling loop's end reads in the verdict of a gate that samples until its test answers. */
+export const SEQUENTIAL_STOPS: Readonly<Record<SamplingEnd, SequentialStop>> = {
+  exhausted: 'max-rollouts',
+  stopped: 'decided',
+  error: 'error',
+  budget: 'budget',
+  deadline: 'deadline',
+}
 
 /** What {@link sampleInOrder} did. */
 export interface Sampling {

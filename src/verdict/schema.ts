@@ -151,6 +151,14 @@ const verdictFields = {
 }
 
 /**
+ * Why a gate that samples until its test answers stopped: `decided` (the test answered),
+ * `max-rollouts` / `budget` (spent before it answered), `deadline` (the test's timeout was near),
+ * `error` (an error outcome failed the gate). The rate, score and comparison gates share it.
+ */
+export const SequentialStopSchema = z.enum(['decided', 'max-rollouts', 'budget', 'deadline', 'error'])
+export type SequentialStop = z.infer<typeof SequentialStopSchema>
+
+/**
  * The verdict of `rarely` / `usually`: an anytime-valid sequential test of the rate against
  * `bound`, stopped at its first answer or at `maxRollouts`.
  */
@@ -170,11 +178,8 @@ export const SequentialVerdictSchema = z.object({
   rolloutsToDecide: z.number().int().positive().nullable(),
   /** What an inconclusive verdict does to the test. */
   onInconclusive: z.enum(['fail', 'pass']),
-  /**
-   * Why sampling stopped: `decided` (the test answered), `max-rollouts` / `budget` (spent before it
-   * answered), `deadline` (the test's timeout was near), `error` (an error outcome failed the gate).
-   */
-  stop: z.enum(['decided', 'max-rollouts', 'budget', 'deadline', 'error']),
+  /** Why sampling stopped. */
+  stop: SequentialStopSchema,
 })
 export type SequentialVerdict = z.infer<typeof SequentialVerdictSchema>
 
@@ -269,11 +274,8 @@ export const ComparisonVerdictSchema = z.object({
   ...verdictFields,
   maxRollouts: z.number().int().positive(),
   comparison: AgentComparisonSchema,
-  /**
-   * Why sampling stopped: `decided` (the test answered), `max-rollouts` / `budget` (spent before it
-   * answered), `deadline` (the test's timeout was near), `error` (an error outcome failed the gate).
-   */
-  stop: z.enum(['decided', 'max-rollouts', 'budget', 'deadline', 'error']),
+  /** Why sampling stopped. */
+  stop: SequentialStopSchema,
 })
 export type ComparisonVerdict = z.infer<typeof ComparisonVerdictSchema>
 
@@ -318,8 +320,8 @@ export const ScoreVerdictSchema = z.object({
   maxRollouts: z.number().int().positive(),
   /** What an inconclusive verdict does to the test. */
   onInconclusive: z.enum(['fail', 'pass']),
-  /** Why sampling stopped, as for the sequential rate gate. */
-  stop: z.enum(['decided', 'max-rollouts', 'budget', 'deadline', 'error']),
+  /** Why sampling stopped. */
+  stop: SequentialStopSchema,
 })
 export type ScoreVerdict = z.infer<typeof ScoreVerdictSchema>
 

@@ -5,7 +5,7 @@ import { wilson } from '../stats/wilson.js'
 import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedScoreGate } from './options.js'
-import { sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
+import { sampleInOrder, SEQUENTIAL_STOPS, tallyFields } from './sampling.js'
 import { ScoreTally } from './score-tally.js'
 import type { ScoreVerdict } from './schema.js'
 
@@ -53,7 +53,7 @@ export async function runScoreGate(
       return scoreDecision(tally.values, bound, alpha) !== 'undecided'
     },
   )
-  const stop = STOPS[sampling.end]
+  const stop = SEQUENTIAL_STOPS[sampling.end]
   const decision = tally.n === 0 ? 'undecided' : scoreDecision(tally.values, bound, alpha)
   const passes = direction === 'atLeast' ? decision === 'above' : decision === 'below'
   const kind: ScoreVerdict['kind'] =
@@ -90,15 +90,6 @@ export async function runScoreGate(
     stop,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
-}
-
-/** How the sampling loop's end reads in a score verdict. */
-const STOPS: Record<SamplingEnd, ScoreVerdict['stop']> = {
-  exhausted: 'max-rollouts',
-  stopped: 'decided',
-  error: 'error',
-  budget: 'budget',
-  deadline: 'deadline',
 }
 
 /**

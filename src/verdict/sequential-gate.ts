@@ -5,7 +5,7 @@ import { sequentialRateTest } from '../stats/sequential-rate-test.js'
 import type { GateRun, GateSubject } from './gate.js'
 import { passKReport } from './pass-k-report.js'
 import type { ResolvedSequentialGate } from './options.js'
-import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
+import { failingRun, OutcomeTally, sampleInOrder, SEQUENTIAL_STOPS, tallyFields } from './sampling.js'
 import type { SequentialVerdict } from './schema.js'
 
 /**
@@ -41,7 +41,7 @@ export async function runSequentialGate(
       tally.rollouts >= options.minRollouts &&
       decides(tally, options.bound, alpha),
   )
-  const stop = STOPS[sampling.end]
+  const stop = SEQUENTIAL_STOPS[sampling.end]
 
   const test =
     tally.n === 0
@@ -86,15 +86,6 @@ export async function runSequentialGate(
     stop,
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
-}
-
-/** How the sampling loop's end reads in a sequential verdict. */
-const STOPS: Record<SamplingEnd, SequentialVerdict['stop']> = {
-  exhausted: 'max-rollouts',
-  stopped: 'decided',
-  error: 'error',
-  budget: 'budget',
-  deadline: 'deadline',
 }
 
 /**
