@@ -27,6 +27,25 @@ export interface RolloutTally {
   add(trajectory: Trajectory): Promise<void>
 }
 
+/** A tally's account of error outcomes, which every gate keeps alike. */
+interface ErrorOutcomes {
+  errorCount: number
+  readonly errorExamples: Array<{ rollout: number; error: RolloutError }>
+  firstError: Trajectory | null
+}
+
+/**
+ * Counts an error outcome on a tally: one more error, an example while fewer than
+ * {@link ERROR_EXAMPLES} are kept, and the run itself when it is the first (callers go in rollout
+ * order, so "first" means lowest index).
+ */
+export function countErrorOutcome(tally: ErrorOutcomes, trajectory: Trajectory, error: RolloutError): void {
+  tally.errorCount++
+  if (tally.errorExamples.length < ERROR_EXAMPLES)
+    tally.errorExamples.push({ rollout: trajectory.rollout, error })
+  tally.firstError ??= trajectory
+}
+
 /**
  * The running account of a gate: completed rollouts, how often the predicate held, error
  * outcomes, and the first "bad" rollout (the one attribution explains). Only the first bad and
@@ -68,11 +87,7 @@ export class OutcomeTally implements RolloutTally {
   async add(trajectory: Trajectory): Promise<void> {
     this.rollouts++
     if (trajectory.error !== undefined) {
-      this.errorCount++
-      if (this.errorExamples.length < ERROR_EXAMPLES) {
-        this.errorExamples.push({ rollout: trajectory.rollout, error: trajectory.error })
-      }
-      this.firstError ??= trajectory
+      countErrorOutcome(this, trajectory, trajectory.error)
       this.outcomes.push('-')
       return
     }

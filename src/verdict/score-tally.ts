@@ -1,7 +1,7 @@
 import { CausalReplayError } from '../errors.js'
 import { checkScoreResult, type TrajectoryScorer } from '../trajectory/score-result.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
-import { ERROR_EXAMPLES, thrownMessage, type RolloutTally } from './sampling.js'
+import { countErrorOutcome, thrownMessage, type RolloutTally } from './sampling.js'
 
 /** The side of the threshold a score gate asks the mean to be on. */
 export type ScoreDirection = 'atLeast' | 'atMost'
@@ -44,11 +44,7 @@ export class ScoreTally implements RolloutTally {
   async add(trajectory: Trajectory): Promise<void> {
     this.rollouts++
     if (trajectory.error !== undefined) {
-      this.errorCount++
-      if (this.errorExamples.length < ERROR_EXAMPLES) {
-        this.errorExamples.push({ rollout: trajectory.rollout, error: trajectory.error })
-      }
-      this.firstError ??= trajectory
+      countErrorOutcome(this, trajectory, trajectory.error)
       return
     }
     const score = await this.score(trajectory, trajectory.rollout)
