@@ -12,7 +12,7 @@ export type Predicate<I = Json, O = Json> = (trajectory: Trajectory<I, O>) => bo
  * A trajectory of any agent: the queries below read only its steps and tool calls, so they take
  * every `Trajectory<I, O>`.
  */
-type AnyTrajectory = Trajectory<unknown, unknown>
+export type AnyTrajectory = Trajectory<unknown, unknown>
 
 /**
  * A predicate that reads only what every run has (its steps and tool calls), so it fits every

@@ -2,11 +2,8 @@ import { InvalidOptionError } from '../errors.js'
 import type { Json } from '../json.js'
 import { describeReceived } from '../options/received.js'
 import { describeExpected, matchesValue } from './match-value.js'
-import type { TrajectoryPredicate } from './queries.js'
-import type { Step, Trajectory } from './schema.js'
-
-/** A trajectory of any agent: this predicate reads only its steps. */
-type AnyTrajectory = Trajectory<unknown, unknown>
+import type { AnyTrajectory, TrajectoryPredicate } from './queries.js'
+import type { Step } from './schema.js'
 
 /** What a step's action is compared with: a value (asymmetric matchers allowed) or a test of the step. */
 export type StepExpectation = ((action: Json, step: Step) => boolean) | Json | object

@@ -1,11 +1,8 @@
 import { InvalidOptionError } from '../errors.js'
 import { describeReceived } from '../options/received.js'
 import { describeExpected, matchesValue } from './match-value.js'
-import { allObservations, type TrajectoryPredicate } from './queries.js'
-import type { Observation, Trajectory } from './schema.js'
-
-/** A trajectory of any agent: these predicates read only its tool calls. */
-type AnyTrajectory = Trajectory<unknown, unknown>
+import { allObservations, type AnyTrajectory, type TrajectoryPredicate } from './queries.js'
+import type { Observation } from './schema.js'
 
 /**
  * One expected tool call: a tool name, or `{ name, args }` where `args` is compared as
