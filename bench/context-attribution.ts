@@ -25,8 +25,11 @@
  *     default now (rollouts × the arms a complete run could need): how often the culprit is exactly
  *     the planted sentence, and the rollouts the context attribution spent.
  */
-import { contextAttribution, contextAttributionReusing } from '../src/attribute/context-attribution.js'
-import { contrastiveWithArms } from '../src/attribute/contrastive.js'
+import {
+  contextAttribution,
+  contextAttributionReusing,
+} from '../src/attribute/context/context-attribution.js'
+import { contrastiveWithArms } from '../src/attribute/contrastive/contrastive.js'
 import { calledTool, type Agent, type Json, type Trajectory } from '../src/index.js'
 import { wilson } from '../src/stats/index.js'
 import { createSupportAgent } from '../examples/ai-sdk/support-agent.js'

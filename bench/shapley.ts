@@ -34,8 +34,8 @@ import {
   shapleyCoefficients,
   worstHalfWidth,
   type CoalitionCount,
-} from '../src/attribute/shapley-allocation.js'
-import { exactSamplesPerEval } from '../src/attribute/shapley-weights.js'
+} from '../src/attribute/shapley/shapley-allocation.js'
+import { exactSamplesPerEval } from '../src/attribute/shapley/shapley-weights.js'
 import { boundedMeanT, studentTMean, tango, twoSidedT, wilson } from '../src/stats/index.js'
 import {
   coalitionValues,

@@ -11,8 +11,13 @@ import {
   SearchField,
   type ContrastiveOptions,
   type ContrastiveSearch,
-} from './contrastive-options.js'
-import { shapleyPlan, shapleyPlanFields, type ShapleyOptions, type ShapleyPlan } from './shapley-options.js'
+} from './contrastive/contrastive-options.js'
+import {
+  shapleyPlan,
+  shapleyPlanFields,
+  type ShapleyOptions,
+  type ShapleyPlan,
+} from './shapley/shapley-options.js'
 
 /** What a contrastive attribution can spend, before it starts. */
 export interface ContrastivePrice {

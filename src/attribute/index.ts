@@ -1,18 +1,18 @@
 // The attribution stage: contrastive attribution, Shapley values, and the price of both.
-export { contrastive } from './contrastive.js'
+export { contrastive } from './contrastive/contrastive.js'
 export {
   BINARY_SEARCH_ABOVE,
   type ContrastiveOptions,
   type ContrastiveSearch,
-} from './contrastive-options.js'
-export { shapley } from './shapley.js'
-export { contextAttribution } from './context-attribution.js'
+} from './contrastive/contrastive-options.js'
+export { shapley } from './shapley/shapley.js'
+export { contextAttribution } from './context/context-attribution.js'
 export {
   DEFAULT_PLACEHOLDER,
   type ContextAblation,
   type ContextAttributionOptions,
   type CustomContextPart,
-} from './context-options.js'
+} from './context/context-options.js'
 export {
   ContextAttributionResultSchema,
   type ContextAttributionResult,
@@ -24,8 +24,8 @@ export {
   type SpanProbe,
   type TextSpan,
 } from './context-schema.js'
-export { EXACT_MAX_STEPS, type ShapleyMethod, type ShapleyOptions } from './shapley-options.js'
-export { exactSamplesPerEval } from './shapley-weights.js'
+export { EXACT_MAX_STEPS, type ShapleyMethod, type ShapleyOptions } from './shapley/shapley-options.js'
+export { exactSamplesPerEval } from './shapley/shapley-weights.js'
 export {
   estimateRollouts,
   type ContrastivePrice,

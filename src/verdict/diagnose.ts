@@ -4,9 +4,9 @@ import {
   contextArms,
   contextAttribution,
   contextAttributionReusing,
-} from '../attribute/context-attribution.js'
-import { contrastiveWithArms } from '../attribute/contrastive.js'
-import { contextParts, customParts, type ContextPartHandle } from '../attribute/context-parts.js'
+} from '../attribute/context/context-attribution.js'
+import { contrastiveWithArms } from '../attribute/contrastive/contrastive.js'
+import { contextParts, customParts, type ContextPartHandle } from '../attribute/context/context-parts.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import { RolloutAbortedError } from '../errors.js'

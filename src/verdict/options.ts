@@ -3,7 +3,7 @@ import {
   DEFAULT_PLACEHOLDER,
   type ContextAblation,
   type ContextAttributionOptions,
-} from '../attribute/context-options.js'
+} from '../attribute/context/context-options.js'
 import { InvalidOptionError } from '../errors.js'
 import { DEFAULTS } from '../options/defaults.js'
 import {

@@ -1,5 +1,5 @@
 import { defineAgent, type Agent } from '../../src/index.js'
-import { shapleyCoefficients } from '../../src/attribute/shapley-allocation.js'
+import { shapleyCoefficients } from '../../src/attribute/shapley/shapley-allocation.js'
 
 /**
  * Binary-step models with exact Shapley values, for checking the coverage of Shapley intervals on

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { contrastive } from '../../../src/attribute/contrastive.js'
-import { contextAttribution } from '../../../src/attribute/context-attribution.js'
+import { contrastive } from '../../../src/attribute/contrastive/contrastive.js'
+import { contextAttribution } from '../../../src/attribute/context/context-attribution.js'
 import { record as recordRun } from '../../../src/index.js'
 import {
   BELOW_ZERO,
   intersectLook,
   sequentialEffect,
   unboundedEffect,
-} from '../../../src/attribute/arm-comparison.js'
-import { Arm } from '../../../src/attribute/replay-arms.js'
+} from '../../../src/attribute/arms/arm-comparison.js'
+import { Arm } from '../../../src/attribute/arms/replay-arms.js'
 import { pairedConfidenceSequence } from '../../../src/stats/paired-confidence-sequence.js'
 import { wilson } from '../../../src/stats/index.js'
 import type { ContrastiveResult } from '../../../src/attribute/schema.js'

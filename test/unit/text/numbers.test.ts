@@ -9,7 +9,7 @@ import {
   signedPercent,
 } from '../../../src/text/numbers.js'
 import { rescueLowerPercent, signedInterval } from '../../../src/html/numbers.js'
-import { BELOW_ZERO } from '../../../src/attribute/arm-comparison.js'
+import { BELOW_ZERO } from '../../../src/attribute/arms/arm-comparison.js'
 
 describe('number formatting', () => {
   it('percent: one decimal from 1%, two significant digits below, so small bounds keep information', () => {

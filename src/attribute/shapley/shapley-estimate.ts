@@ -1,4 +1,4 @@
-import type { Interval } from '../stats/index.js'
+import type { Interval } from '../../stats/index.js'
 
 /** What a Shapley estimator (exact or permutation) hands back to `shapley`. */
 export interface ShapleyEstimate {

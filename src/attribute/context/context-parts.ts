@@ -1,8 +1,8 @@
-import { InvalidOptionError } from '../errors.js'
-import type { Json, JsonObject } from '../json.js'
-import { describeReceived } from '../options/received.js'
+import { InvalidOptionError } from '../../errors.js'
+import type { Json, JsonObject } from '../../json.js'
+import { describeReceived } from '../../options/received.js'
 import type { CustomContextPart } from './context-options.js'
-import type { ContextPartKind, ContextPath, TextSpan } from './context-schema.js'
+import type { ContextPartKind, ContextPath, TextSpan } from '../context-schema.js'
 
 /**
  * One part of a step's context and how to take it out. The edits work on the context the replayed

@@ -1,10 +1,10 @@
-import { CausalReplayError } from '../errors.js'
-import { deriveSeed } from '../random/streams.js'
-import { hold } from '../replay/interventions.js'
-import { planFor } from '../replay/plan.js'
-import { newcombe } from '../stats/index.js'
-import type { Trajectory } from '../trajectory/schema.js'
-import { actionMatchRate, Arm, ReplayArms, type ArmRequest } from './replay-arms.js'
+import { CausalReplayError } from '../../errors.js'
+import { deriveSeed } from '../../random/streams.js'
+import { hold } from '../../replay/interventions.js'
+import { planFor } from '../../replay/plan.js'
+import { newcombe } from '../../stats/index.js'
+import type { Trajectory } from '../../trajectory/schema.js'
+import { actionMatchRate, Arm, ReplayArms, type ArmRequest } from '../arms/replay-arms.js'
 import {
   EXACT_PILOT_ROLLOUTS,
   EXACT_VALUE_METHOD,

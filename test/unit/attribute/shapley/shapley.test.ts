@@ -5,11 +5,11 @@ import {
   shapley,
   ShapleyResultSchema,
   type ShapleyResult,
-} from '../../../src/attribute/index.js'
-import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from '../../../src/index.js'
-import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
-import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
-import { firstBadRun, flakyPivotalAgent } from './fixtures.js'
+} from '../../../../src/attribute/index.js'
+import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from '../../../../src/index.js'
+import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
+import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
+import { firstBadRun, flakyPivotalAgent } from '../fixtures.js'
 
 const and = andAgent(0.3)
 // The AND SCM: v(∅) = q², v({a}) = v({b}) = q, v({a, b}) = 1 ⇒ φ = ((1 − q²)/2, (1 − q²)/2, 0), sum 0.91.

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { shapley } from '../../../src/attribute/index.js'
+import { shapley } from '../../../../src/attribute/index.js'
 import {
   EXACT_PILOT_ROLLOUTS,
   exactValueInterval,
   nextAllocation,
   shapleyCoefficients,
-} from '../../../src/attribute/shapley-allocation.js'
-import { permutationValueInterval } from '../../../src/attribute/shapley-permutation.js'
-import { exactSamplesPerEval } from '../../../src/attribute/shapley-weights.js'
-import { stepStream } from '../../../src/random/streams.js'
-import { newcombe, studentTMean } from '../../../src/stats/index.js'
-import { returnedBad } from '../../../examples/synthetic/scms.js'
+} from '../../../../src/attribute/shapley/shapley-allocation.js'
+import { permutationValueInterval } from '../../../../src/attribute/shapley/shapley-permutation.js'
+import { exactSamplesPerEval } from '../../../../src/attribute/shapley/shapley-weights.js'
+import { stepStream } from '../../../../src/random/streams.js'
+import { newcombe, studentTMean } from '../../../../src/stats/index.js'
+import { returnedBad } from '../../../../examples/synthetic/scms.js'
 import {
   coalitionValues,
   exactShapleyValues,
@@ -18,8 +18,8 @@ import {
   simulatePermutationUnits,
   stepModelAgent,
   type StepModel,
-} from '../../scm/shapley-models.js'
-import { firstBadRun } from './fixtures.js'
+} from '../../../scm/shapley-models.js'
+import { firstBadRun } from '../fixtures.js'
 
 // Coverage of Shapley's 95% intervals on models with skewed marginals and values near 0 (an OR
 // whose good steps get −0.06, a majority vote, a 6-step chain whose early steps get 0.009–0.03, a

@@ -4,8 +4,8 @@ import {
   nextAllocation,
   shapleyCoefficients,
   worstHalfWidth,
-} from '../../../src/attribute/shapley-allocation.js'
-import { shapleyWeight } from '../../../src/attribute/shapley-weights.js'
+} from '../../../../src/attribute/shapley/shapley-allocation.js'
+import { shapleyWeight } from '../../../../src/attribute/shapley/shapley-weights.js'
 
 const settings = { players: 3, confidence: 0.95, maxPerCoalition: 214 }
 const coefficients = shapleyCoefficients(3)

@@ -1,15 +1,15 @@
 import { z } from 'zod'
-import type { AgentOrScenario } from '../agent/define-agent.js'
-import { DEFAULTS } from '../options/defaults.js'
-import { BooleanField, expecting, oneOf, PositiveIntegerField } from '../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
-import type { Trajectory } from '../trajectory/schema.js'
+import type { AgentOrScenario } from '../../agent/define-agent.js'
+import { DEFAULTS } from '../../options/defaults.js'
+import { BooleanField, expecting, oneOf, PositiveIntegerField } from '../../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import type { Trajectory } from '../../trajectory/schema.js'
 import {
   attributionFields,
   resolveAttributionOptions,
   type AttributionOptions,
   type ResolvedAttributionOptions,
-} from './options.js'
+} from '../options.js'
 
 /** Which steps contrastive attribution evaluates. */
 export type ContrastiveSearch = 'linear' | 'binary' | 'auto'

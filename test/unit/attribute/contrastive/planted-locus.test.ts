@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { contrastive, shapley } from '../../../src/attribute/index.js'
-import { replay, hold, resample } from '../../../src/index.js'
-import { DEFAULT_PLANTED_CONFIG, failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
+import { contrastive, shapley } from '../../../../src/attribute/index.js'
+import { replay, hold, resample } from '../../../../src/index.js'
+import { DEFAULT_PLANTED_CONFIG, failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 
 describe('the planted-SCM generator', () => {
   it('draws lengths 3–20 with one pivot, and its analytic values are consistent', () => {

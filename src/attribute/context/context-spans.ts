@@ -1,4 +1,4 @@
-import type { TextSpan } from './context-schema.js'
+import type { TextSpan } from '../context-schema.js'
 
 /** How a part's text is cut for refinement. */
 export type TextUnit = 'sentence' | 'line'

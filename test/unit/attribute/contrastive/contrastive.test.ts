@@ -1,10 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { contrastive, ContrastiveResultSchema, type ContrastiveResult } from '../../../src/attribute/index.js'
-import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from '../../../src/index.js'
-import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
-import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
-import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from './fixtures.js'
+import {
+  contrastive,
+  ContrastiveResultSchema,
+  type ContrastiveResult,
+} from '../../../../src/attribute/index.js'
+import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from '../../../../src/index.js'
+import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
+import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
+import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from '../fixtures.js'
 
 const pivotal = pivotalAgent(0.3)
 

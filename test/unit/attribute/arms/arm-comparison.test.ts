@@ -5,9 +5,9 @@ import {
   comparisonKind,
   effectIntervalConfidence,
   fixedRescuePValue,
-} from '../../../src/attribute/arm-comparison.js'
-import { Arm, type RolloutOutcome } from '../../../src/attribute/replay-arms.js'
-import type { Plan } from '../../../src/rollout/plan.js'
+} from '../../../../src/attribute/arms/arm-comparison.js'
+import { Arm, type RolloutOutcome } from '../../../../src/attribute/arms/replay-arms.js'
+import type { Plan } from '../../../../src/rollout/plan.js'
 
 const plan = {} as Plan
 

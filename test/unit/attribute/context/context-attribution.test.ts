@@ -7,11 +7,11 @@ import {
   InvalidOptionError,
   type ContextAttributionResult,
   type Json,
-} from '../../../src/index.js'
-import { contextAttributionReusing } from '../../../src/attribute/context-attribution.js'
-import { contrastiveWithArms } from '../../../src/attribute/contrastive.js'
-import { firstBadRun } from './fixtures.js'
-import { INJECTED, plantedChat, plantedKeys, refunded } from './context-fixtures.js'
+} from '../../../../src/index.js'
+import { contextAttributionReusing } from '../../../../src/attribute/context/context-attribution.js'
+import { contrastiveWithArms } from '../../../../src/attribute/contrastive/contrastive.js'
+import { firstBadRun } from '../fixtures.js'
+import { INJECTED, plantedChat, plantedKeys, refunded } from '../context-fixtures.js'
 
 function valid(result: ContextAttributionResult): ContextAttributionResult {
   expect(ContextAttributionResultSchema.safeParse(result).success).toBe(true)

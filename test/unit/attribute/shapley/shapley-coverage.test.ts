@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { estimateRollouts, shapley } from '../../../src/attribute/index.js'
+import { estimateRollouts, shapley } from '../../../../src/attribute/index.js'
 import {
   exactValueInterval,
   nextAllocation,
   shapleyCoefficients,
   EXACT_PILOT_ROLLOUTS,
-} from '../../../src/attribute/shapley-allocation.js'
-import { permutationValueInterval } from '../../../src/attribute/shapley-permutation.js'
-import { exactSamplesPerEval } from '../../../src/attribute/shapley-weights.js'
-import { defineAgent, type Trajectory } from '../../../src/index.js'
-import { stepStream } from '../../../src/random/streams.js'
-import { cltMean, logGamma } from '../../../src/stats/index.js'
-import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
-import { firstBadRun } from './fixtures.js'
+} from '../../../../src/attribute/shapley/shapley-allocation.js'
+import { permutationValueInterval } from '../../../../src/attribute/shapley/shapley-permutation.js'
+import { exactSamplesPerEval } from '../../../../src/attribute/shapley/shapley-weights.js'
+import { defineAgent, type Trajectory } from '../../../../src/index.js'
+import { stepStream } from '../../../../src/random/streams.js'
+import { cltMean, logGamma } from '../../../../src/stats/index.js'
+import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
+import { firstBadRun } from '../fixtures.js'
 
 /** The k-way AND: each of k steps is bad with probability q, and the run is bad iff all of them are. */
 function kWayAnd(k: number, q: number) {

@@ -1,16 +1,16 @@
 import { z } from 'zod'
-import type { AgentOrScenario } from '../agent/define-agent.js'
-import { InvalidOptionError } from '../errors.js'
-import { DEFAULTS } from '../options/defaults.js'
-import { BooleanField, oneOf, PositiveIntegerField } from '../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
-import type { Trajectory } from '../trajectory/schema.js'
+import type { AgentOrScenario } from '../../agent/define-agent.js'
+import { InvalidOptionError } from '../../errors.js'
+import { DEFAULTS } from '../../options/defaults.js'
+import { BooleanField, oneOf, PositiveIntegerField } from '../../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import type { Trajectory } from '../../trajectory/schema.js'
 import {
   attributionFields,
   resolveAttributionOptions,
   type AttributionOptions,
   type ResolvedAttributionOptions,
-} from './options.js'
+} from '../options.js'
 import { EXACT_PILOT_ROLLOUTS } from './shapley-allocation.js'
 import { exactSamplesPerEval } from './shapley-weights.js'
 

@@ -1,9 +1,9 @@
-import type { AgentOrScenario } from '../agent/define-agent.js'
-import { deriveSeed } from '../random/streams.js'
-import { hold, resample } from '../replay/interventions.js'
-import { planFor } from '../replay/plan.js'
-import { holm, wilson, type Interval } from '../stats/index.js'
-import type { Trajectory } from '../trajectory/schema.js'
+import type { AgentOrScenario } from '../../agent/define-agent.js'
+import { deriveSeed } from '../../random/streams.js'
+import { hold, resample } from '../../replay/interventions.js'
+import { planFor } from '../../replay/plan.js'
+import { holm, wilson, type Interval } from '../../stats/index.js'
+import type { Trajectory } from '../../trajectory/schema.js'
 import {
   compareArms,
   comparisonKind,
@@ -17,24 +17,24 @@ import {
   type ComparisonKind,
   type RunningEffectBounds,
   effectIntervalConfidence,
-} from './arm-comparison.js'
+} from '../arms/arm-comparison.js'
 import {
   resolveContrastiveOptions,
   type ContrastiveOptions,
   type ResolvedContrastiveOptions,
 } from './contrastive-options.js'
-import { contrastiveRollouts } from './estimate-rollouts.js'
-import { PAIRED_E_PROCESS_METHOD } from '../stats/paired-confidence-sequence.js'
-import { sequentialStop } from './arm-decision.js'
+import { contrastiveRollouts } from '../estimate-rollouts.js'
+import { PAIRED_E_PROCESS_METHOD } from '../../stats/paired-confidence-sequence.js'
+import { sequentialStop } from '../arms/arm-decision.js'
 import {
   EXTEND_BELOW,
   PROBE_CAP_TESTS,
   PROBE_E_PROCESS_SHARE,
   probeCombinedPValue,
   signTestPValue,
-} from './probe-tests.js'
-import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
-import type { ContrastiveResult, ContrastiveStep } from './schema.js'
+} from '../arms/probe-tests.js'
+import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from '../arms/replay-arms.js'
+import type { ContrastiveResult, ContrastiveStep } from '../schema.js'
 
 /**
  * Contrastive attribution: which step decided that `factual` went bad?

@@ -1,12 +1,12 @@
-import type { AgentOrScenario } from '../agent/define-agent.js'
-import { InvalidOptionError } from '../errors.js'
-import { assertJson, type Json } from '../json.js'
-import { deriveSeed } from '../random/streams.js'
-import { editContext, resample } from '../replay/interventions.js'
-import { planFor } from '../replay/plan.js'
-import { PAIRED_E_PROCESS_METHOD } from '../stats/paired-confidence-sequence.js'
-import { holm, wilson, type Interval } from '../stats/index.js'
-import type { Trajectory } from '../trajectory/schema.js'
+import type { AgentOrScenario } from '../../agent/define-agent.js'
+import { InvalidOptionError } from '../../errors.js'
+import { assertJson, type Json } from '../../json.js'
+import { deriveSeed } from '../../random/streams.js'
+import { editContext, resample } from '../../replay/interventions.js'
+import { planFor } from '../../replay/plan.js'
+import { PAIRED_E_PROCESS_METHOD } from '../../stats/paired-confidence-sequence.js'
+import { holm, wilson, type Interval } from '../../stats/index.js'
+import type { Trajectory } from '../../trajectory/schema.js'
 import {
   compareArms,
   intersectLook,
@@ -20,8 +20,8 @@ import {
   fixedRescuePValue,
   rescueLogEValue,
   type ComparisonKind,
-} from './arm-comparison.js'
-import { sequentialStop } from './arm-decision.js'
+} from '../arms/arm-comparison.js'
+import { sequentialStop } from '../arms/arm-decision.js'
 import {
   resolveContextAttributionOptions,
   type ContextAttributionOptions,
@@ -42,10 +42,10 @@ import type {
   ContextRefinement,
   SpanProbe,
   TextSpan,
-} from './context-schema.js'
+} from '../context-schema.js'
 import { splitLeafUnits, unitRange, type TextUnits } from './context-spans.js'
-import { CAP_TEST_SHARE, capCombinedPValue, signTestPValue } from './probe-tests.js'
-import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from './replay-arms.js'
+import { CAP_TEST_SHARE, capCombinedPValue, signTestPValue } from '../arms/probe-tests.js'
+import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from '../arms/replay-arms.js'
 
 export type { ContextAttributionOptions } from './context-options.js'
 

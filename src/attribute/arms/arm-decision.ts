@@ -1,4 +1,4 @@
-import { logEValueAbove, logEValueBelow } from '../stats/paired-confidence-sequence.js'
+import { logEValueAbove, logEValueBelow } from '../../stats/paired-confidence-sequence.js'
 import { pairedCounts, type Arm } from './replay-arms.js'
 
 /**

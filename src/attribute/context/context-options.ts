@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import type { AgentOrScenario } from '../agent/define-agent.js'
-import { InvalidOptionError } from '../errors.js'
-import type { Json } from '../json.js'
-import { DEFAULTS } from '../options/defaults.js'
+import type { AgentOrScenario } from '../../agent/define-agent.js'
+import { InvalidOptionError } from '../../errors.js'
+import type { Json } from '../../json.js'
+import { DEFAULTS } from '../../options/defaults.js'
 import {
   BooleanField,
   expecting,
@@ -10,16 +10,16 @@ import {
   NonNegativeIntegerField,
   oneOf,
   PositiveIntegerField,
-} from '../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
-import type { Trajectory } from '../trajectory/schema.js'
-import type { ContextPath } from './context-schema.js'
+} from '../../options/fields.js'
+import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import type { Trajectory } from '../../trajectory/schema.js'
+import type { ContextPath } from '../context-schema.js'
 import {
   attributionFields,
   resolveAttributionOptions,
   type AttributionOptions,
   type ResolvedAttributionOptions,
-} from './options.js'
+} from '../options.js'
 
 /**
  * How a part is taken out of the context: `remove` leaves it out (a key deleted, a message dropped,

@@ -7,9 +7,9 @@ import {
   LEAF_SEPARATOR,
   leafTexts,
   type ContextPartHandle,
-} from '../../../src/attribute/context-parts.js'
-import { splitLeafUnits, splitUnits, unitRange } from '../../../src/attribute/context-spans.js'
-import type { Json } from '../../../src/index.js'
+} from '../../../../src/attribute/context/context-parts.js'
+import { splitLeafUnits, splitUnits, unitRange } from '../../../../src/attribute/context/context-spans.js'
+import type { Json } from '../../../../src/index.js'
 
 function labels(parts: ContextPartHandle[] | undefined): Array<[string, string, string]> {
   return (parts ?? []).map((part) => [JSON.stringify(part.path), part.kind, part.label])
@@ -335,7 +335,7 @@ describe('splitUnits', () => {
 
 describe('contextArms', () => {
   it('counts the intact arm, each part and the probes that narrow the longest part to a sentence', async () => {
-    const { contextArms } = await import('../../../src/attribute/context-attribution.js')
+    const { contextArms } = await import('../../../../src/attribute/context/context-attribution.js')
     const context: Json = {
       ticket: 'One. Two. Three. Four. Five.',
       order: 'Just one sentence.',

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { contrastive } from '../../../src/attribute/contrastive.js'
+import { contrastive } from '../../../../src/attribute/contrastive/contrastive.js'
 import {
   PROBE_CAP_TESTS,
   PROBE_E_PROCESS_SHARE,
   probeCombinedPValue,
   signTestPValue,
   type ProbeCapTest,
-} from '../../../src/attribute/probe-tests.js'
-import { wilson } from '../../../src/stats/index.js'
-import { formatContrastive } from '../../../src/text/attribution.js'
-import type { Trajectory } from '../../../src/index.js'
+} from '../../../../src/attribute/arms/probe-tests.js'
+import { wilson } from '../../../../src/stats/index.js'
+import { formatContrastive } from '../../../../src/text/attribution.js'
+import type { Trajectory } from '../../../../src/index.js'
 import {
   failingNoisyRun,
   isNoisyBad,
   noisyLocusModel,
   tallyLoci,
   type LocusTally,
-} from '../../../bench/binary-search.js'
+} from '../../../../bench/binary-search.js'
 
 // Binary search on generated models with a live noisy tool (replay fidelity 0.8): the arms' pairs
 // are discordant both ways, so single probes are often undecided at the cap — the case where a

@@ -5,13 +5,13 @@ import {
   pairedDifferenceTestOneSided,
   type Interval,
   type IntervalMethod,
-} from '../stats/index.js'
+} from '../../stats/index.js'
 import { pairedCounts, type Arm } from './replay-arms.js'
 import {
   logEValueBelow,
   pairedConfidenceBounds,
   pairedConfidenceSequence,
-} from '../stats/paired-confidence-sequence.js'
+} from '../../stats/paired-confidence-sequence.js'
 
 /**
  * How two arms are compared:
