@@ -3,9 +3,8 @@ import type { Scenario } from '../agent/types.js'
 import { BudgetExceededError, RolloutAbortedError } from '../errors.js'
 import { SAMPLE_EVERYTHING, type Plan } from './plan.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import { executeRollout } from './execute.js'
 import { resolveRolloutOptions, type ResolvedRolloutOptions, type RolloutOptions } from './options.js'
-import { limitConcurrency } from './pool.js'
+import { RolloutPool } from './rollout-pool.js'
 import { RolloutSet } from './rollout-set.js'
 
 /**
@@ -26,6 +25,8 @@ export async function runRollouts(
 /**
  * The engine of `runRollouts` and `replay`: rollouts `firstRollout … firstRollout + rollouts − 1`
  * of `scenario` under `plan`. (A non-zero `firstRollout` lets sequential callers add batches.)
+ * Throws a `BudgetExceededError` whose `partial` is the `RolloutSet` of the rollouts that finished
+ * when the budget runs out, and a `RolloutAbortedError` when `signal` aborts.
  */
 export async function runPlanned(
   scenario: Scenario<unknown, unknown>,
@@ -34,54 +35,61 @@ export async function runPlanned(
   onDivergence: 'count' | 'error',
   firstRollout: number,
 ): Promise<RolloutSet> {
-  const { budget, signal } = options
-  const limit = limitConcurrency(options.concurrency)
-  const results: Array<Trajectory | undefined> = new Array(options.rollouts)
-  let completed = 0
-  let errors = 0
-  let budgetStop = false
-
-  const runOne = async (offset: number): Promise<void> => {
-    if (budgetStop || signal?.aborted) return
-    // Charged before it starts, so the limit holds at any concurrency.
-    if (!budget.tryChargeRollouts(1)) {
-      budgetStop = true
-      return
-    }
-    const { trajectory, stoppedByBudget } = await executeRollout(scenario, {
-      seed: options.seed,
-      rollout: firstRollout + offset,
-      plan,
-      timeoutMs: options.timeoutMs,
-      maxSteps: options.maxSteps,
-      budget,
-      signal,
-      onDivergence,
-    })
-    if (stoppedByBudget) {
-      budgetStop = true
-      return
-    }
-    results[offset] = trajectory
-    completed++
-    if (trajectory.error !== undefined) errors++
-    options.onProgress?.({ completed, total: options.rollouts, errors })
-  }
-
-  await Promise.all(Array.from({ length: options.rollouts }, (_, offset) => limit(() => runOne(offset))))
-
-  const finished = results.filter((trajectory): trajectory is Trajectory => trajectory !== undefined)
-  const set = new RolloutSet(finished, options.seed, plan.label)
-  if (signal?.aborted) {
-    throw new RolloutAbortedError(
-      `The rollouts were cancelled after ${finished.length} of ${options.rollouts}.`,
-    )
-  }
-  if (budgetStop) {
+  const { trajectories, budgetSpent } = await runPlannedBatch(
+    scenario,
+    plan,
+    options,
+    onDivergence,
+    firstRollout,
+  )
+  const set = new RolloutSet(trajectories, options.seed, plan.label)
+  if (budgetSpent) {
     throw new BudgetExceededError(
-      `The budget ran out after ${finished.length} of ${options.rollouts} rollouts (${budget.describe()}); the error's \`partial\` holds them.`,
+      `The budget ran out after ${trajectories.length} of ${options.rollouts} rollouts (${options.budget.describe()}); the error's \`partial\` holds them.`,
       set,
     )
   }
   return set
+}
+
+/** The rollouts of a batch that finished, in rollout order, and whether the budget stopped the batch. */
+export interface PlannedBatch {
+  trajectories: Trajectory[]
+  budgetSpent: boolean
+}
+
+/**
+ * {@link runPlanned} for callers that go on after a spent budget (the sampling gates): the budget
+ * ends the batch with the rollouts that finished, as data. Throws a `RolloutAbortedError` when
+ * `signal` aborts.
+ */
+export async function runPlannedBatch(
+  scenario: Scenario<unknown, unknown>,
+  plan: Plan,
+  options: ResolvedRolloutOptions,
+  onDivergence: 'count' | 'error',
+  firstRollout: number,
+): Promise<PlannedBatch> {
+  const pool = new RolloutPool({ ...options, scenario, onDivergence })
+  let completed = 0
+  let errors = 0
+  const tasks = Array.from({ length: options.rollouts }, (_, offset) => ({
+    seed: options.seed,
+    rollout: firstRollout + offset,
+    plan,
+  }))
+  const { ended, finished } = await pool.run(tasks, {
+    finished: (_task, trajectory) => {
+      completed++
+      if (trajectory.error !== undefined) errors++
+      options.onProgress?.({ completed, total: options.rollouts, errors })
+      return trajectory
+    },
+  })
+  if (ended === 'cancelled') {
+    throw new RolloutAbortedError(
+      `The rollouts were cancelled after ${finished.length} of ${options.rollouts}.`,
+    )
+  }
+  return { trajectories: [...finished], budgetSpent: ended === 'budget' }
 }

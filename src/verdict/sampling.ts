@@ -1,9 +1,8 @@
 import type { Scenario } from '../agent/types.js'
-import { BudgetExceededError, CausalReplayError } from '../errors.js'
+import { CausalReplayError } from '../errors.js'
 import { describeReceived } from '../options/received.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
-import type { RolloutSet } from '../rollout/rollout-set.js'
-import { runPlanned } from '../rollout/run-rollouts.js'
+import { runPlannedBatch } from '../rollout/run-rollouts.js'
 import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
@@ -154,31 +153,22 @@ export async function runBatch(
   signal: AbortSignal | undefined,
   timeoutMs: number = options.timeoutMs,
 ): Promise<Batch> {
-  let set: RolloutSet
-  try {
-    set = await runPlanned(
-      scenario,
-      SAMPLE_EVERYTHING,
-      {
-        rollouts: count,
-        seed: options.seed,
-        concurrency: options.concurrency,
-        timeoutMs,
-        maxSteps: options.maxSteps,
-        budget: options.budget,
-        signal,
-        onProgress: undefined,
-      },
-      'count',
-      first,
-    )
-  } catch (error) {
-    if (error instanceof BudgetExceededError) {
-      return { trajectories: (error.partial as RolloutSet).trajectories, budgetSpent: true }
-    }
-    throw error
-  }
-  return { trajectories: set.trajectories, budgetSpent: false }
+  return runPlannedBatch(
+    scenario,
+    SAMPLE_EVERYTHING,
+    {
+      rollouts: count,
+      seed: options.seed,
+      concurrency: options.concurrency,
+      timeoutMs,
+      maxSteps: options.maxSteps,
+      budget: options.budget,
+      signal,
+      onProgress: undefined,
+    },
+    'count',
+    first,
+  )
 }
 
 /** Why {@link sampleInOrder} stopped. */

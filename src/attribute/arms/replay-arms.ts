@@ -2,9 +2,8 @@ import type { Scenario } from '../../agent/types.js'
 import { RolloutAbortedError } from '../../errors.js'
 import type { Plan } from '../../rollout/plan.js'
 import type { Budget } from '../../rollout/budget.js'
-import { executeRollout } from '../../rollout/execute.js'
 import type { RolloutProgress } from '../../rollout/options.js'
-import { limitConcurrency } from '../../rollout/pool.js'
+import { RolloutPool } from '../../rollout/rollout-pool.js'
 import { checkPredicateResult } from '../../trajectory/predicate-result.js'
 import type { Predicate } from '../../trajectory/queries.js'
 import type { Trajectory } from '../../trajectory/schema.js'
@@ -112,75 +111,67 @@ export interface ReplayArmsSettings {
   total: number
 }
 
+/** One requested rollout of an arm, as the pool runs it. */
+interface ArmRollout {
+  readonly arm: Arm
+  readonly seed: number
+  readonly plan: Plan
+  readonly rollout: number
+}
+
 /**
- * Runs the rollouts of several arms through one pool, so `concurrency` bounds the whole
- * attribution, and scores each finished rollout with `isBad` inside its pool slot (an async judge
- * runs as concurrently as the rollouts).
- *
- * Why not `replay` per arm: the budget must be charged in an order that does not depend on timing.
- * Here every rollout is charged when the pool starts it, and the pool starts tasks in submission
- * order, so with a rollout limit of M exactly the first M submitted rollouts run, at any
- * concurrency. Once a charge fails, no later rollout of the attribution starts (`budgetStopped`).
- * A cost limit (`maxCostUsd`) stops rollouts wherever the money runs out, which may depend on timing.
+ * Runs the rollouts of several arms through one {@link RolloutPool}, so `concurrency` bounds the
+ * whole attribution and the budget is charged in request order (see the pool), and scores each
+ * finished rollout with `isBad` inside its pool slot (an async judge runs as concurrently as the
+ * rollouts). Why not `replay` per arm: one pool over every arm keeps that order across arms, and a
+ * spent budget stops every arm, not one.
  */
 export class ReplayArms {
-  rolloutsUsed = 0
   errors = 0
-  budgetStopped = false
   private completed = 0
-  private readonly limit: <T>(task: () => Promise<T>) => Promise<T>
+  private readonly pool: RolloutPool
 
   constructor(private readonly settings: ReplayArmsSettings) {
-    this.limit = limitConcurrency(settings.concurrency)
+    this.pool = new RolloutPool({ ...settings, onDivergence: 'count' })
+  }
+
+  /** Rollouts started over every `run` (errors, and a rollout the cost limit stopped, included). */
+  get rolloutsUsed(): number {
+    return this.pool.started
+  }
+
+  /** True once the budget refused a rollout: no later rollout of the attribution starts. */
+  get budgetStopped(): boolean {
+    return this.pool.budgetSpent
   }
 
   /**
-   * Runs the requested rollouts, in request order. Returns when all have finished or been refused;
-   * throws a RolloutAbortedError when `signal` aborted. Errors thrown by `isBad` propagate: a
-   * predicate that fails is a bug to fix, not an outcome.
+   * Runs the requested rollouts, in request order. Returns when all have finished or been refused:
+   * `budgetSpent` when the budget stopped them. Throws a RolloutAbortedError when `signal` aborted.
+   * Errors thrown by `isBad` propagate: a predicate that fails is a bug to fix, not an outcome.
    */
-  async run(requests: readonly ArmRequest[]): Promise<void> {
-    const tasks: Array<Promise<void>> = []
+  async run(requests: readonly ArmRequest[]): Promise<{ budgetSpent: boolean }> {
+    const tasks: ArmRollout[] = []
     for (const { arm, from, to } of requests) {
-      for (let r = from; r < to; r++) {
+      for (let rollout = from; rollout < to; rollout++) {
         // Reserve the index now, so `requested` grows even for rollouts the budget refuses.
-        if (arm.outcomes.length <= r) arm.outcomes.length = r + 1
-        tasks.push(this.limit(() => this.runOne(arm, r)))
+        if (arm.outcomes.length <= rollout) arm.outcomes.length = rollout + 1
+        tasks.push({ arm, seed: arm.seed, plan: arm.plan, rollout })
       }
     }
-    const settled = await Promise.allSettled(tasks)
-    const failure = settled.find((result) => result.status === 'rejected')
-    if (failure !== undefined) throw failure.reason
-    if (this.settings.signal?.aborted) {
+    const { ended } = await this.pool.run(tasks, {
+      started: (task) => task.arm.rolloutsRun++,
+      finished: (task, trajectory) => this.record(task, trajectory),
+    })
+    if (ended === 'cancelled') {
       throw new RolloutAbortedError(`${this.settings.caller}: cancelled after ${this.rolloutsUsed} rollouts.`)
     }
+    return { budgetSpent: ended === 'budget' }
   }
 
-  private async runOne(arm: Arm, rollout: number): Promise<void> {
+  /** Scores a finished rollout into its arm's outcomes, and reports progress. */
+  private async record({ arm, rollout }: ArmRollout, trajectory: Trajectory): Promise<void> {
     const { settings } = this
-    if (this.budgetStopped || settings.signal?.aborted) return
-    // Charged before it starts, so the rollout limit holds at any concurrency.
-    if (!settings.budget.tryChargeRollouts(1)) {
-      this.budgetStopped = true
-      return
-    }
-    this.rolloutsUsed++
-    arm.rolloutsRun++
-    const { trajectory, stoppedByBudget } = await executeRollout(settings.scenario, {
-      seed: arm.seed,
-      rollout,
-      plan: arm.plan,
-      timeoutMs: settings.timeoutMs,
-      maxSteps: settings.maxSteps,
-      budget: settings.budget,
-      signal: settings.signal,
-      onDivergence: 'count',
-    })
-    if (stoppedByBudget) {
-      // The cost limit was reached mid-rollout: not an outcome, and nothing more may start.
-      this.budgetStopped = true
-      return
-    }
     arm.heldSteps += trajectory.replay?.heldSteps ?? 0
     arm.matchedSteps += trajectory.replay?.matchedSteps ?? 0
     if (trajectory.error !== undefined) {
