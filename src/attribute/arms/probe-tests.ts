@@ -25,14 +25,6 @@ export function signTestPValue(counts: { better: number; worse: number }): numbe
  */
 export const CAP_TEST_SHARE = 0.75
 
-/**
- * A span probe's one-sided p-value from its e-process (the running maximum of ln e) and its exact
- * sign test at the cap (1 before the cap), combined by weighted Bonferroni with {@link CAP_TEST_SHARE}.
- */
-export function capCombinedPValue(maxLogE: number, capPValue: number): number {
-  return Math.min(1, Math.exp(-maxLogE) / (1 - CAP_TEST_SHARE), capPValue / CAP_TEST_SHARE)
-}
-
 /** One exact sign test of a binary-search probe: its sample size in multiples of `rollouts`, and its share of the step's level. */
 export interface ProbeCapTest {
   readonly size: number
@@ -74,20 +66,32 @@ export const EXTEND_BELOW = 0.1
 /** The share of each step's level the e-process keeps in a binary search. */
 export const PROBE_E_PROCESS_SHARE = 0.1
 
+/** An exact sign test at a sample size fixed in advance: its pairs, and its share of the arm's level. */
+export interface FixedSizeTest {
+  readonly pairs: number
+  readonly share: number
+}
+
 /**
- * A binary-search probe's one-sided p-value: its e-process (the running maximum of ln e) and the
- * exact sign test at each size of {@link PROBE_CAP_TESTS} (undefined: the arm never reached that
+ * An arm's one-sided p-value from its e-process (the running maximum of ln e, at `eProcessShare`
+ * of the level) and its exact sign tests at fixed sizes (undefined: the arm never reached that
  * size, counted as p = 1), combined by weighted Bonferroni. With shares s_e + Σ s_i = 1,
- * P(p ≤ t) ≤ P(p_e ≤ s_e·t) + Σ P(p_i ≤ s_i·t) ≤ t under the step's null. Each p_i is valid even
- * though whether the arm reaches size i depends on its earlier pairs: the first size_i pairs of
- * the arm and the baseline exist whether or not they are run (rollout r of an arm is fixed by its
- * seed and r), and counting p_i as 1 when they were not run only raises it.
+ * P(p ≤ t) ≤ P(p_e ≤ s_e·t) + Σ P(p_i ≤ s_i·t) ≤ t under the arm's null: p_e is valid at any
+ * stopping time (Ville), and each p_i is valid even though whether the arm reaches size i depends
+ * on its earlier pairs: the first size_i pairs of the arm and the reference exist whether or not
+ * they are run (rollout r of an arm is fixed by its seed and r), and counting p_i as 1 when they
+ * were not run only raises it. Without fixed tests (`eProcessShare` 1): the e-process alone.
  */
-export function probeCombinedPValue(maxLogE: number, capPValues: ReadonlyArray<number | undefined>): number {
-  let p = Math.exp(-maxLogE) / PROBE_E_PROCESS_SHARE
-  PROBE_CAP_TESTS.forEach((test, i) => {
-    const capPValue = capPValues[i]
-    if (capPValue !== undefined) p = Math.min(p, capPValue / test.share)
+export function combinedPValue(
+  maxLogE: number,
+  eProcessShare: number,
+  tests: readonly FixedSizeTest[],
+  pValues: ReadonlyArray<number | undefined>,
+): number {
+  let p = Math.exp(-maxLogE) / eProcessShare
+  tests.forEach((test, i) => {
+    const pValue = pValues[i]
+    if (pValue !== undefined) p = Math.min(p, pValue / test.share)
   })
   return Math.min(1, p)
 }

@@ -1,27 +1,21 @@
 import type { AgentOrScenario } from '../../agent/define-agent.js'
 import { InvalidOptionError } from '../../errors.js'
 import { assertJson, type Json } from '../../json.js'
-import { deriveSeed } from '../../random/streams.js'
 import { editContext, resample } from '../../replay/interventions.js'
 import { planFor } from '../../replay/plan.js'
-import { PAIRED_E_PROCESS_METHOD } from '../../stats/paired-confidence-sequence.js'
-import { holm, wilson, type Interval } from '../../stats/index.js'
 import type { Trajectory } from '../../trajectory/schema.js'
-import {
-  compareArms,
-  intersectLook,
-  sequentialEffect,
-  sequentialEffectMethod,
-  unboundedEffect,
-  type RunningEffectBounds,
-  comparisonKind,
-  comparisonMethod,
-  effectIntervalConfidence,
-  fixedRescuePValue,
-  rescueLogEValue,
-  type ComparisonKind,
-} from '../arms/arm-comparison.js'
-import { sequentialStop } from '../arms/arm-decision.js'
+import { sequentialEffectMethod } from '../arms/arm-comparison.js'
+import { PairedArms, type TestedArm } from '../arms/paired-arms.js'
+import { CAP_TEST_SHARE } from '../arms/probe-tests.js'
+import { pairedCounts, type Arm } from '../arms/replay-arms.js'
+import type {
+  ContextAttributionResult,
+  ContextCulprit,
+  ContextPart,
+  ContextRefinement,
+  SpanProbe,
+  TextSpan,
+} from '../context-schema.js'
 import {
   resolveContextAttributionOptions,
   type ContextAttributionOptions,
@@ -35,17 +29,7 @@ import {
   leafTexts,
   type ContextPartHandle,
 } from './context-parts.js'
-import type {
-  ContextAttributionResult,
-  ContextCulprit,
-  ContextPart,
-  ContextRefinement,
-  SpanProbe,
-  TextSpan,
-} from '../context-schema.js'
 import { splitLeafUnits, unitRange, type TextUnits } from './context-spans.js'
-import { CAP_TEST_SHARE, capCombinedPValue, signTestPValue } from '../arms/probe-tests.js'
-import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from '../arms/replay-arms.js'
 
 export type { ContextAttributionOptions } from './context-options.js'
 
@@ -114,39 +98,12 @@ export async function contextAttributionReusing(
   return new ContextRun(factual, resolved, listParts(factual, resolved), intact).run()
 }
 
-/** Where an arm stands: not evaluated yet, sampling, or stopped with a decision. */
-type ArmState = 'idle' | 'running' | 'rescue' | 'worsens' | 'negligible' | 'futile' | 'capped'
-
-/**
- * Refinement probes only: a probe stops as `futile` once it has this many scored pairs and no more
- * rescued pairs than worsened ones. It only steers the search (to the other half): no claim rests
- * on it, so it cannot add a false culprit; it costs power when a real rescue shows fewer rescued
- * than worsened pairs in its first pairs, which for a rescue of 0.5 happens with probability below
- * 1%. It halves what a probe of a span that does not matter costs (8 pairs instead of the 14 that
- * rule out ±minEffect).
- */
-export const NAVIGATION_PAIRS = 8
-
-interface TestedArm {
-  readonly arm: Arm
-  state: ArmState
-  /** Running maximum of ln e-value for "the ablation rescues" over the looks (sequential). */
-  maxLogE: number
-  /** Refinement probes only: the exact sign-test p-value at the cap (1 before). */
-  capPValue: number
-  /** Running intersection of the effect's confidence sequence over the looks (sequential). */
-  bounds: RunningEffectBounds
-  /**
-   * The share of the rescue test's level the e-process keeps: 1 for a part, 1 − {@link
-   * CAP_TEST_SHARE} for a span probe, whose sign test at the cap takes the rest.
-   */
-  eProcessShare: number
-}
-
+/** A part of the context, ablated in its arm. */
 interface PartArm extends TestedArm {
   readonly part: ContextPartHandle
 }
 
+/** A refinement probe: the span of the culprit part's units [from, to) removed in its arm. */
 interface ProbeArm extends TestedArm {
   readonly from: number
   readonly to: number
@@ -189,13 +146,9 @@ function listParts(factual: Trajectory, options: ResolvedContextAttributionOptio
 }
 
 class ContextRun {
-  private readonly kind: ComparisonKind
-  private readonly alpha: number
-  private readonly intact: Arm
+  private readonly engine: PairedArms
   private readonly parts: PartArm[]
-  private readonly arms: ReplayArms
   private refinement: Refinement | undefined
-  private truncated = false
 
   constructor(
     private readonly factual: Trajectory,
@@ -203,42 +156,47 @@ class ContextRun {
     parts: readonly ContextPartHandle[],
     reused: Arm | undefined,
   ) {
-    const { seed, crn, tools, step } = options
-    this.kind = comparisonKind(crn, options.sequential)
-    this.alpha = 1 - options.confidence
-    this.intact = new Arm(planFor(factual, resample(step), tools), crn ? seed : deriveSeed(seed, 'intact'))
-    if (reused !== undefined && reused.seed === this.intact.seed) this.intact.reuse(reused)
+    const { tools, step } = options
+    this.engine = new PairedArms(
+      options,
+      planFor(factual, resample(step), tools),
+      'intact',
+      'contextAttribution',
+      options.rollouts * contextArms(factual.steps[step]?.context as Json, parts, options.refine),
+    )
+    const { intact } = this
+    if (reused !== undefined && reused.seed === intact.seed) intact.reuse(reused)
     this.parts = parts.map((part, index) => ({
       part,
-      arm: new Arm(
-        planFor(
-          factual,
-          editContext(
-            step,
-            this.edit((context) => this.ablate(part, context)),
+      ...this.engine.tested(
+        this.engine.arm(
+          planFor(
+            factual,
+            editContext(
+              step,
+              this.edit((context) => this.ablate(part, context)),
+            ),
+            tools,
           ),
-          tools,
+          `part/${index}`,
         ),
-        crn ? seed : deriveSeed(seed, `part/${index}`),
       ),
-      state: 'idle',
-      maxLogE: 0,
-      capPValue: 1,
-      bounds: unboundedEffect(),
-      eProcessShare: 1,
     }))
-    this.arms = new ReplayArms({
-      ...options,
-      caller: 'contextAttribution',
-      total: options.rollouts * contextArms(factual.steps[step]?.context as Json, parts, options.refine),
-    })
+  }
+
+  /** The reference arm: `resample(step)`, the context intact. */
+  private get intact(): Arm {
+    return this.engine.reference
   }
 
   async run(): Promise<ContextAttributionResult> {
     for (const part of this.parts) part.state = 'running'
-    await this.advance(this.parts, () => this.partRejected())
+    await this.engine.advance(this.parts, () => {
+      const rejected = this.partRejected()
+      return (part) => rejected[this.parts.indexOf(part)] === true
+    })
     const culprit = this.culpritPart()
-    if (culprit !== undefined && this.options.refine && !this.truncated) await this.refine(culprit)
+    if (culprit !== undefined && this.options.refine && !this.engine.truncated) await this.refine(culprit)
     return this.result(culprit)
   }
 
@@ -278,7 +236,7 @@ class ContextRun {
    * Binary search over the dyadic spans of the culprit part's units (see {@link contextAttribution}
    * for why its culprit keeps its error rate). Each level probes the left half. A left half that
    * rescues significantly is descended into. One that decidedly does not (negligible, worsens, or
-   * futile: see {@link NAVIGATION_PAIRS}) sends the search into the right half without probing it:
+   * futile: see `NAVIGATION_PAIRS`) sends the search into the right half without probing it:
    * if removing the parent rescues and removing its left half does not, a single culprit span lies
    * in the right half. One left
    * undecided at its cap gets its right half probed too, and the search stops if that does not
@@ -301,8 +259,8 @@ class ContextRun {
     let to = units.spans.length
     const run = async (low: number, high: number): Promise<ProbeArm | undefined> => {
       const probe = this.probe(refinement, low, high)
-      await this.advance([probe], () => [this.probeRejected(refinement, probe)], true)
-      return this.truncated ? undefined : probe
+      await this.engine.advance([probe], () => (tested) => this.probeRejected(refinement, tested), true)
+      return this.engine.truncated ? undefined : probe
     }
     while (to - from > 1) {
       const middle = Math.floor((from + to) / 2)
@@ -344,103 +302,47 @@ class ContextRun {
   }
 
   private probe(refinement: Refinement, from: number, to: number): ProbeArm {
-    const { options } = this
+    const { options, engine } = this
     const span = unitRange(refinement.units, from, to)
     const replacement = options.ablation === 'placeholder' ? options.placeholder : ''
     const part = refinement.part.part
+    const arm = engine.arm(
+      planFor(
+        this.factual,
+        editContext(
+          options.step,
+          this.edit((context) => editSpan(context, part, span, replacement)),
+        ),
+        options.tools,
+      ),
+      `span/${from}-${to}`,
+    )
+    // A probe's exact sign test at the cap takes most of its level (see CAP_TEST_SHARE).
     const probe: ProbeArm = {
       from,
       to,
       span,
-      arm: new Arm(
-        planFor(
-          this.factual,
-          editContext(
-            options.step,
-            this.edit((context) => editSpan(context, part, span, replacement)),
-          ),
-          options.tools,
-        ),
-        options.crn ? options.seed : deriveSeed(options.seed, `span/${from}-${to}`),
-      ),
-      state: 'running',
-      maxLogE: 0,
-      capPValue: 1,
-      bounds: unboundedEffect(),
-      eProcessShare: 1 - CAP_TEST_SHARE,
+      ...engine.tested(arm, {
+        state: 'running',
+        eProcessShare: 1 - CAP_TEST_SHARE,
+        fixedTests: [{ pairs: options.rollouts, share: CAP_TEST_SHARE }],
+      }),
     }
     refinement.probes.push(probe)
     return probe
   }
 
-  /** Runs batches for the running arms of `group` until none is running or the budget is spent. */
-  private async advance(
-    group: readonly TestedArm[],
-    rejected: () => readonly boolean[],
-    navigation = false,
-  ): Promise<void> {
-    const { rollouts, sequential, batchSize } = this.options
-    const batch = sequential ? batchSize : rollouts
-    while (!this.truncated) {
-      const running = group.filter((tested) => tested.state === 'running')
-      if (running.length === 0) return
-      const requests: ArmRequest[] = running.map((tested) => ({
-        arm: tested.arm,
-        from: tested.arm.requested,
-        to: Math.min(rollouts, tested.arm.requested + batch),
-      }))
-      const intactTo = Math.max(...requests.map((request) => request.to))
-      if (this.intact.requested < intactTo) {
-        requests.unshift({ arm: this.intact, from: this.intact.requested, to: intactTo })
-      }
-      await this.arms.run(requests)
-      if (this.arms.budgetStopped) this.truncated = true
-      this.look(group, rejected, navigation)
-    }
-  }
-
-  /** Decides, after a batch, which running arms of `group` stop. */
-  private look(group: readonly TestedArm[], rejected: () => readonly boolean[], navigation: boolean): void {
-    const { rollouts, sequential, minEffect, confidence } = this.options
-    const running = group.filter((tested) => tested.state === 'running')
-    if (sequential) {
-      for (const tested of running) {
-        tested.maxLogE = Math.max(tested.maxLogE, rescueLogEValue(tested.arm, this.intact))
-        intersectLook(tested.bounds, tested.arm, this.intact, confidence, tested.eProcessShare)
-        if (tested.arm.rolloutsRun >= rollouts) {
-          tested.capPValue = signTestPValue(pairedCounts(tested.arm, this.intact))
-        }
-      }
-    }
-    const decided = rejected()
-    group.forEach((tested, i) => {
-      if (tested.state !== 'running') return
-      if (sequential && decided[i]) tested.state = 'rescue'
-      else if (sequential)
-        tested.state = sequentialStop(tested.arm, this.intact, this.alpha, minEffect) ?? 'running'
-      if (sequential && navigation && tested.state === 'running' && isFutile(tested.arm, this.intact)) {
-        tested.state = 'futile'
-      }
-      if (tested.state === 'running' && tested.arm.rolloutsRun >= rollouts) tested.state = 'capped'
-    })
-  }
-
   /**
-   * Raw one-sided p-value of "removing this part rescues": the e-process alone (every part runs at
-   * once, as contrastive's linear search), or the fixed-sample test; 1 when not evaluated.
+   * Holm over the parts of the raw one-sided p-values of "removing this part rescues": the
+   * e-process alone (every part runs at once, as contrastive's linear search), or the fixed-sample
+   * test; 1 when not evaluated.
    */
-  private partPValue(tested: TestedArm): number {
-    if (tested.state === 'idle' || tested.arm.rolloutsRun === 0) return 1
-    if (this.kind === 'sequential') return Math.min(1, Math.exp(-tested.maxLogE))
-    return fixedRescuePValue(this.kind, tested.arm, this.intact)
-  }
-
   private partAdjusted(): number[] {
-    return holm(this.parts.map((part) => this.partPValue(part)))
+    return this.engine.holmAdjusted(this.parts)
   }
 
   private partRejected(): boolean[] {
-    return this.partAdjusted().map((p) => p <= this.alpha)
+    return this.partAdjusted().map((p) => p <= this.engine.alpha)
   }
 
   /**
@@ -449,19 +351,11 @@ class ContextRun {
    * ({@link CAP_TEST_SHARE}), as contrastive's binary search does before it extends a probe.
    */
   private probePValue(refinement: Refinement, probe: ProbeArm): number {
-    return Math.min(1, this.probeRawPValue(probe) * refinement.spans)
-  }
-
-  /** A probe's one-sided p-value before the Bonferroni factor over the spans. */
-  private probeRawPValue(probe: ProbeArm): number {
-    if (probe.arm.rolloutsRun === 0) return 1
-    return this.kind === 'sequential'
-      ? capCombinedPValue(probe.maxLogE, probe.capPValue)
-      : fixedRescuePValue(this.kind, probe.arm, this.intact)
+    return Math.min(1, this.engine.rawPValue(probe) * refinement.spans)
   }
 
   private probeRejected(refinement: Refinement, probe: ProbeArm): boolean {
-    return this.probePValue(refinement, probe) <= this.alpha
+    return this.probePValue(refinement, probe) <= this.engine.alpha
   }
 
   /**
@@ -469,113 +363,49 @@ class ContextRun {
    * budget stop, only if every part was decided. Undefined: abstain.
    */
   private culpritPart(): PartArm | undefined {
-    if (this.truncated && this.parts.some((part) => part.state === 'running' || part.state === 'idle')) {
+    const { engine } = this
+    if (engine.truncated && this.parts.some((part) => part.state === 'running' || part.state === 'idle')) {
       return undefined
     }
     const rejected = this.partRejected()
     let best: { part: PartArm; effect: number } | undefined
     this.parts.forEach((part, i) => {
       if (!rejected[i]) return
-      const effect = compareArms(this.kind, part.arm, this.intact, this.options.confidence).point
+      const effect = engine.compare(part.arm, this.intact).point
       if (best === undefined || effect < best.effect) best = { part, effect }
     })
     return best?.part
   }
 
-  /**
-   * The effect of removing a part or span. A sequential one is the running intersection of its
-   * confidence sequence, capped below 0 when its own unadjusted rescue test rejects (`rawPValue`:
-   * the e-process, or for a span probe the e-process and the sign test at the cap, before Holm or
-   * Bonferroni over the spans, which only raise it), so a rescue never prints an interval that
-   * reaches 0.
-   */
-  private effect(tested: TestedArm, rawPValue: number): Interval {
-    const { arm } = tested
-    if (arm.rolloutsRun === 0) {
-      const { confidence } = this.options
-      return {
-        point: 0,
-        low: -1,
-        high: 1,
-        confidence: effectIntervalConfidence(confidence),
-        method: comparisonMethod(this.kind),
-      }
-    }
-    if (this.kind === 'sequential') {
-      return sequentialEffect(
-        arm,
-        this.intact,
-        this.options.confidence,
-        tested.bounds,
-        rawPValue <= this.alpha,
-      )
-    }
-    return compareArms(this.kind, arm, this.intact, this.options.confidence)
-  }
-
-  private partEffect(part: PartArm): Interval {
-    return this.effect(part, this.partPValue(part))
-  }
-
-  private probeEffect(probe: ProbeArm): Interval {
-    return this.effect(probe, this.probeRawPValue(probe))
-  }
-
   private result(culpritPart: PartArm | undefined): ContextAttributionResult {
-    const { factual, options, refinement } = this
-    const { confidence } = options
+    const { factual, options, refinement, engine } = this
     const adjusted = this.partAdjusted()
-    const parts = this.parts.map((tested, i): ContextPart => {
-      const { bad, n } = tested.arm.scored()
-      const evaluated = tested.arm.rolloutsRun > 0
-      const effect = this.partEffect(tested)
-      const pValue = adjusted[i] ?? 1
-      return {
-        path: tested.part.path,
-        kind: tested.part.kind,
-        label: tested.part.label,
-        text: tested.part.text,
-        evaluated,
-        pBad: wilson(bad, n, confidence),
-        effect,
-        pValue,
-        direction:
-          evaluated && pValue <= this.alpha ? 'rescues' : evaluated && effect.low > 0 ? 'worsens' : 'none',
-        rolloutsUsed: tested.arm.rolloutsRun,
-      }
-    })
-    const intact = this.intact.scored()
+    const parts = this.parts.map((tested, i): ContextPart => ({
+      path: tested.part.path,
+      kind: tested.part.kind,
+      label: tested.part.label,
+      text: tested.part.text,
+      ...engine.report(tested, adjusted[i] ?? 1),
+      rolloutsUsed: tested.arm.rolloutsRun,
+    }))
     const probes = refinement?.probes ?? []
+    const design = engine.design(sequentialEffectMethod())
     return {
       kind: 'context',
-      agent: factual.agent,
-      factual: { seed: factual.seed, rollout: factual.rollout },
-      seed: options.seed,
+      ...engine.subject(factual),
       step: options.step,
       stepName: factual.steps[options.step]?.name ?? '',
       ablation: options.ablation,
-      intact: wilson(intact.bad, intact.n, confidence),
+      intact: engine.rate(this.intact),
       parts,
       culprit: culpritPart === undefined ? null : this.culprit(culpritPart, parts),
       refinement: refinement === undefined ? null : this.refinementResult(refinement),
       refinementSkipped: this.refinementSkipped(culpritPart),
-      actionMatchRate: actionMatchRate([
-        this.intact,
-        ...this.parts.map((part) => part.arm),
-        ...probes.map((probe) => probe.arm),
-      ]),
-      rolloutsUsed: this.arms.rolloutsUsed,
+      ...engine.spend([...this.parts.map((part) => part.arm), ...probes.map((probe) => probe.arm)]),
       rolloutsPerArm: options.rollouts,
-      crn: options.crn,
-      sequential: options.sequential,
-      confidence,
-      correction: 'holm',
+      ...design,
       methods: {
-        proportion: 'wilson',
-        effect: this.kind === 'sequential' ? sequentialEffectMethod() : comparisonMethod(this.kind),
-        sequential: options.sequential
-          ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out`
-          : null,
+        ...design.methods,
         refinement:
           refinement === undefined
             ? null
@@ -583,13 +413,13 @@ class ContextRun {
                 options.sequential
                   ? `(e-process and an exact sign test at the cap, split ${1 - CAP_TEST_SHARE} / ${CAP_TEST_SHARE}) `
                   : ''
-              }is Bonferroni-adjusted over the ${refinement.spans} spans the search could probe, so the reported span fails to rescue with probability ≤ ${round(1 - confidence)}${
+              }is Bonferroni-adjusted over the ${refinement.spans} spans the search could probe, so the reported span fails to rescue with probability ≤ ${round(1 - options.confidence)}${
                 options.sequential
                   ? `; probe effects: ${sequentialEffectMethod(1 - CAP_TEST_SHARE, 'the sign test at the cap')}`
                   : ''
               }`,
       },
-      truncated: this.truncated,
+      truncated: engine.truncated,
     }
   }
 
@@ -617,7 +447,7 @@ class ContextRun {
       text: part.text.slice(span.start, span.end),
       span,
       ...(field === undefined ? {} : { field }),
-      effect: this.probeEffect(found),
+      effect: this.engine.effect(found),
       pValue: this.probePValue(this.refinement, found),
     }
   }
@@ -630,7 +460,7 @@ class ContextRun {
       probes: refinement.probes.map((probe): SpanProbe => ({
         units: { from: probe.from, to: probe.to },
         span: probe.span,
-        effect: this.probeEffect(probe),
+        effect: this.engine.effect(probe),
         pValue: this.probePValue(refinement, probe),
         rescues: this.probeRejected(refinement, probe),
         rolloutsUsed: probe.arm.rolloutsRun,
@@ -679,12 +509,6 @@ function fieldAt(context: Json, part: ContextPartHandle, span: TextSpan): string
 /** The most probes refinement spends on `units`: two per level of the dyadic tree, and a confirmation. */
 function maxProbes(units: TextUnits | undefined): number {
   return units === undefined ? 0 : 2 * Math.ceil(Math.log2(units.spans.length)) + 1
-}
-
-/** A navigation probe with {@link NAVIGATION_PAIRS} scored pairs that does not lean toward a rescue. */
-function isFutile(arm: Arm, intact: Arm): boolean {
-  const counts = pairedCounts(arm, intact)
-  return counts.same + counts.better + counts.worse >= NAVIGATION_PAIRS && counts.better <= counts.worse
 }
 
 /** `span` without the whitespace at its ends (the span removed keeps it; the culprit names the words). */

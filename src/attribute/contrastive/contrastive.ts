@@ -1,40 +1,18 @@
 import type { AgentOrScenario } from '../../agent/define-agent.js'
-import { deriveSeed } from '../../random/streams.js'
 import { hold, resample } from '../../replay/interventions.js'
 import { planFor } from '../../replay/plan.js'
-import { holm, wilson, type Interval } from '../../stats/index.js'
 import type { Trajectory } from '../../trajectory/schema.js'
-import {
-  compareArms,
-  comparisonKind,
-  comparisonMethod,
-  fixedRescuePValue,
-  intersectLook,
-  rescueLogEValue,
-  sequentialEffect,
-  sequentialEffectMethod,
-  unboundedEffect,
-  type ComparisonKind,
-  type RunningEffectBounds,
-  effectIntervalConfidence,
-} from '../arms/arm-comparison.js'
+import { sequentialEffectMethod } from '../arms/arm-comparison.js'
+import { PairedArms, type TestedArm } from '../arms/paired-arms.js'
+import { EXTEND_BELOW, PROBE_CAP_TESTS, PROBE_E_PROCESS_SHARE } from '../arms/probe-tests.js'
+import { pairedCounts, type Arm } from '../arms/replay-arms.js'
+import { contrastiveRollouts } from '../estimate-rollouts.js'
+import type { ContrastiveResult, ContrastiveStep } from '../schema.js'
 import {
   resolveContrastiveOptions,
   type ContrastiveOptions,
   type ResolvedContrastiveOptions,
 } from './contrastive-options.js'
-import { contrastiveRollouts } from '../estimate-rollouts.js'
-import { PAIRED_E_PROCESS_METHOD } from '../../stats/paired-confidence-sequence.js'
-import { sequentialStop } from '../arms/arm-decision.js'
-import {
-  EXTEND_BELOW,
-  PROBE_CAP_TESTS,
-  PROBE_E_PROCESS_SHARE,
-  probeCombinedPValue,
-  signTestPValue,
-} from '../arms/probe-tests.js'
-import { actionMatchRate, Arm, pairedCounts, ReplayArms, type ArmRequest } from '../arms/replay-arms.js'
-import type { ContrastiveResult, ContrastiveStep } from '../schema.js'
 
 /**
  * Contrastive attribution: which step decided that `factual` went bad?
@@ -116,61 +94,42 @@ export async function contrastiveWithArms(
   return { result, arms: run.stepArms() }
 }
 
-/** Where an arm stands: not evaluated yet, sampling, or stopped with a decision. */
-type ArmState = 'idle' | 'running' | 'rescue' | 'worsens' | 'negligible' | 'capped'
-
-interface StepArm {
+/** A step's arm, `resample(index)`, under test against the baseline. */
+interface StepArm extends TestedArm {
   readonly index: number
-  readonly arm: Arm
-  state: ArmState
-  /** Running maximum of ln e-value for "resampling rescues" over the looks (sequential). */
-  maxLogE: number
-  /** Running intersection of the effect's confidence sequence over the looks (sequential). */
-  bounds: RunningEffectBounds
-  /** The most pairs this arm may run: `rollouts`, raised when binary search extends the probe. */
-  cap: number
-  /**
-   * Binary search only: the exact one-sided sign-test p-value of "resampling rescues" on the first
-   * `size` pairs, for each size of {@link PROBE_CAP_TESTS}; undefined until the arm reaches that
-   * size (the test then counts as p = 1).
-   */
-  capPValues: Array<number | undefined>
 }
 
 class ContrastiveRun {
-  private readonly kind: ComparisonKind
-  private readonly alpha: number
-  private readonly baseline: Arm
+  private readonly engine: PairedArms
   private readonly steps: StepArm[]
-  private readonly arms: ReplayArms
-  private truncated = false
 
   constructor(
     private readonly factual: Trajectory,
     private readonly options: ResolvedContrastiveOptions,
   ) {
-    const { seed, crn, tools } = options
-    this.kind = comparisonKind(crn, options.sequential)
-    this.alpha = 1 - options.confidence
-    // Under CRN every arm shares the seed; without it, each arm draws its own streams.
-    this.baseline = new Arm(planFor(factual, hold('all'), tools), crn ? seed : deriveSeed(seed, 'baseline'))
+    const { tools, rollouts } = options
+    this.engine = new PairedArms(
+      options,
+      planFor(factual, hold('all'), tools),
+      'baseline',
+      'contrastive',
+      contrastiveRollouts(factual.steps.length, options).maxRollouts,
+    )
+    // Binary search adds exact sign tests at fixed sizes, which take most of each step's level.
+    const binary = options.search === 'binary'
+    const design = binary
+      ? {
+          eProcessShare: PROBE_E_PROCESS_SHARE,
+          fixedTests: PROBE_CAP_TESTS.map((test) => ({ pairs: test.size * rollouts, share: test.share })),
+        }
+      : {}
     this.steps = factual.steps.map((_, index) => ({
       index,
-      arm: new Arm(
-        planFor(factual, resample(index), tools),
-        crn ? seed : deriveSeed(seed, `resample/${index}`),
+      ...this.engine.tested(
+        this.engine.arm(planFor(factual, resample(index), tools), `resample/${index}`),
+        design,
       ),
-      state: 'idle',
-      maxLogE: 0,
-      bounds: unboundedEffect(),
-      cap: options.rollouts,
-      capPValues: PROBE_CAP_TESTS.map(() => undefined),
     }))
-    this.arms = new ReplayArms({
-      ...options,
-      caller: 'contrastive',
-      total: contrastiveRollouts(factual.steps.length, options).maxRollouts,
-    })
   }
 
   /** Each step's arm, by step index. */
@@ -221,7 +180,7 @@ class ContrastiveRun {
         const step = this.steps[middle] as StepArm
         step.state = 'running'
         await this.advance([step])
-        if (this.truncated) return
+        if (this.engine.truncated) return
         if (this.rejected()[middle] || this.leansRescue(step)) low = middle + 1
         else high = middle - 1
       }
@@ -234,7 +193,7 @@ class ContrastiveRun {
         const candidate = this.extensionCandidate(latest)
         if (candidate === undefined || !this.extend(candidate, latest)) return
         await this.advance([candidate])
-        if (this.truncated) return
+        if (this.engine.truncated) return
       }
     }
   }
@@ -282,18 +241,15 @@ class ContrastiveRun {
     const { rollouts } = this.options
     const next = this.nextCap(step)
     if (next === undefined) return false
-    const rawPValues = this.rawPValues()
+    const { alpha, reference } = this.engine
     let reachable = 0
     for (const later of this.steps.slice(latest + 1)) {
       if (later.state === 'idle') reachable++
-      else if ((rawPValues[later.index] ?? 1) > this.alpha && this.nextCap(later) === undefined) break
+      else if (this.engine.rawPValue(later) > alpha && this.nextCap(later) === undefined) break
     }
-    const charged = this.baseline.requested + this.steps.reduce((sum, other) => sum + other.arm.requested, 0)
+    const charged = reference.requested + this.steps.reduce((sum, other) => sum + other.arm.requested, 0)
     const projected =
-      charged +
-      (next - step.arm.requested) +
-      Math.max(0, next - this.baseline.requested) +
-      reachable * rollouts
+      charged + (next - step.arm.requested) + Math.max(0, next - reference.requested) + reachable * rollouts
     if (projected > this.steps.length * rollouts) return false
     step.cap = next
     step.state = 'running'
@@ -309,7 +265,7 @@ class ContrastiveRun {
   private nextCap(step: StepArm): number | undefined {
     const { rollouts, sequential } = this.options
     if (!sequential || step.state !== 'capped') return undefined
-    if ((step.capPValues[0] ?? 1) > EXTEND_BELOW) return undefined
+    if ((step.fixedPValues[0] ?? 1) > EXTEND_BELOW) return undefined
     return PROBE_CAP_TESTS.map((test) => test.size * rollouts).find((size) => size > step.cap)
   }
 
@@ -324,176 +280,72 @@ class ContrastiveRun {
    */
   private leansRescue(step: StepArm): boolean {
     if (step.state !== 'capped') return false
-    const counts = pairedCounts(step.arm, this.baseline)
+    const counts = pairedCounts(step.arm, this.engine.reference)
     return counts.better > counts.worse
   }
 
-  /** Runs batches for the running arms of `group` until none is running or the budget is spent. */
-  private async advance(group: readonly StepArm[]): Promise<void> {
-    const { rollouts, sequential, batchSize } = this.options
-    const batch = sequential ? batchSize : rollouts
-    while (!this.truncated) {
-      const running = group.filter((step) => step.state === 'running')
-      if (running.length === 0) return
-      const requests: ArmRequest[] = running
-        .map((step) => ({
-          arm: step.arm,
-          from: step.arm.requested,
-          to: Math.min(step.cap, step.arm.requested + batch),
-        }))
-        // Later steps first: if the budget runs out mid-batch, the steps that decide the locus ran.
-        .reverse()
-      const baselineTo = Math.max(...requests.map((request) => request.to))
-      if (this.baseline.requested < baselineTo) {
-        requests.unshift({ arm: this.baseline, from: this.baseline.requested, to: baselineTo })
-      }
-      await this.arms.run(requests)
-      if (this.arms.budgetStopped) this.truncated = true
-      this.look(running)
-    }
-  }
-
-  /** Decides, after a batch, which running arms stop. */
-  private look(running: readonly StepArm[]): void {
-    const { rollouts, sequential, minEffect, confidence } = this.options
-    if (sequential) {
-      // Binary search's fixed-sample tests take the rest of the step's level from the e-process,
-      // and the effect's upper end with it (see `sequentialEffect`).
-      const eProcessShare = this.options.search === 'binary' ? PROBE_E_PROCESS_SHARE : 1
-      for (const step of running) {
-        step.maxLogE = Math.max(step.maxLogE, rescueLogEValue(step.arm, this.baseline))
-        intersectLook(step.bounds, step.arm, this.baseline, confidence, eProcessShare)
-        if (this.options.search === 'binary') {
-          PROBE_CAP_TESTS.forEach((test, i) => {
-            const size = test.size * rollouts
-            // Exactly the first `size` pairs, once: the test's sample size is fixed in advance.
-            if (step.capPValues[i] === undefined && step.arm.rolloutsRun >= size) {
-              step.capPValues[i] = signTestPValue(pairedCounts(step.arm, this.baseline, size))
-            }
-          })
-        }
-      }
-    }
-    const rejected = this.rejected()
-    for (const step of running) {
-      const stop = sequential ? sequentialStop(step.arm, this.baseline, this.alpha, minEffect) : undefined
-      if (sequential && rejected[step.index]) step.state = 'rescue'
-      else if (stop !== undefined) step.state = stop
-      if (step.state === 'running' && step.arm.rolloutsRun >= step.cap) step.state = 'capped'
-    }
-  }
-
   /**
-   * Raw one-sided p-values of "resampling step k rescues"; 1 for a step not evaluated. Sequential
-   * binary search combines the e-process with the exact tests at fixed sizes by weighted Bonferroni
-   * ({@link probeCombinedPValue}); linear search keeps the e-process alone, since it decides no
-   * branch on a single probe.
+   * Runs batches for the running steps of `group` until none is running or the budget is spent.
+   * Later steps first: if the budget runs out mid-batch, the steps that decide the locus ran.
    */
-  private rawPValues(): number[] {
-    return this.steps.map((step) => {
-      if (step.state === 'idle' || step.arm.rolloutsRun === 0) return 1
-      if (this.kind === 'sequential') {
-        if (this.options.search === 'linear') return Math.min(1, Math.exp(-step.maxLogE))
-        return probeCombinedPValue(step.maxLogE, step.capPValues)
-      }
-      return fixedRescuePValue(this.kind, step.arm, this.baseline)
+  private async advance(group: readonly StepArm[]): Promise<void> {
+    await this.engine.advance([...group].reverse(), () => {
+      const rejected = this.rejected()
+      return (step) => rejected[step.index] === true
     })
   }
 
+  /**
+   * Holm over all n steps of the raw one-sided p-values of "resampling step k rescues" (1 for a
+   * step not evaluated). Sequential binary search combines the e-process with the exact tests at
+   * fixed sizes by weighted Bonferroni ({@link PROBE_CAP_TESTS}); linear search keeps the e-process
+   * alone, since it decides no branch on a single probe.
+   */
   private rejected(): boolean[] {
-    return holm(this.rawPValues()).map((p) => p <= this.alpha)
+    return this.engine.holmAdjusted(this.steps).map((p) => p <= this.engine.alpha)
   }
 
   private result(): ContrastiveResult {
-    const { factual, options, kind } = this
-    const { confidence } = options
+    const { factual, options, engine } = this
+    const binary = options.search === 'binary'
     const extendedSizes = PROBE_CAP_TESTS.slice(1).map((test) => test.size * options.rollouts)
     const capSizes = extendedSizes.join(', ')
     const capShares = PROBE_CAP_TESTS.map((test) => test.share).join(' / ')
-    const raw = this.rawPValues()
-    const adjusted = holm(raw)
-    const evaluated = (step: StepArm | undefined) => step !== undefined && step.arm.rolloutsRun > 0
+    const adjusted = engine.holmAdjusted(this.steps)
     const steps = this.steps.map((step): ContrastiveStep => {
       const recorded = factual.steps[step.index]
-      const { bad, n } = step.arm.scored()
-      const isEvaluated = evaluated(step)
-      // A sequential effect is the running intersection of its confidence sequence, capped below 0
-      // when the step's own rescue test rejects unadjusted, so a rescue never prints an interval
-      // that reaches 0 (Holm only ever raises a p-value).
-      const effect: Interval = !isEvaluated
-        ? {
-            point: 0,
-            low: -1,
-            high: 1,
-            confidence: effectIntervalConfidence(confidence),
-            method: comparisonMethod(kind),
-          }
-        : kind === 'sequential'
-          ? sequentialEffect(
-              step.arm,
-              this.baseline,
-              confidence,
-              step.bounds,
-              (raw[step.index] ?? 1) <= this.alpha,
-            )
-          : compareArms(kind, step.arm, this.baseline, confidence)
-      const pValue = adjusted[step.index] ?? 1
-      const next = step.index === this.steps.length - 1 ? this.baseline : this.steps[step.index + 1]?.arm
-      const nextEvaluated = next === this.baseline || evaluated(this.steps[step.index + 1])
+      const report = engine.report(step, adjusted[step.index] ?? 1)
+      const later = this.steps[step.index + 1]
+      // The marginal rescue of step k: against step k + 1's arm, or the baseline for the last step.
+      const next = later === undefined ? engine.reference : later.arm
+      const nextEvaluated = later === undefined || later.arm.rolloutsRun > 0
       return {
         index: step.index,
         name: recorded?.name ?? '',
         action: recorded?.action ?? null,
-        evaluated: isEvaluated,
-        pBad: wilson(bad, n, confidence),
-        effect,
-        pValue,
-        direction:
-          isEvaluated && pValue <= this.alpha
-            ? 'rescues'
-            : isEvaluated && effect.low > 0
-              ? 'worsens'
-              : 'none',
-        rescues:
-          isEvaluated && nextEvaluated && next !== undefined
-            ? compareArms(kind, next, step.arm, confidence)
-            : null,
+        ...report,
+        rescues: report.evaluated && nextEvaluated ? engine.compare(next, step.arm) : null,
         rolloutsUsed: step.arm.rolloutsRun,
       }
     })
-    const baseline = this.baseline.scored()
     return {
       kind: 'contrastive',
-      agent: factual.agent,
-      factual: { seed: factual.seed, rollout: factual.rollout },
-      seed: options.seed,
+      ...engine.subject(factual),
       steps,
       locus: this.locus(steps),
-      baseline: wilson(baseline.bad, baseline.n, confidence),
-      actionMatchRate: actionMatchRate([this.baseline, ...this.steps.map((step) => step.arm)]),
-      rolloutsUsed: this.arms.rolloutsUsed,
+      baseline: engine.rate(engine.reference),
+      ...engine.spend(this.stepArms()),
       rolloutsPerStep: options.rollouts,
       search: options.search,
-      crn: options.crn,
-      sequential: options.sequential,
-      confidence,
-      correction: 'holm',
-      methods: {
-        proportion: 'wilson',
-        effect:
-          kind !== 'sequential'
-            ? comparisonMethod(kind)
-            : options.search === 'binary'
-              ? sequentialEffectMethod(PROBE_E_PROCESS_SHARE, 'an exact sign test of the step')
-              : sequentialEffectMethod(),
-        sequential: options.sequential
-          ? `${PAIRED_E_PROCESS_METHOD}: looks every ${options.batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${options.minEffect} or more are ruled out` +
-            (options.search === 'binary'
-              ? `; an arm at its cap also gets an exact sign test of its ${options.rollouts} pairs, and an undecided step after the latest rescue whose sign test there is at most ${EXTEND_BELOW} may be extended to ${capSizes} pairs with an exact sign test there (each step's level split ${capShares} sign tests, ${PROBE_E_PROCESS_SHARE} e-process)`
-              : '')
-          : null,
-      },
-      truncated: this.truncated,
+      ...engine.design(
+        binary
+          ? sequentialEffectMethod(PROBE_E_PROCESS_SHARE, 'an exact sign test of the step')
+          : sequentialEffectMethod(),
+        binary
+          ? `; an arm at its cap also gets an exact sign test of its ${options.rollouts} pairs, and an undecided step after the latest rescue whose sign test there is at most ${EXTEND_BELOW} may be extended to ${capSizes} pairs with an exact sign test there (each step's level split ${capShares} sign tests, ${PROBE_E_PROCESS_SHARE} e-process)`
+          : '',
+      ),
+      truncated: engine.truncated,
     }
   }
 
@@ -504,7 +356,7 @@ class ContrastiveRun {
   private locus(steps: readonly ContrastiveStep[]): number | null {
     const latest = steps.findLastIndex((step) => step.direction === 'rescues')
     if (latest === -1) return null
-    if (!this.truncated) return latest
+    if (!this.engine.truncated) return latest
     if (this.options.search === 'binary') return null
     const undecided = this.steps.some(
       (step) => step.index > latest && (step.state === 'running' || step.state === 'idle'),

@@ -3,7 +3,7 @@ import { contrastive } from '../../../../src/attribute/contrastive/contrastive.j
 import {
   PROBE_CAP_TESTS,
   PROBE_E_PROCESS_SHARE,
-  probeCombinedPValue,
+  combinedPValue,
   signTestPValue,
   type ProbeCapTest,
 } from '../../../../src/attribute/arms/probe-tests.js'
@@ -181,13 +181,16 @@ describe('binary search with an undecided probe', () => {
   })
 })
 
-describe('probeCombinedPValue (weighted Bonferroni of the e-process and the exact tests)', () => {
+describe('combinedPValue of a binary-search probe (weighted Bonferroni of the e-process and the exact tests)', () => {
   it('splits the level 0.1 / 0.6 / 0.3 and counts a size never reached as p = 1', () => {
     expect(PROBE_E_PROCESS_SHARE + PROBE_CAP_TESTS.reduce((sum, test) => sum + test.share, 0)).toBeCloseTo(
       1,
       12,
     )
     expect(PROBE_CAP_TESTS.map((test) => test.size)).toEqual([1, 2])
+    const tests = PROBE_CAP_TESTS.map((test) => ({ pairs: test.size * 32, share: test.share }))
+    const probeCombinedPValue = (maxLogE: number, pValues: Array<number | undefined>) =>
+      combinedPValue(maxLogE, PROBE_E_PROCESS_SHARE, tests, pValues)
     expect(probeCombinedPValue(Math.log(100), [undefined, undefined])).toBeCloseTo(0.1, 12)
     expect(probeCombinedPValue(Math.log(100), [0.012, undefined])).toBeCloseTo(0.02, 12)
     expect(probeCombinedPValue(Math.log(100), [0.012, 0.003])).toBeCloseTo(0.01, 12)
