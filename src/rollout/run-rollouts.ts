@@ -52,9 +52,11 @@ export async function runPlanned(
   return set
 }
 
-/** The rollouts of a batch that finished, in rollout order, and whether the budget stopped the batch. */
+/** What a batch of rollouts gave. */
 export interface PlannedBatch {
-  trajectories: Trajectory[]
+  /** The rollouts that finished, in rollout order (error outcomes included). */
+  trajectories: readonly Trajectory[]
+  /** True when the budget stopped the batch before every rollout finished. */
   budgetSpent: boolean
 }
 
@@ -91,5 +93,5 @@ export async function runPlannedBatch(
       `The rollouts were cancelled after ${finished.length} of ${options.rollouts}.`,
     )
   }
-  return { trajectories: [...finished], budgetSpent: ended === 'budget' }
+  return { trajectories: finished, budgetSpent: ended === 'budget' }
 }

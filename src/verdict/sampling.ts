@@ -2,7 +2,7 @@ import type { Scenario } from '../agent/types.js'
 import { CausalReplayError } from '../errors.js'
 import { describeReceived } from '../options/received.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
-import { runPlannedBatch } from '../rollout/run-rollouts.js'
+import { runPlannedBatch, type PlannedBatch } from '../rollout/run-rollouts.js'
 import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
@@ -133,13 +133,6 @@ export function thrownMessage(error: unknown): string {
   return typeof error === 'string' ? error : describeReceived(error)
 }
 
-/** What a batch of rollouts gave. */
-export interface Batch {
-  trajectories: readonly Trajectory[]
-  /** True when the budget stopped the batch (its finished rollouts are in `trajectories`). */
-  budgetSpent: boolean
-}
-
 /**
  * Runs rollouts `first … first + count − 1` of `scenario` (each on its own streams (seed, r, j), so
  * batches add up to exactly the rollouts one big run would give). A spent budget ends the batch
@@ -152,7 +145,7 @@ export async function runBatch(
   count: number,
   signal: AbortSignal | undefined,
   timeoutMs: number = options.timeoutMs,
-): Promise<Batch> {
+): Promise<PlannedBatch> {
   return runPlannedBatch(
     scenario,
     SAMPLE_EVERYTHING,

@@ -1,9 +1,7 @@
-import type { Scenario } from '../../agent/types.js'
 import { RolloutAbortedError } from '../../errors.js'
 import type { Plan } from '../../rollout/plan.js'
-import type { Budget } from '../../rollout/budget.js'
 import type { RolloutProgress } from '../../rollout/options.js'
-import { RolloutPool } from '../../rollout/rollout-pool.js'
+import { RolloutPool, type RolloutPoolSettings } from '../../rollout/rollout-pool.js'
 import { checkPredicateResult } from '../../trajectory/predicate-result.js'
 import type { Predicate } from '../../trajectory/queries.js'
 import type { Trajectory } from '../../trajectory/schema.js'
@@ -96,16 +94,10 @@ export interface ArmRequest {
 }
 
 /** What every replayed rollout of an attribution shares. */
-export interface ReplayArmsSettings {
-  scenario: Scenario<unknown, unknown>
+export interface ReplayArmsSettings extends Omit<RolloutPoolSettings, 'onDivergence'> {
   isBad: Predicate
   /** Names the caller in messages: `contrastive`, `shapley`. */
   caller: string
-  concurrency: number
-  budget: Budget
-  signal: AbortSignal | undefined
-  timeoutMs: number
-  maxSteps: number
   onProgress: ((progress: RolloutProgress) => void) | undefined
   /** The most rollouts the attribution can spend, reported as `total` in progress. */
   total: number
