@@ -3,43 +3,14 @@
 // its TypeScript source, so the reference documents exactly what users can import.
 //
 //   npx tsx scripts/docs-api.ts
-import { readFile, rm } from 'node:fs/promises'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Application, Converter, ReflectionKind } from 'typedoc'
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+import { ROOT, publicEntries } from './public-entries.js'
 
 /** Where the reference is written: a folder of the site, ignored by git, lint and prettier. */
 export const API_DIR = resolve(ROOT, 'docs/api')
-
-interface ExportTarget {
-  readonly types?: string
-}
-
-/** A public entry: the name users import it by, and its TypeScript source. */
-export interface PublicEntry {
-  /** `vitest-causal-replay`, `vitest-causal-replay/stats`, … */
-  readonly importName: string
-  /** The source file, relative to the repository (`src/stats/index.ts`). */
-  readonly source: string
-}
-
-/** Every entry of package.json `exports` that has types, in `exports` order. */
-export async function publicEntries(): Promise<PublicEntry[]> {
-  const manifest = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as {
-    name: string
-    exports: Record<string, ExportTarget | string>
-  }
-  const entries: PublicEntry[] = []
-  for (const [subpath, target] of Object.entries(manifest.exports)) {
-    if (typeof target === 'string' || target.types === undefined) continue
-    const match = /^\.\/dist\/(.+)\.d\.ts$/.exec(target.types)
-    if (match === null) throw new Error(`package.json exports["${subpath}"].types is not under ./dist/: ${target.types}`)
-    entries.push({ importName: manifest.name + subpath.slice(1), source: `${match[1]}.ts` })
-  }
-  return entries
-}
 
 /** TypeDoc's name for an entry's module: its path without `.ts` and a final `/index`. */
 function moduleName(source: string): string {
