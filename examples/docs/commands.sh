@@ -2,6 +2,12 @@
 # The shell commands the documentation shows, in one place: its pages' `sh` blocks are generated
 # from the regions of this file (scripts/readme-output.ts). Not meant to be run as a whole.
 
+# #region demo
+npm ci && npm run demo   # the support agent: a failing gate, its causal locus, an HTML report
+npm test                 # the test suite (builds dist/ first)
+npm run docs             # this documentation, served at http://localhost:5173
+# #endregion
+
 # #region install
 npm install -D vitest-causal-replay vitest   # Node ≥ 20.19
 # #endregion

@@ -1,9 +1,10 @@
 // Trajectory predicates composed (docs/matchers/predicates.md), each checked on the Quick start's
 // failing run: it looked the order up, decided to refund and refunded 99.
-import { expect, test } from 'vitest'
+import { test } from 'vitest'
 import { record } from '../../src/index.js'
 import { supportAgent } from '../quick-start/support.js'
 // #region compose
+import { expect } from 'vitest'
 import { and, calledTool, calledToolWith, calledTools, not, or, stepMatches } from '../../src/index.js'
 
 const exactly = calledTools(['lookup_order', 'escalate'], { mode: 'strict' }) // exactly these, in this order
