@@ -74,16 +74,18 @@ describe('the generated blocks', () => {
 
 /** A heading's anchor as VitePress writes it (@mdit-vue/shared's slugify). */
 function vitepressSlug(heading: string): string {
-  return heading
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036F]/g, '')
-    // eslint-disable-next-line no-control-regex -- VitePress drops control characters from anchors
-    .replace(/[\u0000-\u001f]/g, '')
-    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .replace(/^(\d)/, '_$1')
-    .toLowerCase()
+  return (
+    heading
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036F]/g, '')
+      // eslint-disable-next-line no-control-regex -- VitePress drops control characters from anchors
+      .replace(/[\u0000-\u001f]/g, '')
+      .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .replace(/^(\d)/, '_$1')
+      .toLowerCase()
+  )
 }
 
 /** A heading's anchor as GitHub writes it: lower case, punctuation dropped, spaces as hyphens. */
