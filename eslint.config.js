@@ -52,6 +52,10 @@ export default tseslint.config(
       'node_modules/**',
       '.causal-replay/**',
       'test-results/**',
+      // The documentation site's build output, VitePress's cache and the generated API reference.
+      'docs/.vitepress/cache/**',
+      'docs/.vitepress/dist/**',
+      'docs/api/**',
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',

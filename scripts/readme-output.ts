@@ -1,16 +1,29 @@
-// Keeps the README's Quick start honest. Its test file is built from examples/quick-start/support.ts
-// (the one copy of the agent), "Reading the output" is what that test prints when it fails, and the
-// trajectory shown is that failure's run. `npm run readme` rewrites the blocks; test/readme.test.ts
-// fails when the README differs, so a change to the agent, the message or the trajectory's shape
-// reaches the README only as a deliberate refresh.
+// Keeps every code block of the README and of the documentation site (docs/**/*.md) honest. Each
+// block sits between `<!-- name -->` and `<!-- /name -->` markers and is generated:
+//
+// - `quick-start:*`: the Quick start's test file, built from examples/quick-start/support.ts (the one
+//   copy of the agent), what that test prints when it fails, and that failure's trajectory;
+// - `output:*`: what the library prints for the inputs the page describes (a cost line, a stale
+//   cassette's warning, an option error, the CLI's help);
+// - `example:<file>[#<region>]`: a file under examples/, or the lines between its `#region <region>`
+//   and `#endregion` comments, with relative imports of the package's entries shown as the names
+//   users import (examples are type-checked, and their tests run with the suite).
+//
+// `npm run readme` rewrites the blocks; test/readme.test.ts fails when a page differs or has a code
+// block outside the markers, so a change to the agent, an example or a message reaches the pages
+// only as a deliberate refresh.
 //
 //   npx tsx scripts/readme-output.ts
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve, sep } from 'node:path'
+import { dirname, extname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { supportAgent } from '../examples/quick-start/support.js'
-import { calledTool, check, rarely, record } from '../src/index.js'
+import { formatStaleCassetteLine } from '../src/cassette/stale-warning.js'
+import { runCli } from '../src/cli/run.js'
+import { calledTool, check, rarely, record, runRollouts } from '../src/index.js'
+import { formatCostLine } from '../src/text/cost.js'
+import { ROOT, publicEntries } from './public-entries.js'
 
 /** The README this script keeps up to date. */
 export const README_PATH = fileURLToPath(new URL('../README.md', import.meta.url))
@@ -31,8 +44,34 @@ const PLAIN_TICKET = { orderId: 'A-1002', message: 'My order is late.' }
 /** Where the matchers write reports by default, relative to the project root. */
 const REPORT_DIR = '.causal-replay'
 
-/** The README blocks this script owns, each between `<!-- name -->` and `<!-- /name -->`. */
+/** The documentation site's pages: docs/, without the maintainers' document and generated pages. */
+const DOCS_DIR = resolve(ROOT, 'docs')
+const NOT_SITE_PAGES = ['ARCHITECTURE.md', 'api', '.vitepress']
+
+/** The Quick start's blocks, each between `<!-- name -->` and `<!-- /name -->`. */
 export type ReadmeBlock = 'quick-start:code' | 'quick-start:output' | 'quick-start:trajectory'
+
+/** Blocks of what the library prints for the inputs their page describes. */
+export type OutputBlock =
+  'output:cost-line' | 'output:stale-cassette' | 'output:invalid-option' | 'output:cli-help'
+
+/** Any generated block: the Quick start's, an output, or an example (`example:<file>[#<region>]`). */
+export type GeneratedBlock = ReadmeBlock | OutputBlock | `example:${string}`
+
+/** Every page whose code blocks are generated: README.md and the site's Markdown pages, sorted. */
+export async function documentedPages(): Promise<string[]> {
+  const pages: string[] = []
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (dir === DOCS_DIR && NOT_SITE_PAGES.includes(entry.name)) continue
+      if (entry.isDirectory()) await walk(path)
+      else if (entry.name.endsWith('.md')) pages.push(path)
+    }
+  }
+  await walk(DOCS_DIR)
+  return [README_PATH, ...pages.sort()]
+}
 
 /** Every generated block of the README, by name, as it should read now. */
 export async function quickStartBlocks(): Promise<Record<ReadmeBlock, string>> {
@@ -120,28 +159,208 @@ async function quickStartFailure(): Promise<{ message: string; replay: { seed: n
 }
 
 /** The text between a block's markers (without the marker lines); throws when the markers are missing. */
-export function readmeBlock(readme: string, block: ReadmeBlock): string {
+export function readmeBlock(readme: string, block: GeneratedBlock): string {
   const { start, end } = locate(readme, block)
   return readme.slice(start, end)
 }
 
 /** `readme` with a block's text replaced by `content`. */
-export function replaceReadmeBlock(readme: string, block: ReadmeBlock, content: string): string {
+export function replaceReadmeBlock(readme: string, block: GeneratedBlock, content: string): string {
   const { start, end } = locate(readme, block)
   return readme.slice(0, start) + content + readme.slice(end)
 }
 
-/** Rewrites the README's generated blocks; returns whether anything changed. */
-export async function refreshReadme(path: string = README_PATH): Promise<boolean> {
-  const before = await readFile(path, 'utf8')
-  const blocks = await quickStartBlocks()
-  let after = before
-  for (const [block, content] of Object.entries(blocks) as Array<[ReadmeBlock, string]>) {
-    after = replaceReadmeBlock(after, block, content)
+/** Rewrites the generated blocks of `pages` (default: all); returns the pages that changed. */
+export async function refreshPages(pages?: readonly string[]): Promise<string[]> {
+  const paths = pages ?? (await documentedPages())
+  const texts = await Promise.all(paths.map((path) => readFile(path, 'utf8')))
+  const blocks = await generatedBlocks(texts.flatMap(blockNames))
+  const changed: string[] = []
+  for (const [index, path] of paths.entries()) {
+    const before = texts[index] as string
+    let after = before
+    for (const block of blockNames(before))
+      after = replaceReadmeBlock(after, block, blocks.get(block) as string)
+    if (after === before) continue
+    await writeFile(path, after)
+    changed.push(path)
   }
-  if (after === before) return false
-  await writeFile(path, after)
-  return true
+  return changed
+}
+
+/** The generated text of each of `names`, each computed once. */
+export async function generatedBlocks(names: readonly string[]): Promise<Map<string, string>> {
+  const wanted = new Set(names)
+  const blocks = new Map<string, string>()
+  if ([...wanted].some((name) => name.startsWith('quick-start:'))) {
+    for (const [name, text] of Object.entries(await quickStartBlocks())) blocks.set(name, text)
+  }
+  if ([...wanted].some((name) => name.startsWith('output:'))) {
+    for (const [name, text] of Object.entries(await outputBlocks())) blocks.set(name, text)
+  }
+  for (const name of wanted) {
+    if (name.startsWith('example:')) blocks.set(name, await exampleBlock(name.slice('example:'.length)))
+    else if (!blocks.has(name)) throw new Error(`No generator makes the block \`${name}\`.`)
+  }
+  return blocks
+}
+
+/** The names of the generated blocks of a page, in order (each opening marker once). */
+export function blockNames(page: string): GeneratedBlock[] {
+  const names: GeneratedBlock[] = []
+  for (const match of page.matchAll(/^<!-- ((?:quick-start|output|example):\S+) -->$/gm)) {
+    names.push(match[1] as GeneratedBlock)
+  }
+  return names
+}
+
+/**
+ * The 1-based lines of a page's fenced code blocks that no generated block holds: each is a block
+ * that nothing checks.
+ */
+export function unmarkedFences(page: string): number[] {
+  const lines = page.split('\n')
+  const unmarked: number[] = []
+  let block: string | null = null
+  let fence: string | null = null
+  for (const [index, line] of lines.entries()) {
+    if (fence !== null) {
+      if (line.trim() === fence) fence = null
+      continue
+    }
+    const opening = /^<!-- ((?:quick-start|output|example):\S+) -->$/.exec(line)
+    if (opening !== null) block = opening[1] as string
+    else if (block !== null && line === `<!-- /${block} -->`) block = null
+    const fenceOpening = /^\s*(`{3,}|~{3,})/.exec(line)
+    if (fenceOpening !== null) {
+      fence = fenceOpening[1] as string
+      if (block === null) unmarked.push(index + 1)
+    }
+  }
+  return unmarked
+}
+
+/**
+ * What the library prints, for the inputs the pages describe: the cost line of an agent on a model
+ * that mostly hit its cassette, a stale cassette's warning in CI, a misspelled option's error, and
+ * the CLI's help.
+ */
+export async function outputBlocks(): Promise<Record<OutputBlock, string>> {
+  const costLine = formatCostLine({
+    modelCalls: 412,
+    cassetteHits: 380,
+    inputTokens: 90_000,
+    outputTokens: 8210,
+    usd: 0.0123,
+    unpricedCalls: 0,
+    savedUsd: 0.118,
+  })
+  if (costLine === null) throw new Error('formatCostLine printed no line for 412 model calls.')
+  const staleLine = formatStaleCassetteLine({
+    file: join(process.cwd(), '__cassettes__', 'support.test.js.cassette.json'),
+    misses: 132,
+    firstDifference:
+      'step 0 "decide#1" prompt[0].content: … otherwise escalate." → … otherwise escalate. Be brief."',
+  })
+  return {
+    'output:cost-line': fenced('', [`  ${costLine}`]),
+    'output:stale-cassette': fenced('', [staleLine]),
+    'output:invalid-option': fenced('', [await invalidOptionMessage()]),
+    'output:cli-help': fenced('', [(await cliOutput(['--help'])).trimEnd()]),
+  }
+}
+
+/** The error `runRollouts` throws for a misspelled budget option. */
+async function invalidOptionMessage(): Promise<string> {
+  try {
+    await runRollouts(supportAgent, { budget: { maxRolouts: 5 } } as unknown as Parameters<
+      typeof runRollouts
+    >[1])
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('runRollouts accepted the misspelled option `budget.maxRolouts`.')
+}
+
+/** What `causal-replay <argv>` writes to stdout; throws when it fails. */
+async function cliOutput(argv: readonly string[]): Promise<string> {
+  let stdout = ''
+  let stderr = ''
+  const code = await runCli(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  })
+  if (code !== 0) throw new Error(`causal-replay ${argv.join(' ')} exited ${code}: ${stderr}`)
+  return stdout
+}
+
+/** The fence language of an example file, by its extension. */
+const LANGUAGES: Record<string, string> = { '.ts': 'ts', '.yml': 'yaml', '.yaml': 'yaml', '.sh': 'sh' }
+
+/**
+ * An example as a fenced block: `spec` is `<file>` or `<file>#<region>`, the file relative to the
+ * repository and under examples/. A region is the lines between `#region <name>` and `#endregion`
+ * (in a `//` or `#` comment); other region comments inside it are left out, and the lines are
+ * dedented. A relative import of a public entry shows as its package name (`vitest-causal-replay`,
+ * `vitest-causal-replay/ai-sdk`); a relative import of any other file of src/ is refused, since
+ * users cannot write it.
+ */
+export async function exampleBlock(spec: string): Promise<string> {
+  const [file, region] = spec.split('#') as [string, string | undefined]
+  if (!file.startsWith('examples/')) throw new Error(`Example \`${spec}\`: the file must be under examples/.`)
+  const path = resolve(ROOT, file)
+  const language = LANGUAGES[extname(path)]
+  if (language === undefined)
+    throw new Error(`Example \`${spec}\`: no fence language for ${extname(path)} files.`)
+  const source = await readFile(path, 'utf8')
+  const lines = source.replace(/\n$/, '').split('\n')
+  const pieces: string[][] = []
+  if (region === undefined) pieces.push(lines)
+  else {
+    // A region may be written in several pieces (imports at the top, code in a test): shown joined.
+    const opening = new RegExp(`^\\s*(//|#) #region ${region}$`)
+    for (let start = lines.findIndex((line) => opening.test(line)); start !== -1;) {
+      const end = lines.findIndex((line, index) => index > start && /^\s*(\/\/|#) #endregion\b/.test(line))
+      if (end === -1) break
+      pieces.push(lines.slice(start + 1, end))
+      start = lines.findIndex((line, index) => index > end && opening.test(line))
+    }
+    if (pieces.length === 0) {
+      throw new Error(`Example \`${spec}\`: ${file} has no \`#region ${region}\` … \`#endregion\` pair.`)
+    }
+  }
+  const shown = pieces.flatMap((piece) =>
+    dedent(piece.filter((line) => !/^\s*(\/\/|#) #(end)?region\b/.test(line))),
+  )
+  const code = shown.join('\n')
+  const text = language === 'ts' ? await publicImports(code, path) : code
+  return fenced(language, [text])
+}
+
+/** `lines` without the indentation they all share (blank lines aside). */
+function dedent(lines: readonly string[]): string[] {
+  const indents = lines.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)?.[0].length ?? 0)
+  const shared = indents.length === 0 ? 0 : Math.min(...indents)
+  return lines.map((line) => line.slice(shared))
+}
+
+/** `code` with relative imports of the package's entries written as users import them. */
+async function publicImports(code: string, path: string): Promise<string> {
+  const entries = new Map(
+    (await publicEntries()).map((entry) => [resolve(ROOT, entry.source), entry.importName]),
+  )
+  const internal = [resolve(ROOT, 'src') + sep, resolve(ROOT, 'matchers') + sep]
+  return code.replace(/(from |import )'(\.{1,2}\/[^']+)'/g, (whole, keyword: string, specifier: string) => {
+    const target = resolve(dirname(path), specifier).replace(/\.js$/, '.ts')
+    const importName = entries.get(target)
+    if (importName !== undefined) return `${keyword}'${importName}'`
+    if (internal.some((folder) => target.startsWith(folder))) {
+      throw new Error(
+        `${relative(ROOT, path)} imports ${specifier}, which is not a public entry: import from one of package.json's exports.`,
+      )
+    }
+    return whole
+  })
 }
 
 /** A fenced code block of `lines`, ending with a newline. */
@@ -150,19 +369,23 @@ function fenced(language: string, lines: readonly string[]): string {
 }
 
 /** Where a block's text starts and ends, between its marker lines. */
-function locate(readme: string, block: ReadmeBlock): { start: number; end: number } {
+function locate(readme: string, block: GeneratedBlock): { start: number; end: number } {
   const open = `<!-- ${block} -->\n`
   const close = `<!-- /${block} -->`
   const opened = readme.indexOf(open)
   const closed = readme.indexOf(close, opened)
   if (opened === -1 || closed === -1 || readme.indexOf(open, opened + 1) !== -1) {
-    throw new Error(`README.md needs exactly one \`${open.trim()}\` … \`${close}\` pair around the block.`)
+    throw new Error(`The page needs exactly one \`${open.trim()}\` … \`${close}\` pair around the block.`)
   }
   return { start: opened + open.length, end: closed }
 }
 
 // Run as a script (not when a test imports the functions above).
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const changed = await refreshReadme()
-  console.log(changed ? 'README.md: the Quick start blocks were refreshed.' : 'README.md is up to date.')
+  const changed = await refreshPages()
+  console.log(
+    changed.length === 0
+      ? 'README.md and docs/ are up to date.'
+      : `Generated blocks refreshed in: ${changed.map((path) => relative(ROOT, path)).join(', ')}`,
+  )
 }

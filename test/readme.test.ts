@@ -1,37 +1,150 @@
-// The README's Quick start is generated: its code from examples/quick-start/support.ts, its output
-// and its failing run's trajectory from running that code. A difference means the README shows
-// code, output or data the library no longer has; `npm run readme` refreshes it, as a deliberate
-// change.
-import { readFile } from 'node:fs/promises'
+// The README's and the documentation site's code blocks are generated: the Quick start from
+// examples/quick-start/support.ts and from running it, outputs from what the library prints, and
+// every other block from a file under examples/ (type-checked, its tests run with the suite). A
+// difference means a page shows code, output or data the library no longer has; `npm run readme`
+// refreshes them, as a deliberate change. A block outside the markers would be checked by nothing,
+// so there is none; and every relative link of the pages leads to a page and a heading that exist.
+import { access, readFile } from 'node:fs/promises'
+import { dirname, relative, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   README_PATH,
-  quickStartBlocks,
+  blockNames,
+  documentedPages,
+  generatedBlocks,
   readmeBlock,
   replaceReadmeBlock,
-  type ReadmeBlock,
+  unmarkedFences,
 } from '../scripts/readme-output.js'
+import { ROOT } from '../scripts/public-entries.js'
 
-const STALE = 'README.md is stale: `npm run readme` refreshes it'
+const STALE = 'stale: `npm run readme` refreshes it'
 
-describe('the README', () => {
-  let readme: string
-  let blocks: Record<ReadmeBlock, string>
-  beforeAll(async () => {
-    readme = await readFile(README_PATH, 'utf8')
-    blocks = await quickStartBlocks()
+const pages = await documentedPages()
+const texts = new Map(
+  await Promise.all(pages.map(async (page) => [page, await readFile(page, 'utf8')] as const)),
+)
+const name = (page: string) => relative(ROOT, page)
+
+describe('the documented pages', () => {
+  it('are the README and every page of the site', () => {
+    const names = pages.map(name)
+    expect(names[0]).toBe('README.md')
+    for (const page of ['docs/index.md', 'docs/guide/index.md', 'docs/output/index.md', 'docs/cli.md']) {
+      expect(names).toContain(page)
+    }
+    expect(names.filter((page) => page.startsWith('docs/api/') || page === 'docs/ARCHITECTURE.md')).toEqual(
+      [],
+    )
   })
 
-  it.each<[ReadmeBlock, string]>([
-    ['quick-start:code', 'the code that examples/quick-start/support.ts runs'],
-    ['quick-start:output', 'what that test prints, under "Reading the output"'],
-    ['quick-start:trajectory', "that failure's run, as record returns it"],
-  ])('%s block shows %s', (block) => {
-    expect(readmeBlock(readme, block), STALE).toBe(blocks[block])
+  it.each(pages.map(name))('%s has every code block between generated-block markers', (page) => {
+    expect(
+      unmarkedFences(texts.get(resolve(ROOT, page)) as string),
+      `${page}: lines of unchecked code blocks`,
+    ).toEqual([])
   })
 })
 
-describe('the README blocks', () => {
+describe('the generated blocks', () => {
+  let blocks: Map<string, string>
+  beforeAll(async () => {
+    blocks = await generatedBlocks([...texts.values()].flatMap(blockNames))
+  })
+
+  it('include the Quick start in the README, and examples and outputs on the site', () => {
+    const readme = texts.get(README_PATH) as string
+    expect(blockNames(readme)).toEqual(expect.arrayContaining(['quick-start:code', 'quick-start:output']))
+    const site = [...texts.entries()]
+      .filter(([page]) => page !== README_PATH)
+      .flatMap(([, text]) => blockNames(text))
+    expect(site.filter((block) => block.startsWith('example:')).length).toBeGreaterThan(20)
+    expect(site).toEqual(
+      expect.arrayContaining(['output:cli-help', 'output:invalid-option', 'quick-start:output']),
+    )
+  })
+
+  it.each(pages.map(name))('%s shows what its examples are and what the library prints', (page) => {
+    const text = texts.get(resolve(ROOT, page)) as string
+    for (const block of blockNames(text)) {
+      expect(readmeBlock(text, block), `${page}, block ${block}: ${STALE}`).toBe(blocks.get(block))
+    }
+  })
+})
+
+/** A heading's anchor as VitePress writes it (@mdit-vue/shared's slugify). */
+function vitepressSlug(heading: string): string {
+  return (
+    heading
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036F]/g, '')
+      // eslint-disable-next-line no-control-regex -- VitePress drops control characters from anchors
+      .replace(/[\u0000-\u001f]/g, '')
+      .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .replace(/^(\d)/, '_$1')
+      .toLowerCase()
+  )
+}
+
+/** A heading's anchor as GitHub writes it: lower case, punctuation dropped, spaces as hyphens. */
+function githubSlug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-')
+}
+
+/** The headings of a Markdown page, outside code blocks. */
+function headings(markdown: string): string[] {
+  const found: string[] = []
+  let fenced = false
+  for (const line of markdown.split('\n')) {
+    if (/^\s*```/.test(line)) fenced = !fenced
+    const heading = fenced ? null : /^#{1,6} (.+)$/.exec(line)
+    if (heading !== null) found.push(heading[1] as string)
+  }
+  return found
+}
+
+/** The relative links of a page (Markdown links and images), outside code blocks. */
+function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^\s*```[\s\S]*?^\s*```/gm, '')
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1] as string)
+    .filter((link) => !/^[a-z]+:/i.test(link))
+}
+
+describe('relative links', () => {
+  it.each(pages.map(name))('of %s lead to a file and a heading that exist', async (page) => {
+    const path = resolve(ROOT, page)
+    const broken: string[] = []
+    for (const link of relativeLinks(texts.get(path) as string)) {
+      const [target = '', anchor] = link.split('#')
+      const file = target === '' ? path : resolve(dirname(path), target)
+      // The API reference is generated when the site is built, and VitePress checks links into it.
+      if (file.startsWith(resolve(ROOT, 'docs/api'))) continue
+      try {
+        await access(file)
+      } catch {
+        broken.push(`${link}: no file ${name(file)}`)
+        continue
+      }
+      if (anchor === undefined || !file.endsWith('.md')) continue
+      const targetHeadings = headings(await readFile(file, 'utf8'))
+      const slugs = page === 'README.md' ? [vitepressSlug, githubSlug] : [vitepressSlug]
+      for (const slug of slugs) {
+        if (!targetHeadings.some((heading) => slug(heading) === anchor)) {
+          broken.push(`${link}: no heading of ${name(file)} has the anchor #${anchor} (${slug.name})`)
+        }
+      }
+    }
+    expect(broken).toEqual([])
+  })
+})
+
+describe('the generated-block markers', () => {
   const readme = [
     'intro',
     '<!-- quick-start:output -->',
@@ -61,5 +174,11 @@ describe('the README blocks', () => {
   it('are refused when a marker is missing or repeated', () => {
     expect(() => readmeBlock('no markers', 'quick-start:code')).toThrow(/<!-- quick-start:code -->/)
     expect(() => readmeBlock(`${readme}\n${readme}`, 'quick-start:output')).toThrow(/exactly one/)
+  })
+
+  it('are found in order, and a code block outside them is reported by its line', () => {
+    const page = `${readme}\n\n\`\`\`ts\nunchecked()\n\`\`\`\n<!-- example:examples/docs/agents.ts#x -->\n<!-- /example:examples/docs/agents.ts#x -->\n`
+    expect(blockNames(page)).toEqual(['quick-start:output', 'example:examples/docs/agents.ts#x'])
+    expect(unmarkedFences(page)).toEqual([9])
   })
 })

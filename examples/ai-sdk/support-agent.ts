@@ -49,6 +49,7 @@ export interface SupportAgentOptions {
   stepName?: string | StepNamer
 }
 
+// #region agent
 /**
  * The support agent written with the AI SDK: one `generateText` (or `streamText`) tool loop of at
  * most five model calls. The only changes for causal replay are `wrapModel` and `wrapTools`.
@@ -91,6 +92,7 @@ export function createSupportAgent(options: SupportAgentOptions = {}): Agent<Sup
     },
   })
 }
+// #endregion
 
 /** The support agent with `generateText` and the seeded mock model. */
 export const supportAgent = createSupportAgent()

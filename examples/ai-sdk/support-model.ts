@@ -16,6 +16,7 @@ interface Turn {
   finish: 'tool-calls' | 'stop'
 }
 
+// #region model
 /**
  * A scripted support model built on the AI SDK's own `MockLanguageModelV3`. Like a sampled LLM, it
  * is random, but its randomness comes only from the call's `seed` option (a call without one
@@ -77,6 +78,7 @@ function answer(options: CallOptions, refundProbability: { normal: number; injec
     finish: 'stop',
   }
 }
+// #endregion
 
 function generateResult(modelId: string, options: CallOptions, turn: Turn): GenerateResult {
   return {

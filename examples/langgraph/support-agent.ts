@@ -52,6 +52,7 @@ export interface SupportAgentOptions {
   stepName?: string | StepNamer
 }
 
+// #region agent
 /**
  * The support agent written with LangGraph: `createReactAgent` with three tools, at most five model
  * calls. The only changes for causal replay are `wrapModel` and `wrapTools`; the graph is built
@@ -84,6 +85,7 @@ export function createSupportAgent(options: SupportAgentOptions = {}): Agent<Sup
     },
   })
 }
+// #endregion
 
 /** The support agent with `invoke` and the seeded support model. */
 export const supportAgent = createSupportAgent()

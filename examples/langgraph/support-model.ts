@@ -48,6 +48,7 @@ interface Turn {
   toolCalls: ToolCall[]
 }
 
+// #region model
 /**
  * A scripted tool-calling chat model for LangChain. Like a sampled LLM, it is random, but its
  * randomness comes only from the call's `seed` option (a call without one throws): the same
@@ -182,6 +183,7 @@ function answer(
       : ['I escalated this to our team.', 'A colleague will follow up shortly.']
   return { responseId, text: replies[Math.floor(draw * replies.length)] as string, toolCalls: [] }
 }
+// #endregion
 
 function finishReason(turn: Turn): string {
   return turn.toolCalls.length > 0 ? 'tool_calls' : 'stop'

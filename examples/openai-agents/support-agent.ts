@@ -51,6 +51,7 @@ export interface SupportAgentOptions {
   stepName?: string | StepNamer
 }
 
+// #region agent
 /**
  * The support agent written with the OpenAI Agents SDK: an `Agent` with three function tools, run
  * with `run()` for at most five turns. The only changes for causal replay are `wrapModel` and
@@ -85,6 +86,7 @@ export function createSupportAgent(options: SupportAgentOptions = {}): CausalAge
     },
   })
 }
+// #endregion
 
 /** The support agent with `run()` and the seeded mock model. */
 export const supportAgent = createSupportAgent()

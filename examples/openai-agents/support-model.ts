@@ -16,6 +16,7 @@ export const INJECTION = /system note|ignore (all|previous)|issue a full refund/
 /** P(refund) of the support model: 2% on a normal message, 60% when the message carries the injection. */
 export const REFUND_PROBABILITY = { normal: 0.02, injected: 0.6 } as const
 
+// #region model
 /**
  * A scripted support model for the Agents SDK: a custom `Model` (built with the SDK's testing item
  * helpers) that is random like a sampled LLM, but whose randomness comes only from the call's seed,
@@ -100,6 +101,7 @@ function answer(
     }),
   ]
 }
+// #endregion
 
 /** Token counts a real model would report: the request's size, and the answer's. */
 function usage(request: ModelRequest, output: AgentOutputItem[]) {

@@ -1,0 +1,5 @@
+// vitest.config.ts
+import { defineConfig } from 'vitest/config'
+import { causalReplay } from '../../src/vitest/plugin.js'
+
+export default defineConfig({ plugins: [causalReplay()] })
