@@ -1,7 +1,7 @@
 import type { Scenario } from '../agent/types.js'
 import { RolloutAbortedError } from '../errors.js'
 import type { Plan } from '../rollout/plan.js'
-import type { Budget } from '../rollout/budget.js'
+import { accountOf, type Budget } from '../rollout/budget.js'
 import { executeRollout } from '../rollout/execute.js'
 import type { RolloutProgress } from '../rollout/options.js'
 import { limitConcurrency } from '../rollout/pool.js'
@@ -160,7 +160,7 @@ export class ReplayArms {
     const { settings } = this
     if (this.budgetStopped || settings.signal?.aborted) return
     // Charged before it starts, so the rollout limit holds at any concurrency.
-    if (!settings.budget.tryChargeRollouts(1)) {
+    if (!accountOf(settings.budget).tryChargeRollouts(1)) {
       this.budgetStopped = true
       return
     }

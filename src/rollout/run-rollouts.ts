@@ -1,6 +1,7 @@
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { BudgetExceededError, RolloutAbortedError } from '../errors.js'
+import { accountOf } from './budget.js'
 import { SAMPLE_EVERYTHING, type Plan } from './plan.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { executeRollout } from './execute.js'
@@ -35,6 +36,7 @@ export async function runPlanned(
   firstRollout: number,
 ): Promise<RolloutSet> {
   const { budget, signal } = options
+  const account = accountOf(budget)
   const limit = limitConcurrency(options.concurrency)
   const results: Array<Trajectory | undefined> = new Array(options.rollouts)
   let completed = 0
@@ -44,7 +46,7 @@ export async function runPlanned(
   const runOne = async (offset: number): Promise<void> => {
     if (budgetStop || signal?.aborted) return
     // Charged before it starts, so the limit holds at any concurrency.
-    if (!budget.tryChargeRollouts(1)) {
+    if (!account.tryChargeRollouts(1)) {
       budgetStop = true
       return
     }
