@@ -22,7 +22,7 @@ export interface RolloutResult {
  * `ctx.step` goes through the step pipeline (`step-pipeline.ts`), each `ctx.tool` through
  * `tool-call.ts`, and both record into the {@link TrajectoryRecorder}.
  */
-export async function executeRollout(
+export function executeRollout(
   scenario: Scenario<unknown, unknown>,
   settings: RolloutSettings,
 ): Promise<RolloutResult> {
@@ -40,32 +40,43 @@ export async function executeRollout(
   const timed = settings.timeoutMs <= MAX_TIMER_MS
   if (timed) watch(recorder)
 
-  try {
-    // Cancelled before it began: the agent does not run at all.
-    recorder.throwIfStopped()
-    // The agent may never look at its signal (a hang on a promise that never settles), so a stop
-    // rejects this promise whatever the agent does. One promise whose reject the recorder keeps,
-    // rather than a race against a never-settling "stopped" promise: the race cost three promises
-    // and four reactions per rollout, a measurable share of a cold attribution's garbage.
-    const output = await new Promise<unknown>((resolve, reject) => {
-      recorder.rejectStopped = reject
-      // Each rollout gets its own copy of the input: an agent that mutates it must not change the
-      // input of later rollouts (or the recorded input). A synchronous throw (in the copy or in
-      // `run`) rejects this promise, as the Promise constructor catches it.
-      const context = new RolloutContext(recorder)
-      const run = scenario.agent.run(copyJson(scenario.input, 'The scenario input'), context)
-      Promise.resolve(run).then(resolve, reject)
-    })
-    recorder.throwIfStopped()
-    if (output !== undefined)
-      recorder.output = copyJson(output, `The output of agent "${scenario.agent.name}"`)
-  } catch (error) {
-    recorder.fail(error)
-  } finally {
+  /** Ends the rollout, whatever ended its run, and assembles its trajectory. */
+  const end = (): RolloutResult => {
     if (timed) unwatch(recorder)
     if (onOuterAbort !== undefined) outer?.removeEventListener('abort', onOuterAbort)
+    // Stop any work the agent left running (a hung tool call) and make its later ctx calls throw.
+    recorder.end()
+    return { trajectory: recorder.finish(), stoppedByBudget: recorder.stoppedByBudget }
   }
-  // Stop any work the agent left running (a hung tool call) and make its later ctx calls throw.
-  recorder.end()
-  return { trajectory: recorder.finish(), stoppedByBudget: recorder.stoppedByBudget }
+  const failed = (error: unknown): RolloutResult => {
+    recorder.fail(error)
+    return end()
+  }
+
+  // Cancelled before it began: the agent does not run at all.
+  if (recorder.stopReason !== undefined) return Promise.resolve(failed(recorder.stopReason))
+  // Not an async function: its frame was the largest allocation of a warm attribution's rollout.
+  // The agent may never look at its signal (a hang on a promise that never settles), so a stop
+  // rejects this promise whatever the agent does. One promise whose reject the recorder keeps,
+  // rather than a race against a never-settling "stopped" promise: the race cost three promises
+  // and four reactions per rollout, a measurable share of a cold attribution's garbage.
+  const run = new Promise<unknown>((resolve, reject) => {
+    recorder.rejectStopped = reject
+    // Each rollout gets its own copy of the input: an agent that mutates it must not change the
+    // input of later rollouts (or the recorded input). A synchronous throw (in the copy or in
+    // `run`) rejects this promise, as the Promise constructor catches it.
+    const context = new RolloutContext(recorder)
+    const ran = scenario.agent.run(copyJson(scenario.input, 'The scenario input'), context)
+    Promise.resolve(ran).then(resolve, reject)
+  })
+  return run.then((output) => {
+    try {
+      recorder.throwIfStopped()
+      if (output !== undefined)
+        recorder.output = copyJson(output, `The output of agent "${scenario.agent.name}"`)
+    } catch (error) {
+      return failed(error)
+    }
+    return end()
+  }, failed)
 }

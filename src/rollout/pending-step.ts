@@ -2,7 +2,7 @@ import type { Policy, StepOptions } from '../agent/types.js'
 import type { Cassette, CassetteLookup } from '../cassette/cassette.js'
 import type { StepCallKey } from '../cassette/key.js'
 import type { StepEntry } from '../cassette/schema.js'
-import type { Json } from '../json.js'
+import { copyJson, isJsonPrimitive, type Json } from '../json.js'
 import type { StepCall, StepResolution } from './resolve-step.js'
 
 /** A cacheable step the cassette did not hold: recorded once its policy returns. */
@@ -41,8 +41,14 @@ export class PendingStep<A extends Json> implements StepCall<A> {
     readonly contextDigest: string | null,
   ) {}
 
-  /** Where messages about this step's values point. */
-  where(what: string): string {
-    return `The ${what} of step ${this.index} "${this.name}"`
+  /**
+   * A copy of one of this step's values (see `copyJson`), whose error names it as `what` of the
+   * step. Primitives need no copy and no message: most actions are primitives, and building the
+   * message for each was a tenth of the bytes a step allocated.
+   */
+  copy(value: unknown, what: string): Json {
+    return isJsonPrimitive(value)
+      ? value
+      : copyJson(value, `The ${what} of step ${this.index} "${this.name}"`)
   }
 }

@@ -1,5 +1,5 @@
 import { CausalReplayError } from '../errors.js'
-import { copyJson, type Json } from '../json.js'
+import type { Json } from '../json.js'
 import type { Observation, Step } from '../trajectory/schema.js'
 import type { PendingStep } from './pending-step.js'
 import type { TrajectoryRecorder } from './recorder.js'
@@ -46,9 +46,9 @@ export function recordStep<A extends Json>(
   }
   const storedMeta = hit?.entry.meta
   if (storedMeta !== undefined) {
-    step.meta = copyJson(storedMeta, `The stored meta of step ${index} "${name}"`) as Step['meta']
+    step.meta = pending.copy(storedMeta, 'stored meta') as Step['meta']
   } else if (options.meta !== undefined) {
-    step.meta = copyJson(options.meta(action as A), pending.where('meta')) as Step['meta']
+    step.meta = pending.copy(options.meta(action as A), 'meta') as Step['meta']
   }
   step.observations = recorder.observations[index] as Observation[]
   recorder.steps[index] = step as Step

@@ -55,8 +55,9 @@ export class TrajectoryRecorder {
   costUsd = 0
   /** True once the rollout has ended: later ctx calls throw. */
   finished = false
+  /** Why the rollout was stopped (a timeout, a cancellation), once it was. */
+  stopReason: Error | undefined
   private error: RolloutError | undefined
-  private stopReason: Error | undefined
   // Created on first use: most agents never read their signal, and an AbortController per rollout
   // (plus its abort event) is a large share of the engine's overhead on fast agents.
   private controller: AbortController | undefined

@@ -2,7 +2,7 @@ import type { Policy, StepOptions } from '../agent/types.js'
 import type { Cassette } from '../cassette/cassette.js'
 import type { StepCallKey } from '../cassette/key.js'
 import { MaxStepsExceededError } from '../errors.js'
-import { contextDigest, copyJson, isJsonPrimitive, type Json, type JsonObject } from '../json.js'
+import { contextDigest, copyJson, type Json, type JsonObject } from '../json.js'
 import { stepStream } from '../random/streams.js'
 import { PendingStep } from './pending-step.js'
 import { PolicyView } from './policy-view.js'
@@ -42,9 +42,8 @@ export function runStep<A extends Json>(
     if (resolution.kind === 'given') {
       // Recorded and forced actions are shared by every rollout of the replay: the agent and the
       // new trajectory each get their own copy.
-      const where = pending.where('action')
-      recordStep(recorder, pending, copyJson(resolution.action, where), false)
-      return Promise.resolve(copyJson(resolution.action, where) as A)
+      recordStep(recorder, pending, pending.copy(resolution.action, 'action'), false)
+      return Promise.resolve(pending.copy(resolution.action, 'action') as A)
     }
     const answered = fromCassette(recorder, pending)
     if (answered !== undefined) return answered
@@ -131,9 +130,8 @@ function fromCassette<A extends Json>(
 /** Records a step its cassette hit answers: the stored action and meta, no policy call. */
 function recordHit<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): A {
   const { entry } = pending.hit as NonNullable<PendingStep<A>['hit']>
-  const where = pending.where('stored action')
-  recordStep(recorder, pending, copyJson(entry.action, where), false)
-  return copyJson(entry.action, where) as A
+  recordStep(recorder, pending, pending.copy(entry.action, 'stored action'), false)
+  return pending.copy(entry.action, 'stored action') as A
 }
 
 /**
@@ -246,14 +244,13 @@ async function settlePolicy<A extends Json>(
 /** Records the action a policy returned (and, on a cassette miss, stores it); returns it to hand to the agent. */
 function recordPolicy<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>, returned: A): A {
   recorder.checkAlive()
-  const action = isJsonPrimitive(returned) ? returned : copyJson(returned, pending.where('action'))
+  const action = pending.copy(returned, 'action')
   const step = recordStep(recorder, pending, action, true)
   // The cassette keeps its own copy: a predicate may mutate the trajectory it is handed.
   const { miss } = pending
   if (miss !== undefined) {
-    const where = pending.where('action')
-    const meta = step.meta === undefined ? undefined : (copyJson(step.meta, where) as JsonObject)
-    miss.cassette.recordStep(miss.key, miss.call, copyJson(step.action, where), meta)
+    const meta = step.meta === undefined ? undefined : (pending.copy(step.meta, 'action') as JsonObject)
+    miss.cassette.recordStep(miss.key, miss.call, pending.copy(step.action, 'action'), meta)
   }
   return returned
 }
