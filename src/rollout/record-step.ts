@@ -1,7 +1,7 @@
 import { CausalReplayError } from '../errors.js'
 import type { Json } from '../json.js'
 import type { Observation, Step } from '../trajectory/schema.js'
-import type { PendingStep } from './pending-step.js'
+import { copyStepValue, type PendingStep } from './pending-step.js'
 import type { TrajectoryRecorder } from './recorder.js'
 
 /**
@@ -46,9 +46,9 @@ export function recordStep<A extends Json>(
   }
   const storedMeta = hit?.entry.meta
   if (storedMeta !== undefined) {
-    step.meta = pending.copy(storedMeta, 'stored meta') as Step['meta']
+    step.meta = copyStepValue(pending, storedMeta, 'stored meta') as Step['meta']
   } else if (options.meta !== undefined) {
-    step.meta = pending.copy(options.meta(action as A), 'meta') as Step['meta']
+    step.meta = copyStepValue(pending, options.meta(action as A), 'meta') as Step['meta']
   }
   step.observations = recorder.observations[index] as Observation[]
   recorder.steps[index] = step as Step

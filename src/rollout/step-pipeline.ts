@@ -4,7 +4,7 @@ import type { StepCallKey } from '../cassette/key.js'
 import { MaxStepsExceededError } from '../errors.js'
 import { contextDigest, copyJson, type Json, type JsonObject } from '../json.js'
 import { stepStream } from '../random/streams.js'
-import { PendingStep } from './pending-step.js'
+import { copyStepValue, UNRESOLVED, type PendingStep } from './pending-step.js'
 import { PolicyView } from './policy-view.js'
 import type { ModelRateLimit } from './rate-limit.js'
 import type { TrajectoryRecorder } from './recorder.js'
@@ -42,8 +42,8 @@ export function runStep<A extends Json>(
     if (resolution.kind === 'given') {
       // Recorded and forced actions are shared by every rollout of the replay: the agent and the
       // new trajectory each get their own copy.
-      recordStep(recorder, pending, pending.copy(resolution.action, 'action'), false)
-      return Promise.resolve(pending.copy(resolution.action, 'action') as A)
+      recordStep(recorder, pending, copyStepValue(pending, resolution.action, 'action'), false)
+      return Promise.resolve(copyStepValue(pending, resolution.action, 'action') as A)
     }
     const answered = fromCassette(recorder, pending)
     if (answered !== undefined) return answered
@@ -79,7 +79,18 @@ function plan<A extends Json>(
       ? undefined
       : copyJson(options.context, `The context of step ${index} "${name}"`)
   const digest = context === undefined ? null : contextDigest(context)
-  const pending = new PendingStep(index, name, policy, options, options.context, context, digest)
+  const pending: PendingStep<A> = {
+    index,
+    name,
+    policy,
+    options,
+    agentContext: options.context,
+    context,
+    contextDigest: digest,
+    resolution: UNRESOLVED,
+    hit: undefined,
+    miss: undefined,
+  }
   const directive = settings.plan.step(index, name)
   // Counted before resolving: a divergence that ends the rollout still counts its step as held.
   if (directive.kind === 'hold') recorder.heldSteps++
@@ -130,8 +141,8 @@ function fromCassette<A extends Json>(
 /** Records a step its cassette hit answers: the stored action and meta, no policy call. */
 function recordHit<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): A {
   const { entry } = pending.hit as NonNullable<PendingStep<A>['hit']>
-  recordStep(recorder, pending, pending.copy(entry.action, 'stored action'), false)
-  return pending.copy(entry.action, 'stored action') as A
+  recordStep(recorder, pending, copyStepValue(pending, entry.action, 'stored action'), false)
+  return copyStepValue(pending, entry.action, 'stored action') as A
 }
 
 /**
@@ -244,13 +255,14 @@ async function settlePolicy<A extends Json>(
 /** Records the action a policy returned (and, on a cassette miss, stores it); returns it to hand to the agent. */
 function recordPolicy<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>, returned: A): A {
   recorder.checkAlive()
-  const action = pending.copy(returned, 'action')
+  const action = copyStepValue(pending, returned, 'action')
   const step = recordStep(recorder, pending, action, true)
   // The cassette keeps its own copy: a predicate may mutate the trajectory it is handed.
   const { miss } = pending
   if (miss !== undefined) {
-    const meta = step.meta === undefined ? undefined : (pending.copy(step.meta, 'action') as JsonObject)
-    miss.cassette.recordStep(miss.key, miss.call, pending.copy(step.action, 'action'), meta)
+    const meta =
+      step.meta === undefined ? undefined : (copyStepValue(pending, step.meta, 'action') as JsonObject)
+    miss.cassette.recordStep(miss.key, miss.call, copyStepValue(pending, step.action, 'action'), meta)
   }
   return returned
 }
