@@ -5,6 +5,7 @@ import { DEFAULTS } from '../options/defaults.js'
 import { NonNegativeIntegerField, oneOf, PositiveIntegerField, SeedField } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
 import { deriveSeed } from '../random/streams.js'
+import { accountOf } from '../rollout/budget.js'
 import { executeRollout } from '../rollout/execute.js'
 import { rolloutFields, withSeed, type RolloutOptions } from '../rollout/options.js'
 import type { RolloutSet } from '../rollout/rollout-set.js'
@@ -40,7 +41,7 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
   const scenario = toScenario(target, 'record')
   const resolved = parseOptions('record', RecordOptionsSchema, options)
   const { rollout } = resolved
-  if (!resolved.budget.tryChargeRollouts(1)) {
+  if (!accountOf(resolved.budget).tryChargeRollouts(1)) {
     throw new BudgetExceededError(
       `record: the budget has no rollout left (${resolved.budget.describe()}).`,
       undefined,

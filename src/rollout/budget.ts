@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { expecting } from '../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
-import type { ModelRateLimit } from './rate-limit.js'
+import { BudgetAccount, type ModelSpend, type SubAccountOptions } from './budget-account.js'
 
 /** Spending limits. Every limit is optional; a missing one does not limit. */
 export interface BudgetLimits {
@@ -26,102 +26,45 @@ const BudgetLimitsSchema = z.strictObject({
 })
 const _sameLimits: DescribesSchema<BudgetLimits, typeof BudgetLimitsSchema> = true
 
-/**
- * What model calls cost, counted step by step: every step that names a `model` and either called
- * its policy (a live call) or was answered from a cassette (a hit).
- */
-export interface ModelSpend {
-  /** Model calls, live and cassette hits. */
-  modelCalls: number
-  /** Of those, the ones a cassette answered: no call, nothing spent. */
-  cassetteHits: number
-  /** Of the hits, those answered by a call made earlier in the same run (a repeated key), not by the file. */
-  reusedHits: number
-  /** Input tokens of live calls, as the adapters record them in the step's meta (cached ones included). */
-  inputTokens: number
-  /** Output tokens of live calls. */
-  outputTokens: number
-  /** USD of the live calls that were priced (their step has a `costUsd`). */
-  usd: number
-  /** Live calls without a price: their cost is not in `usd`. */
-  unpricedCalls: number
-  /** USD that cassette hits would have cost (their `savedUsd`). */
-  savedUsd: number
-  /** Cassette hits without a price: what they saved is not in `savedUsd`. */
-  unpricedHits: number
-}
+export type { ModelSpend } from './budget-account.js'
 
-/** One model step, as the engine reports it to the budget once the step is recorded. */
-export type ModelCallCharge =
-  | {
-      kind: 'live'
-      inputTokens: number
-      outputTokens: number
-      /** Undefined when the call was not priced. */
-      usd: number | undefined
-    }
-  | {
-      kind: 'cassette-hit'
-      /** Undefined when the hit was not priced. */
-      savedUsd: number | undefined
-      /** True when a call made earlier in the run answered it (a repeated key), not the file. */
-      reused: boolean
-    }
-
-/** A spend with nothing in it. */
-export function emptySpend(): ModelSpend {
-  return {
-    modelCalls: 0,
-    cassetteHits: 0,
-    reusedHits: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    usd: 0,
-    unpricedCalls: 0,
-    savedUsd: 0,
-    unpricedHits: 0,
-  }
-}
+// Set by Budget's static block, which alone can read its private account.
+let accountOfBudget: (budget: Budget) => BudgetAccount
 
 /**
- * A shared spending account. Rollouts are charged *before* they start, so `maxRollouts` is never
- * exceeded even at high concurrency; cost is known only after a model call, so a rollout may not
- * start another policy call once the cost limit is reached. Pass one `Budget` to several calls
- * (a gate and its attribution) to make them share the limits.
+ * A shared spending limit: what may be spent, and what has been. Rollouts are charged *before*
+ * they start, so `maxRollouts` is never exceeded even at high concurrency; cost is known only after
+ * a model call, so a rollout may not start another policy call once the cost limit is reached.
+ * Pass one `Budget` to several calls (a gate and its attribution) to make them share the limits.
  *
- * It also counts model calls ({@link spend}) and may carry the rate limit live model calls wait
- * for. Each `check` spends through its own {@link account} of the budget it was given, so the cost
- * its verdict reports is its own even when several checks share one budget, at once or in turn.
+ * It shows limits and spending; the engine charges through an internal account. Each `check`
+ * spends through its own {@link account} of the budget it was given, so the cost its verdict
+ * reports is its own even when several checks share one budget, at once or in turn.
  */
 export class Budget {
-  private readonly rolloutLimit: number
-  private readonly costLimit: number
-  private rollouts = 0
-  private cost = 0
-  private readonly calls: ModelSpend = emptySpend()
-  // Set only on a sub-account (see `account`): the account it spends from, whose limits hold.
-  private parent: Budget | undefined
-  /** A sub-account's own cap on the rollouts it may charge (Infinity: only its parent's limits). */
-  private cap = Infinity
-  private limit: ModelRateLimit | undefined
+  // Not readonly: `account` sets a sub-account's after construction.
+  #account: BudgetAccount
+
+  static {
+    accountOfBudget = (budget) => budget.#account
+  }
 
   constructor(limits?: BudgetLimits) {
     // No limits, no parse: every call without a budget makes one, and the first parse of the
     // empty limits set up a schema for nothing to check (see parseOptions for what it saved).
     const parsed =
       limits === undefined ? {} : parseOptions('new Budget', BudgetLimitsSchema, limits, 'limits')
-    this.rolloutLimit = parsed.maxRollouts ?? Infinity
-    this.costLimit = parsed.maxCostUsd ?? Infinity
+    this.#account = new BudgetAccount(parsed.maxRollouts ?? Infinity, parsed.maxCostUsd ?? Infinity)
   }
 
   /** Default: unlimited (Infinity). Rollouts that may start, in all (a sub-account's are its parent's). */
   get maxRollouts(): number {
-    return this.parent?.maxRollouts ?? this.rolloutLimit
+    return this.#account.maxRollouts
   }
 
   /** Default: unlimited (Infinity). USD that policy calls may cost, in all (a sub-account's are its parent's). */
   get maxCostUsd(): number {
-    return this.parent?.maxCostUsd ?? this.costLimit
+    return this.#account.maxCostUsd
   }
 
   /**
@@ -133,92 +76,42 @@ export class Budget {
    *   one part of a diagnosis cannot spend more than it was allotted however much is left here. A
    *   charge past it is refused before this budget is charged.
    */
-  account(options: { rateLimit?: ModelRateLimit | undefined; maxRollouts?: number } = {}): Budget {
-    // Unlimited itself (no parse): every limit is checked against `parent`.
+  account(options: SubAccountOptions = {}): Budget {
+    // Unlimited itself (no parse): every limit is checked against this one's.
     const child = new Budget()
-    child.parent = this
-    child.limit = options.rateLimit ?? this.limit
-    child.cap = Math.max(0, Math.floor(options.maxRollouts ?? Infinity))
+    child.#account = this.#account.subAccount(options)
     return child
-  }
-
-  /** Default: none. The rate limit every live model call charged to this account waits for. */
-  get rateLimit(): ModelRateLimit | undefined {
-    return this.limit
   }
 
   /** Rollouts charged so far. */
   get spentRollouts(): number {
-    return this.rollouts
+    return this.#account.spentRollouts
   }
 
   /** USD charged so far. */
   get spentCostUsd(): number {
-    return this.cost
+    return this.#account.spentCostUsd
   }
 
   /** The model calls charged so far: a copy. */
   get spend(): ModelSpend {
-    return { ...this.calls }
+    return this.#account.spend
   }
 
   /** Rollouts that may still start. */
   get remainingRollouts(): number {
-    return this.parent === undefined
-      ? this.maxRollouts - this.rollouts
-      : Math.min(this.parent.remainingRollouts, this.cap - this.rollouts)
-  }
-
-  /** Charges `count` rollouts if they fit; returns false (and charges nothing) if they do not. */
-  tryChargeRollouts(count = 1): boolean {
-    if (this.parent === undefined) {
-      if (this.rollouts + count > this.maxRollouts) return false
-    } else if (this.rollouts + count > this.cap || !this.parent.tryChargeRollouts(count)) return false
-    this.rollouts += count
-    return true
-  }
-
-  /** Charges the cost of a policy call that already happened. */
-  chargeCost(usd: number): void {
-    this.parent?.chargeCost(usd)
-    this.cost += usd
-  }
-
-  /** Counts a model step (a live call or a cassette hit). Its USD goes through {@link chargeCost}. */
-  chargeModelCall(charge: ModelCallCharge): void {
-    this.parent?.chargeModelCall(charge)
-    const calls = this.calls
-    calls.modelCalls++
-    if (charge.kind === 'cassette-hit') {
-      calls.cassetteHits++
-      if (charge.reused) calls.reusedHits++
-      if (charge.savedUsd === undefined) calls.unpricedHits++
-      else calls.savedUsd += charge.savedUsd
-      return
-    }
-    calls.inputTokens += charge.inputTokens
-    calls.outputTokens += charge.outputTokens
-    if (charge.usd === undefined) calls.unpricedCalls++
-    else calls.usd += charge.usd
-  }
-
-  /** True once the cost limit is reached: no further policy call may start. */
-  get costExhausted(): boolean {
-    if (this.parent !== undefined) return this.parent.costExhausted
-    // A relative tolerance: ten calls at $0.01 sum to 0.09999999999999999 in floating point, and
-    // must still reach a $0.10 limit.
-    return this.cost >= this.maxCostUsd * (1 - 1e-9)
+    return this.#account.remainingRollouts
   }
 
   /** A one-line account for messages: "37/40 rollouts, $0.0123/$0.50" (of the budget whose limits hold). */
   describe(): string {
-    if (this.parent !== undefined) return this.parent.describe()
-    const rollouts = Number.isFinite(this.maxRollouts)
-      ? `${this.rollouts}/${this.maxRollouts}`
-      : `${this.rollouts}`
-    const cost = Number.isFinite(this.maxCostUsd) ? `, $${this.cost.toFixed(4)}/$${this.maxCostUsd}` : ''
-    return `${rollouts} rollouts${cost}`
+    return this.#account.describe()
   }
+}
+
+/** The engine's account of `budget`: where its rollouts, cost and model calls are charged. */
+export function accountOf(budget: Budget): BudgetAccount {
+  return accountOfBudget(budget)
 }
 
 /** A budget from limits, or the given budget itself (so callers can share one). */

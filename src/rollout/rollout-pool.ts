@@ -1,6 +1,6 @@
 import type { Scenario } from '../agent/types.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import type { Budget } from './budget.js'
+import { accountOf, type Budget } from './budget.js'
 import { executeRollout } from './execute.js'
 import type { Plan } from './plan.js'
 import { limitConcurrency } from './pool.js'
@@ -98,7 +98,7 @@ export class RolloutPool {
     const { settings } = this
     if (this.budgetSpent || settings.signal?.aborted) return NOT_RUN
     // Charged before it starts, so the rollout limit holds at any concurrency.
-    if (!settings.budget.tryChargeRollouts(1)) {
+    if (!accountOf(settings.budget).tryChargeRollouts(1)) {
       this.budgetSpent = true
       return NOT_RUN
     }

@@ -11,6 +11,7 @@ import {
   runRollouts,
 } from '../../../src/index.js'
 import { coinAgent } from '../agents.js'
+import { accountOf } from '../../../src/rollout/budget.js'
 
 async function budgetError(promise: Promise<unknown>): Promise<BudgetExceededError<RolloutSet>> {
   const error = await promise.then(
@@ -24,29 +25,29 @@ async function budgetError(promise: Promise<unknown>): Promise<BudgetExceededErr
 describe('Budget', () => {
   it('charges rollouts before they start and refuses what does not fit', () => {
     const budget = new Budget({ maxRollouts: 5 })
-    expect(budget.tryChargeRollouts(3)).toBe(true)
-    expect(budget.tryChargeRollouts(3)).toBe(false)
+    expect(accountOf(budget).tryChargeRollouts(3)).toBe(true)
+    expect(accountOf(budget).tryChargeRollouts(3)).toBe(false)
     expect(budget.spentRollouts).toBe(3)
     expect(budget.remainingRollouts).toBe(2)
-    expect(budget.tryChargeRollouts(2)).toBe(true)
-    expect(budget.tryChargeRollouts()).toBe(false)
+    expect(accountOf(budget).tryChargeRollouts(2)).toBe(true)
+    expect(accountOf(budget).tryChargeRollouts()).toBe(false)
     expect(budget.describe()).toBe('5/5 rollouts')
   })
 
   it('tracks cost and says when it is spent', () => {
     const budget = new Budget({ maxCostUsd: 0.5 })
-    budget.chargeCost(0.2)
-    expect(budget.costExhausted).toBe(false)
-    budget.chargeCost(0.3)
-    expect(budget.costExhausted).toBe(true)
+    accountOf(budget).chargeCost(0.2)
+    expect(accountOf(budget).costExhausted).toBe(false)
+    accountOf(budget).chargeCost(0.3)
+    expect(accountOf(budget).costExhausted).toBe(true)
     expect(budget.describe()).toBe('0 rollouts, $0.5000/$0.5')
   })
 
   it('is unlimited by default', () => {
     const budget = new Budget()
     expect(budget.maxRollouts).toBe(Infinity)
-    expect(budget.tryChargeRollouts(1e9)).toBe(true)
-    expect(budget.costExhausted).toBe(false)
+    expect(accountOf(budget).tryChargeRollouts(1e9)).toBe(true)
+    expect(accountOf(budget).costExhausted).toBe(false)
   })
 
   it.each([
@@ -249,14 +250,14 @@ describe('signal', () => {
 describe('Budget.account with maxRollouts', () => {
   it('charges the parent, and refuses past its own cap without charging the parent', () => {
     const parent = new Budget({ maxRollouts: 100 })
-    parent.tryChargeRollouts(10)
+    accountOf(parent).tryChargeRollouts(10)
     const capped = parent.account({ maxRollouts: 5 })
     expect(capped.remainingRollouts).toBe(5)
-    expect(capped.tryChargeRollouts(4)).toBe(true)
+    expect(accountOf(capped).tryChargeRollouts(4)).toBe(true)
     expect(parent.spentRollouts).toBe(14)
-    expect(capped.tryChargeRollouts(2)).toBe(false)
+    expect(accountOf(capped).tryChargeRollouts(2)).toBe(false)
     expect(parent.spentRollouts).toBe(14)
-    expect(capped.tryChargeRollouts(1)).toBe(true)
+    expect(accountOf(capped).tryChargeRollouts(1)).toBe(true)
     expect([capped.spentRollouts, capped.remainingRollouts, parent.spentRollouts]).toEqual([5, 0, 15])
   })
 
@@ -264,25 +265,25 @@ describe('Budget.account with maxRollouts', () => {
     const parent = new Budget({ maxRollouts: 3 })
     const capped = parent.account({ maxRollouts: 10 })
     expect(capped.remainingRollouts).toBe(3)
-    expect(capped.tryChargeRollouts(4)).toBe(false)
+    expect(accountOf(capped).tryChargeRollouts(4)).toBe(false)
     expect(capped.spentRollouts).toBe(0)
-    expect(capped.tryChargeRollouts(3)).toBe(true)
+    expect(accountOf(capped).tryChargeRollouts(3)).toBe(true)
     expect(capped.remainingRollouts).toBe(0)
   })
 
   it("charges cost and model calls to both, and is exhausted by the parent's cost limit", () => {
     const parent = new Budget({ maxCostUsd: 0.1 })
     const capped = parent.account({ maxRollouts: 10 })
-    capped.chargeCost(0.06)
-    expect(capped.costExhausted).toBe(false)
-    capped.chargeCost(0.04)
+    accountOf(capped).chargeCost(0.06)
+    expect(accountOf(capped).costExhausted).toBe(false)
+    accountOf(capped).chargeCost(0.04)
     expect([parent.spentCostUsd, capped.spentCostUsd]).toEqual([0.1, 0.1])
-    expect(capped.costExhausted).toBe(true)
-    capped.chargeModelCall({ kind: 'live', inputTokens: 3, outputTokens: 2, usd: undefined })
+    expect(accountOf(capped).costExhausted).toBe(true)
+    accountOf(capped).chargeModelCall({ kind: 'live', inputTokens: 3, outputTokens: 2, usd: undefined })
     expect([parent.spend.modelCalls, capped.spend.modelCalls]).toEqual([1, 1])
   })
 
   it('refuses every charge with a cap of 0', () => {
-    expect(new Budget().account({ maxRollouts: 0 }).tryChargeRollouts()).toBe(false)
+    expect(accountOf(new Budget().account({ maxRollouts: 0 })).tryChargeRollouts()).toBe(false)
   })
 })

@@ -13,6 +13,7 @@ import {
   type StepOptions,
 } from '../../../src/index.js'
 import { modelCost } from '../../../src/verdict/artifact.js'
+import { accountOf } from '../../../src/rollout/budget.js'
 
 type Pick = { tool: string }
 
@@ -128,25 +129,25 @@ describe('Budget accounts', () => {
     const budget = new Budget({ maxRollouts: 5, maxCostUsd: 1 })
     const account = budget.account()
     expect(account.maxRollouts).toBe(5)
-    expect(account.tryChargeRollouts(3)).toBe(true)
-    expect(budget.tryChargeRollouts(2)).toBe(true)
+    expect(accountOf(account).tryChargeRollouts(3)).toBe(true)
+    expect(accountOf(budget).tryChargeRollouts(2)).toBe(true)
     // The parent's limit is reached: the sub-account may not start another.
-    expect(account.tryChargeRollouts(1)).toBe(false)
+    expect(accountOf(account).tryChargeRollouts(1)).toBe(false)
     expect([account.spentRollouts, budget.spentRollouts, account.remainingRollouts]).toEqual([3, 5, 0])
-    account.chargeCost(1)
-    expect(budget.costExhausted).toBe(true)
-    expect(account.costExhausted).toBe(true)
+    accountOf(account).chargeCost(1)
+    expect(accountOf(budget).costExhausted).toBe(true)
+    expect(accountOf(account).costExhausted).toBe(true)
     expect(account.describe()).toBe(budget.describe())
   })
 
   it('counts live calls and cassette hits; a hit spends nothing against maxCostUsd', () => {
     const budget = new Budget({ maxCostUsd: 0.01 })
     const account = budget.account()
-    account.chargeModelCall({ kind: 'live', inputTokens: 100, outputTokens: 20, usd: 0.002 })
-    account.chargeModelCall({ kind: 'live', inputTokens: 50, outputTokens: 5, usd: undefined })
-    account.chargeModelCall({ kind: 'cassette-hit', savedUsd: 0.5, reused: false })
-    account.chargeModelCall({ kind: 'cassette-hit', savedUsd: undefined, reused: true })
-    expect(budget.costExhausted).toBe(false)
+    accountOf(account).chargeModelCall({ kind: 'live', inputTokens: 100, outputTokens: 20, usd: 0.002 })
+    accountOf(account).chargeModelCall({ kind: 'live', inputTokens: 50, outputTokens: 5, usd: undefined })
+    accountOf(account).chargeModelCall({ kind: 'cassette-hit', savedUsd: 0.5, reused: false })
+    accountOf(account).chargeModelCall({ kind: 'cassette-hit', savedUsd: undefined, reused: true })
+    expect(accountOf(budget).costExhausted).toBe(false)
     expect(modelCost(account.spend)).toEqual({
       modelCalls: 4,
       cassetteHits: 2,

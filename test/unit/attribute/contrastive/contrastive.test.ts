@@ -9,6 +9,7 @@ import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from
 import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from '../fixtures.js'
+import { accountOf } from '../../../../src/rollout/budget.js'
 
 const pivotal = pivotalAgent(0.3)
 
@@ -272,7 +273,7 @@ describe('budget', () => {
     const factual = await firstBadRun(pivotal, 7)
     const full = await contrastive(pivotal, factual, { isBad: returnedBad, seed: 7 })
     const budget = new Budget({ maxRollouts: full.rolloutsUsed + 5 })
-    budget.tryChargeRollouts(5) // a gate spent these
+    accountOf(budget).tryChargeRollouts(5) // a gate spent these
     const shared = await contrastive(pivotal, factual, { isBad: returnedBad, seed: 7, budget })
     expect(shared).toEqual(full)
     expect(budget.remainingRollouts).toBe(0)

@@ -1,0 +1,167 @@
+import type { Scenario } from '../agent/types.js'
+import { cassetteOf } from '../cassette/attach.js'
+import type { Cassette } from '../cassette/cassette.js'
+import { BudgetExceededError, RolloutAbortedError, RolloutTimeoutError } from '../errors.js'
+import type { Json } from '../json.js'
+import type { Observation, RolloutError, Step, Trajectory } from '../trajectory/schema.js'
+import { assembleTrajectory, type FailedStep } from './assemble-trajectory.js'
+import { accountOf, type Budget } from './budget.js'
+import type { BudgetAccount } from './budget-account.js'
+import { classifyError, errorMessage } from './classify-error.js'
+import type { Plan } from './plan.js'
+
+/** What a single rollout needs besides the scenario. */
+export interface RolloutSettings {
+  seed: number
+  rollout: number
+  plan: Plan
+  timeoutMs: number
+  maxSteps: number
+  budget: Budget
+  signal: AbortSignal | undefined
+  /** `count`: divergences are only counted; `error`: a divergence ends the rollout as an error. */
+  onDivergence: 'count' | 'error'
+}
+
+/**
+ * One rollout's state while the agent runs: what it has recorded so far (steps, observations,
+ * counts) and its lifecycle (stopped, timed out, ended). The step pipeline and tool calls write
+ * into it; {@link finish} turns it into the trajectory.
+ *
+ * Steps and tool calls take their index (and so their random stream and their place in the
+ * trajectory) when they are *called*, not when they finish: call order is deterministic, finish
+ * order is not (concurrent steps, parallel tool calls with random latency).
+ */
+export class TrajectoryRecorder {
+  /** When the rollout times out (performance.now() time). */
+  readonly deadline: number
+  /** The account the rollout's cost and model calls are charged to. */
+  readonly account: BudgetAccount
+  /** The cassette this rollout's cacheable steps and tool calls go through, if any. */
+  readonly cassette: Cassette | undefined
+  /** Rejects the promise `executeRollout` awaits the agent's run through. */
+  rejectStopped: ((reason: Error) => void) | undefined
+  output: Json | undefined
+  stoppedByBudget = false
+  /** Finished steps by index; a hole is a step still running (or one whose policy failed). */
+  readonly steps: Array<Step | undefined> = []
+  /** The observation lists of every step started so far, by index (a step's tool calls land here). */
+  readonly observations: Observation[][] = []
+  /** Tool calls made before the first step. */
+  readonly preamble: Observation[] = []
+  toolCalls = 0
+  heldSteps = 0
+  matchedSteps = 0
+  costUsd = 0
+  /** True once the rollout has ended: later ctx calls throw. */
+  finished = false
+  /** Why the rollout was stopped (a timeout, a cancellation), once it was. */
+  stopReason: Error | undefined
+  private error: RolloutError | undefined
+  // Created on first use: most agents never read their signal, and an AbortController per rollout
+  // (plus its abort event) is a large share of the engine's overhead on fast agents.
+  private controller: AbortController | undefined
+  /** The first step whose policy failed while a later step had already started (a gap). */
+  private failedStep: FailedStep | undefined
+
+  constructor(
+    readonly scenario: Scenario<unknown, unknown>,
+    readonly settings: RolloutSettings,
+  ) {
+    this.deadline = performance.now() + settings.timeoutMs
+    this.account = accountOf(settings.budget)
+    this.cassette = cassetteOf(scenario.agent)
+  }
+
+  /** The rollout's signal: aborted when it times out, is cancelled, or ends with work still running. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController()
+      if (this.stopReason !== undefined) this.controller.abort(this.stopReason)
+      else if (this.finished) this.controller.abort(new RolloutAbortedError('The rollout has ended.'))
+    }
+    return this.controller.signal
+  }
+
+  /** Stops the rollout: the run executeRollout awaits rejects with `reason`, the signal aborts. */
+  stop(reason: Error): void {
+    if (this.stopReason !== undefined || this.finished) return
+    this.stopReason = reason
+    this.controller?.abort(reason)
+    this.rejectStopped?.(reason)
+  }
+
+  /** Stops the rollout with a timeout error. */
+  timeOut(): void {
+    this.stop(new RolloutTimeoutError(`The rollout exceeded timeoutMs (${this.settings.timeoutMs} ms).`))
+  }
+
+  /** Throws the reason the rollout was stopped (timeout, cancellation), if it was. */
+  throwIfStopped(): void {
+    if (this.stopReason !== undefined) throw this.stopReason
+  }
+
+  /** Throws if the rollout was stopped, has ended, or is past its deadline. */
+  checkAlive(): void {
+    if (this.stopReason !== undefined) throw this.stopReason
+    if (this.finished) throw new RolloutAbortedError('The rollout has ended.')
+    // A loop of awaits on settled promises never yields to timers, so the deadline is also
+    // checked here, at every step and tool call.
+    if (performance.now() > this.deadline) {
+      const timeout = new RolloutTimeoutError(
+        `The rollout exceeded timeoutMs (${this.settings.timeoutMs} ms).`,
+      )
+      this.stop(timeout)
+      throw timeout
+    }
+  }
+
+  /** No policy call may start once the cost limit is reached: the rollout stops as budget-stopped. */
+  stopIfCostSpent(): void {
+    if (!this.account.costExhausted) return
+    this.stoppedByBudget = true
+    throw new BudgetExceededError(`The cost budget is spent (${this.account.describe()}).`, undefined)
+  }
+
+  /** A step that will not complete: give its index back if nothing came after it, else remember the gap. */
+  abandon(index: number, name: string, error: unknown): void {
+    if (this.finished) return
+    if (index === this.observations.length - 1) this.observations.pop()
+    else this.failedStep ??= { index, name, message: errorMessage(error) }
+  }
+
+  /** Records the error that ended the agent's run (the first one counts). */
+  fail(error: unknown): void {
+    if (error instanceof BudgetExceededError) this.stoppedByBudget = true
+    this.error ??= classifyError(error)
+  }
+
+  /** Ends the rollout: later ctx calls throw; a signal handed out is aborted so leftover work stops. */
+  end(): void {
+    if (this.controller !== undefined && !this.controller.signal.aborted) {
+      this.controller.abort(new RolloutAbortedError('The rollout has ended.'))
+    }
+    this.finished = true
+  }
+
+  /** The trajectory of the ended rollout. */
+  finish(): Trajectory {
+    this.finished = true
+    const { scenario, settings } = this
+    return assembleTrajectory({
+      agent: scenario.agent.name,
+      input: scenario.input as Json,
+      seed: settings.seed,
+      rollout: settings.rollout,
+      intervention: settings.plan.label,
+      preamble: this.preamble,
+      steps: this.steps,
+      failedStep: this.failedStep,
+      output: this.output,
+      error: this.error,
+      heldSteps: this.heldSteps,
+      matchedSteps: this.matchedSteps,
+      costUsd: this.costUsd,
+    })
+  }
+}
