@@ -104,10 +104,10 @@ export interface ReplayArmsSettings {
   caller: string
   concurrency: number
   budget: Budget
-  signal: AbortSignal | undefined
+  signal?: AbortSignal | undefined
   timeoutMs: number
   maxSteps: number
-  onProgress: ((progress: RolloutProgress) => void) | undefined
+  onProgress?: ((progress: RolloutProgress) => void) | undefined
   /** The most rollouts the attribution can spend, reported as `total` in progress. */
   total: number
 }
