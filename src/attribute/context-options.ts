@@ -60,10 +60,18 @@ export const contextAblationFields = {
   refine: BooleanField.default(DEFAULTS.contextRefine),
 }
 
-const contextAttributionFields = {
-  ...attributionFields,
+const stepField = {
   /** Required. The step whose context is taken apart (the causal locus, when the matchers call it). */
   step: NonNegativeIntegerField,
+}
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts`.
+const contextAttributionFields: typeof attributionFields &
+  typeof stepField &
+  typeof contextAblationFields &
+  typeof armSamplingFields &
+  typeof armStopFields = {
+  ...attributionFields,
+  ...stepField,
   ...contextAblationFields,
   ...armSamplingFields,
   ...armStopFields,

@@ -62,9 +62,7 @@ export const armStopFields = {
 export const ARM_SAMPLING_DEFAULTS: z.output<StrictOptions<typeof armSamplingFields & typeof armStopFields>> =
   z.strictObject({ ...armSamplingFields, ...armStopFields }).parse({})
 
-const contrastiveFields = {
-  ...attributionFields,
-  ...armSamplingFields,
+const searchField = {
   /**
    * Default `'auto'`: `'binary'` above 12 steps, else `'linear'`. `'linear'` evaluates every step;
    * `'binary'` assumes P(bad | resample(k)) does not decrease in k (true of typical runs: resampling
@@ -73,8 +71,12 @@ const contrastiveFields = {
    * and the search comes back to the steps it skipped.
    */
   search: SearchField.default(DEFAULTS.search),
-  ...armStopFields,
 }
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts`.
+const contrastiveFields: typeof attributionFields &
+  typeof armSamplingFields &
+  typeof searchField &
+  typeof armStopFields = { ...attributionFields, ...armSamplingFields, ...searchField, ...armStopFields }
 const ContrastiveOptionsSchema: StrictOptions<typeof contrastiveFields> = z.strictObject(contrastiveFields)
 
 /** Options of `contrastive`. */

@@ -37,6 +37,7 @@ export const attributionFields = {
   timeoutMs: rolloutFields.timeoutMs,
   /** Default 100. A replayed rollout taking more steps is an error outcome (not scored). */
   maxSteps: rolloutFields.maxSteps,
+  /** Default: none. Aborting stops the rollouts in flight; the call then throws a RolloutAbortedError. */
   signal: rolloutFields.signal,
   /** Default: none. Called after each rollout; `total` is the most the attribution can spend. */
   onProgress: rolloutFields.onProgress,

@@ -83,7 +83,11 @@ export type ShapleyPlanOptions = z.output<StrictOptions<typeof shapleyPlanFields
 /** Every plan option at its default: what the matchers' attribution runs with. */
 export const SHAPLEY_PLAN_DEFAULTS: ShapleyPlanOptions = z.strictObject(shapleyPlanFields).parse({})
 
-const shapleyFields = { ...attributionFields, ...shapleyPlanFields }
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts`.
+const shapleyFields: typeof attributionFields & typeof shapleyPlanFields = {
+  ...attributionFields,
+  ...shapleyPlanFields,
+}
 const ShapleyOptionsSchema: StrictOptions<typeof shapleyFields> = z.strictObject(shapleyFields)
 
 /** Options of `shapley`. */

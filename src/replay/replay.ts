@@ -15,11 +15,18 @@ import { describeIntervention, type Intervention } from './interventions.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
 import { planFor } from './plan.js'
 
-const recordFields = {
+const recordOwnFields = {
   /** The run seed. */
   seed: SeedField,
   /** Default 0. The rollout index: `record(s, { seed, rollout: r })` is rollout r of `runRollouts(s, { seed })`. */
   rollout: NonNegativeIntegerField.default(DEFAULTS.recordRollout),
+}
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts`.
+const recordFields: typeof recordOwnFields &
+  typeof rolloutLimitFields &
+  Pick<typeof rolloutFields, 'budget'> &
+  typeof signalField = {
+  ...recordOwnFields,
   ...rolloutLimitFields,
   budget: rolloutFields.budget,
   ...signalField,
@@ -68,10 +75,11 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
 /** Where tool calls of held steps come from, as an option (`replay`, attribution). */
 export const ToolModeField = oneOf(['live', 'recorded'])
 
-const replayFields = {
+const replayCountField = {
   /** Default 32. How many rollouts to run. */
   rollouts: PositiveIntegerField.default(DEFAULTS.replayRollouts),
-  ...rolloutFields,
+}
+const replayOwnFields = {
   /**
    * Default `'live'`. Tool calls of held steps run live, or (`'recorded'`) are answered from the
    * recording, so replay costs no tool calls and cannot differ through a flaky tool.
@@ -81,6 +89,11 @@ const replayFields = {
   onDivergence: oneOf(['count', 'error']).default(DEFAULTS.onDivergence),
   /** Default 0. Index of the first rollout (sequential callers add batches with it). */
   firstRollout: NonNegativeIntegerField.default(DEFAULTS.firstRollout),
+}
+const replayFields: typeof replayCountField & typeof rolloutFields & typeof replayOwnFields = {
+  ...replayCountField,
+  ...rolloutFields,
+  ...replayOwnFields,
 }
 const ReplayOptionsSchema: StrictOptions<typeof replayFields> = z.strictObject(replayFields)
 

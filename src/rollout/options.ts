@@ -18,27 +18,51 @@ export interface RolloutProgress {
  * signal that stops them and the progress callback. `seed` stays optional: its default differs
  * (random for `runRollouts`, derived from the recording elsewhere).
  */
-export const rolloutFields = {
+const seedField = {
   /**
    * Default: a random seed (`runRollouts`, reported on the result) or one derived from the
    * recording. Same seed ⇒ byte-identical trajectories at any concurrency.
    */
   seed: SeedField.optional(),
-  ...concurrencyField,
-  ...rolloutLimitFields,
+}
+
+const budgetField = {
   /**
    * Default: unlimited. Limits (`{ maxRollouts, maxCostUsd }`), or a `Budget` shared with other
    * calls; a spent budget stops the run.
    */
   budget: BudgetField,
-  ...signalField,
+}
+
+const progressField = {
   /** Default: none. Called after each rollout. */
   onProgress: functionField<(progress: RolloutProgress) => void>().optional(),
 }
 
-const rolloutOptionsFields = {
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts` (a
+// printed shape keeps only this file's).
+type RolloutFields = typeof seedField &
+  typeof concurrencyField &
+  typeof rolloutLimitFields &
+  typeof budgetField &
+  typeof signalField &
+  typeof progressField
+
+export const rolloutFields: RolloutFields = {
+  ...seedField,
+  ...concurrencyField,
+  ...rolloutLimitFields,
+  ...budgetField,
+  ...signalField,
+  ...progressField,
+}
+
+const rolloutCountField = {
   /** Default 100 (`replay`: 32). How many rollouts to run. */
   rollouts: PositiveIntegerField.default(DEFAULTS.rollouts),
+}
+const rolloutOptionsFields: typeof rolloutCountField & RolloutFields = {
+  ...rolloutCountField,
   ...rolloutFields,
 }
 

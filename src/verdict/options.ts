@@ -19,8 +19,7 @@ import { describeReceived } from '../options/received.js'
 import { BudgetField } from '../rollout/budget.js'
 
 /** The most the matchers' context attribution may spend, and how it ablates (see `contextAttribution`). */
-const contextAttributeFields = {
-  ...contextAblationFields,
+const contextAttributeOwnFields = {
   /**
    * Default: what a complete context attribution could need, `rollouts` × (1 + parts + the probes
    * that narrow its longest part to a sentence, 2·⌈log2 units⌉ + 1), or the contrastive
@@ -30,6 +29,12 @@ const contextAttributeFields = {
    * out it reports the work done (`truncated`).
    */
   maxRollouts: PositiveIntegerField.optional(),
+}
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts` (a
+// printed shape keeps only this file's); likewise every shape below built from fragments.
+const contextAttributeFields: typeof contextAblationFields & typeof contextAttributeOwnFields = {
+  ...contextAblationFields,
+  ...contextAttributeOwnFields,
 }
 const ContextAttributeSchema: StrictOptions<typeof contextAttributeFields> =
   z.strictObject(contextAttributeFields)
@@ -95,7 +100,7 @@ const AttributeField = expecting(
 
 const NonEmptyStringField = expecting(z.string().trim().min(1), 'a non-empty string')
 
-const commonFields = {
+const commonHeadFields = {
   /**
    * Default 0.95 (or the plugin's `confidence`). The confidence of the verdict: a wrong pass (or a
    * wrong fail) happens with probability at most 1 − confidence, however early sampling stops.
@@ -109,7 +114,9 @@ const commonFields = {
   seed: SeedField.optional(),
   /** Default 8 (or the plugin's `concurrency`). Rollouts in flight at once; also the batch size of sequential gates. */
   concurrency: PositiveIntegerField.optional(),
-  ...rolloutLimitFields,
+}
+
+const commonTailFields = {
   /**
    * Default: unlimited. Limits (`{ maxRollouts, maxCostUsd }`) or a `Budget` shared with other
    * calls; the gate and its attribution spend from it. When it runs out the gate stops: undecided
@@ -143,11 +150,13 @@ const commonFields = {
     .transform((ks): readonly number[] => [...new Set(ks)].sort((a, b) => a - b)),
 }
 
-/** Options every rate matcher takes. */
-export type CommonMatcherOptions = z.input<StrictOptions<typeof commonFields>>
+type CommonFields = typeof commonHeadFields & typeof rolloutLimitFields & typeof commonTailFields
+const commonFields: CommonFields = { ...commonHeadFields, ...rolloutLimitFields, ...commonTailFields }
 
-const sequentialFields = {
-  ...commonFields,
+/** Options every rate matcher takes. */
+export type CommonMatcherOptions = z.input<StrictOptions<CommonFields>>
+
+const sequentialOwnFields = {
   /**
    * Default 400 (or the plugin's `maxRollouts`). The most rollouts the gate may run. The sequential
    * test stops as soon as it decides: an agent that never fails passes a "≤ 5%" gate after 72
@@ -160,25 +169,27 @@ const sequentialFields = {
   /** Default `'fail'`. What an inconclusive verdict (budget spent, interval straddling the bound) does to the test. */
   onInconclusive: oneOf(['fail', 'pass']).default(DEFAULTS.onInconclusive),
 }
+type SequentialFields = CommonFields & typeof sequentialOwnFields
+const sequentialFields: SequentialFields = { ...commonFields, ...sequentialOwnFields }
 
 /** Options of the sequential gates `toRarely` and `toUsually`. */
-export type SequentialGateOptions = z.input<StrictOptions<typeof sequentialFields>>
+export type SequentialGateOptions = z.input<StrictOptions<SequentialFields>>
 
-const rarelyFields = {
-  ...sequentialFields,
+const rarelyOwnFields = {
   /** Default 0.05. The claim: the predicate holds in at most this share of rollouts. In (0, 1). */
   atMost: RateField.default(DEFAULTS.atMost),
 }
+const rarelyFields: SequentialFields & typeof rarelyOwnFields = { ...sequentialFields, ...rarelyOwnFields }
 /** The options of `rarely` / `toRarely`. */
 export const RarelyOptionsSchema: StrictOptions<typeof rarelyFields> = z.strictObject(rarelyFields)
 /** Options of `toRarely`. */
 export type RarelyOptions = z.input<typeof RarelyOptionsSchema>
 
-const usuallyFields = {
-  ...sequentialFields,
+const usuallyOwnFields = {
   /** Default 0.95. The claim: the predicate holds in at least this share of rollouts. In (0, 1). */
   atLeast: RateField.default(DEFAULTS.atLeast),
 }
+const usuallyFields: SequentialFields & typeof usuallyOwnFields = { ...sequentialFields, ...usuallyOwnFields }
 /** The options of `usually` / `toUsually`. */
 export const UsuallyOptionsSchema: StrictOptions<typeof usuallyFields> = z.strictObject(usuallyFields)
 /** Options of `toUsually`. */
@@ -195,8 +206,7 @@ const RangeField = expecting(
 // Every sequential option but `passK`: "k runs in a row succeed" needs a success per run, which a
 // score does not define.
 const { passK: _passK, ...scoreSequentialFields } = sequentialFields
-const scoreFields = {
-  ...scoreSequentialFields,
+const scoreOwnFields = {
   /**
    * Default `[0, 1]`. The scores the scorer can return, `[min, max]` with min < max (a 1–5 rubric:
    * `[1, 5]`). The test runs on scores rescaled to [0, 1]; messages print the user's units. A score
@@ -204,18 +214,25 @@ const scoreFields = {
    */
   range: RangeField.optional(),
 }
+const scoreFields: Omit<SequentialFields, 'passK'> & typeof scoreOwnFields = {
+  ...scoreSequentialFields,
+  ...scoreOwnFields,
+}
 /** The options of `scoresAtLeast`, `scoresAtMost`, `toScoreAtLeast` and `toScoreAtMost`. */
 export const ScoreOptionsSchema: StrictOptions<typeof scoreFields> = z.strictObject(scoreFields)
 /** Options of the score gates `toScoreAtLeast` and `toScoreAtMost` (every sequential gate option but `passK`). */
 export type ScoreOptions = z.input<typeof ScoreOptionsSchema>
 
-const zeroToleranceFields = {
-  ...commonFields,
+const zeroToleranceOwnFields = {
   /**
    * Default 100. Rollouts to run; the first occurrence stops the run and fails. Zero occurrences in
    * N bound the rate by 1 − (1 − confidence)^(1/N): 3.0% for N = 100 at 95% (the rule of three).
    */
   rollouts: PositiveIntegerField.default(DEFAULTS.zeroToleranceRollouts),
+}
+const zeroToleranceFields: CommonFields & typeof zeroToleranceOwnFields = {
+  ...commonFields,
+  ...zeroToleranceOwnFields,
 }
 /** The options of `never`, `always`, `toNever` and `toAlways`. */
 export const ZeroToleranceOptionsSchema: StrictOptions<typeof zeroToleranceFields> =
@@ -228,8 +245,7 @@ const betterField = {
   better: oneOf(['lower', 'higher']).default(DEFAULTS.better),
 }
 
-const baselineFields = {
-  ...commonFields,
+const baselineOwnFields = {
   /**
    * Default 0. How much worse than the baseline the rate may get: the gate passes only when the
    * one-sided bound of new − baseline on the worse side lies within it (or when the stored run is
@@ -240,11 +256,16 @@ const baselineFields = {
   rollouts: PositiveIntegerField.default(DEFAULTS.baselineRollouts),
   ...betterField,
 }
+type BaselineFields = CommonFields & typeof baselineOwnFields
+const baselineFields: BaselineFields = { ...commonFields, ...baselineOwnFields }
 
-const baselineMatcherFields = {
-  ...baselineFields,
+const baselineNameField = {
   /** Default: the test's full name, numbered like snapshots ("my test 1"). The entry's key in the baseline file. */
   name: NonEmptyStringField.optional(),
+}
+const baselineMatcherFields: BaselineFields & typeof baselineNameField = {
+  ...baselineFields,
+  ...baselineNameField,
 }
 /** The options of `toMatchRateBaseline` (the matcher keys and places the baseline itself). */
 export const BaselineOptionsSchema: StrictOptions<typeof baselineMatcherFields> =
@@ -252,8 +273,7 @@ export const BaselineOptionsSchema: StrictOptions<typeof baselineMatcherFields> 
 /** Options of `toMatchRateBaseline`. */
 export type BaselineOptions = z.input<typeof BaselineOptionsSchema>
 
-const baselineClaimFields = {
-  ...baselineFields,
+const baselineClaimOwnFields = {
   /** The baseline file (created with its folder if missing; entries are kept sorted). */
   file: NonEmptyPathField,
   /** The entry's key in the file. */
@@ -265,14 +285,17 @@ const baselineClaimFields = {
    */
   update: oneOf(['all', 'new', 'none']).optional(),
 }
+const baselineClaimFields: BaselineFields & typeof baselineClaimOwnFields = {
+  ...baselineFields,
+  ...baselineClaimOwnFields,
+}
 /** The options of the `matchesBaseline` claim: the matcher's, with the file, the key and the update mode. */
 export const BaselineClaimOptionsSchema: StrictOptions<typeof baselineClaimFields> =
   z.strictObject(baselineClaimFields)
 /** Options of the baseline claim: the matcher's, plus where the baseline lives and how it may change. */
 export type BaselineClaimOptions = z.input<typeof BaselineClaimOptionsSchema>
 
-const noWorseThanFields = {
-  ...commonFields,
+const noWorseThanOwnFields = {
   /**
    * Default 0. How much worse than the baseline agent's rate the candidate's may be: the gate
    * passes when the upper confidence bound of rate(candidate) − rate(baseline), on the bad side, is
@@ -288,6 +311,10 @@ const noWorseThanFields = {
    * stops as soon as its test decides; past the maximum it is inconclusive (a failure).
    */
   maxRollouts: PositiveIntegerField.optional(),
+}
+const noWorseThanFields: CommonFields & typeof noWorseThanOwnFields = {
+  ...commonFields,
+  ...noWorseThanOwnFields,
 }
 /** The options of `noWorseThan` / `toBeNoWorseThan`. */
 export const NoWorseThanOptionsSchema: StrictOptions<typeof noWorseThanFields> =
@@ -320,7 +347,7 @@ export interface Deadline {
 }
 
 /** Options shared by every gate as the schemas parse them, before the run's defaults and seed. */
-type ParsedCommon = z.output<StrictOptions<typeof commonFields>>
+type ParsedCommon = z.output<StrictOptions<CommonFields>>
 
 /** Options shared by every gate, resolved: the run's defaults filled in and the seed chosen. */
 export type ResolvedCommon = Omit<ParsedCommon, 'confidence' | 'concurrency' | 'seed'> & {
