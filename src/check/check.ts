@@ -120,7 +120,7 @@ async function checkAt(
           ...(parsed.cache.redact === undefined ? {} : { redact: parsed.cache.redact }),
         })
   const result = await runCheck(scenario, claim, {
-    test: { name, file: parsed.file ?? '' },
+    test: { name, file: parsed.file },
     defaults: {},
     signal: parsed.signal,
     rateLimit: parsed.rateLimit === undefined ? undefined : processRateLimit(parsed.rateLimit),
