@@ -4,110 +4,94 @@ import type { Scenario } from '../agent/types.js'
 import { InvalidOptionError } from '../errors.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { ConfidenceField, functionField } from '../options/fields.js'
-import type { DescribesSchema } from '../options/parse-options.js'
+import type { StrictOptions } from '../options/parse-options.js'
 import { describeReceived } from '../options/received.js'
 import { deriveSeed } from '../random/streams.js'
-import type { ToolMode } from '../replay/plan.js'
 import { ToolModeField } from '../replay/replay.js'
-import type { Budget, BudgetLimits } from '../rollout/budget.js'
-import { rolloutFields, type RolloutProgress } from '../rollout/options.js'
+import { rolloutFields } from '../rollout/options.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
 
-/** Options every attribution takes (contrastive and Shapley). */
-export interface AttributionOptions {
+/**
+ * The options every attribution takes (contrastive, Shapley and context attribution), defaults
+ * filled in; each adds its own to make one strict schema. `seed` stays optional: its default
+ * derives from the factual run.
+ */
+export const attributionFields = {
   /** The outcome to explain: true when a trajectory is bad. May be async (an LLM judge). */
-  isBad: Predicate
+  isBad: functionField<Predicate>('a function (trajectory) => boolean, the outcome to explain'),
   /** Default 0.95. Confidence of every interval; tests run at level 1 − confidence. */
-  confidence?: number
+  confidence: ConfidenceField.default(DEFAULTS.confidence),
   /**
    * Default: derived from the factual run's seed and rollout, so the same call gives the same
    * result. The replay seed: with the same seed, byte-identical results at any concurrency.
    */
-  seed?: number
-  /** Default: unlimited. Limits, or a `Budget` shared with the gate; a spent budget stops cleanly (`truncated`). */
-  budget?: Budget | BudgetLimits
-  /** Default 8. Rollouts in flight at once, over the whole attribution. */
-  concurrency?: number
-  /** Default `'live'`. Tool calls of held steps run live, or (`'recorded'`) are answered from the recording. */
-  tools?: ToolMode
-  /** Default 60 000. A replayed rollout running longer is an error outcome (not scored). */
-  timeoutMs?: number
-  /** Default 100. A replayed rollout taking more steps is an error outcome (not scored). */
-  maxSteps?: number
-  /** Default: none. Aborting stops the rollouts in flight; the call then throws a RolloutAbortedError. */
-  signal?: AbortSignal | undefined
-  /** Default: none. Called after each rollout; `total` is the most the attribution can spend. */
-  onProgress?: ((progress: RolloutProgress) => void) | undefined
-}
-
-/** {@link AttributionOptions} checked, with every default filled in. */
-export interface ResolvedAttributionOptions {
-  scenario: Scenario<unknown, unknown>
-  isBad: Predicate
-  confidence: number
-  seed: number
-  budget: Budget
-  concurrency: number
-  tools: ToolMode
-  timeoutMs: number
-  maxSteps: number
-  signal: AbortSignal | undefined
-  onProgress: ((progress: RolloutProgress) => void) | undefined
-}
-
-/**
- * The fields of {@link AttributionOptions}, defaults filled in; `contrastive` and `shapley` each
- * add theirs to make one strict schema. `seed` stays optional: its default derives from the
- * factual run.
- */
-export const attributionFields = {
-  isBad: functionField<Predicate>('a function (trajectory) => boolean, the outcome to explain'),
-  confidence: ConfidenceField.default(DEFAULTS.confidence),
   seed: rolloutFields.seed,
+  /** Default: unlimited. Limits, or a `Budget` shared with the gate; a spent budget stops cleanly (`truncated`). */
   budget: rolloutFields.budget,
+  /** Default 8. Rollouts in flight at once, over the whole attribution. */
   concurrency: rolloutFields.concurrency,
+  /** Default `'live'`. Tool calls of held steps run live, or (`'recorded'`) are answered from the recording. */
   tools: ToolModeField.default(DEFAULTS.tools),
+  /** Default 60 000. A replayed rollout running longer is an error outcome (not scored). */
   timeoutMs: rolloutFields.timeoutMs,
+  /** Default 100. A replayed rollout taking more steps is an error outcome (not scored). */
   maxSteps: rolloutFields.maxSteps,
+  /** Default: none. Aborting stops the rollouts in flight; the call then throws a RolloutAbortedError. */
   signal: rolloutFields.signal,
+  /** Default: none. Called after each rollout; `total` is the most the attribution can spend. */
   onProgress: rolloutFields.onProgress,
 }
 
-// The shared options alone: what `resolveAttributionOptions` takes, and what the interface documents.
-type AttributionOptionsSchema = z.ZodObject<typeof attributionFields, z.core.$strict>
-const _sameOptions: DescribesSchema<AttributionOptions, AttributionOptionsSchema> = true
+/** The shared options alone: what the attribution schemas have in common. */
+type AttributionOptionsSchema = StrictOptions<typeof attributionFields>
+
+/** Options every attribution takes (contrastive and Shapley). */
+export type AttributionOptions = z.input<AttributionOptionsSchema>
 
 /** The shared options as the attribution schemas parse them (the `seed` still unchosen). */
 export type ParsedAttributionOptions = z.output<AttributionOptionsSchema>
+
+/**
+ * {@link AttributionOptions} checked, with every default filled in: the seed chosen, and the
+ * scenario replayed (the factual run's agent on the factual run's input).
+ */
+export type ResolvedAttributionOptions = ParsedAttributionOptions & {
+  scenario: Scenario<unknown, unknown>
+  seed: number
+}
 
 /**
  * Checks the target and the factual run, and completes the parsed shared options. `caller` names
  * the function in messages. The scenario replayed is the factual run's agent on the factual run's
  * input.
  */
-export function resolveAttributionOptions(
+export function resolveAttributionOptions<Parsed extends ParsedAttributionOptions>(
   caller: string,
   target: AgentOrScenario,
   factual: Trajectory,
-  parsed: ParsedAttributionOptions,
-): ResolvedAttributionOptions {
+  parsed: Parsed,
+): Parsed & ResolvedAttributionOptions {
+  return {
+    ...parsed,
+    scenario: replayedScenario(caller, target, factual),
+    seed: parsed.seed ?? deriveSeed(factual.seed, `${caller}/${factual.rollout}`),
+  }
+}
+
+/**
+ * The scenario an attribution replays: the factual run's agent on the factual run's input, after
+ * checking that `factual` is a finished run of that agent.
+ */
+export function replayedScenario(
+  caller: string,
+  target: AgentOrScenario,
+  factual: Trajectory,
+): Scenario<unknown, unknown> {
   // The factual run carries its input, so an agent without a default input is fine here.
   const agent = isAgent(target) ? target : toScenario(target, caller).agent
   checkFactual(caller, agent.name, factual)
-  return {
-    scenario: agent.on(factual.input) as Scenario<unknown, unknown>,
-    isBad: parsed.isBad,
-    confidence: parsed.confidence,
-    seed: parsed.seed ?? deriveSeed(factual.seed, `${caller}/${factual.rollout}`),
-    budget: parsed.budget,
-    concurrency: parsed.concurrency,
-    tools: parsed.tools,
-    timeoutMs: parsed.timeoutMs,
-    maxSteps: parsed.maxSteps,
-    signal: parsed.signal,
-    onProgress: parsed.onProgress,
-  }
+  return agent.on(factual.input) as Scenario<unknown, unknown>
 }
 
 function checkFactual(caller: string, agentName: string, factual: Trajectory): void {

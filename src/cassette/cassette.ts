@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { displayPath } from '../files/display-path.js'
 import { canonicalJson, type Json, type JsonObject } from '../json.js'
+import { isCi, type Environment } from '../options/environment.js'
 import { readCassetteFile, saveCassetteFile } from './cassette-file.js'
 import { stepKey, toolKey, type StepCallKey, type ToolCallKey } from './key.js'
 import { CassetteMissError } from './miss-error.js'
@@ -310,9 +311,18 @@ export async function openCassette(
   file: string,
   options: OpenCassetteOptions = {},
 ): Promise<Cassette | null> {
-  const mode = resolveCassetteMode(options.mode, 'auto', 'openCassette')
+  return openCassetteIn(process.env, file, options)
+}
+
+/** {@link openCassette} in the environment `env`, read by the caller where the library was entered. */
+export async function openCassetteIn(
+  env: Environment,
+  file: string,
+  options: OpenCassetteOptions = {},
+): Promise<Cassette | null> {
+  const mode = resolveCassetteMode(options.mode, 'auto', 'openCassette', env)
   if (mode === 'off') return null
-  const write = options.write ?? (process.env['CI'] ? 'none' : 'merge')
+  const write = options.write ?? (isCi(env) ? 'none' : 'merge')
   return new Cassette(file, mode, write, await readCassetteFile(resolve(file)), options.redact)
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { InvalidOptionError } from '../errors.js'
+import type { Environment } from '../options/environment.js'
 import { expecting, functionField, NonEmptyPathField } from '../options/fields.js'
 import type { CassetteRedactor } from './redact.js'
 
@@ -31,7 +32,7 @@ export function resolveCassetteMode(
   configured: CassetteMode | undefined,
   fallback: CassetteMode,
   caller: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment,
 ): CassetteMode {
   const raw = env[CASSETTE_MODE_ENV]?.trim()
   if (raw !== undefined && raw !== '') {

@@ -1,36 +1,34 @@
 import { z } from 'zod'
-import { CassetteOptionField, type CassetteMode } from '../cassette/mode.js'
-import type { CassetteRedact } from '../cassette/redact.js'
+import { CassetteOptionField } from '../cassette/mode.js'
 import { InvalidOptionError } from '../errors.js'
 import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { describeReceived } from '../options/received.js'
-import { RateLimitField, type RateLimitOptions } from '../rollout/rate-limit.js'
+import { RateLimitField } from '../rollout/rate-limit.js'
 import type { Claim } from './claims.js'
 
-/** Options of `check`. */
-export interface CheckOptions {
+const checkFields = {
   /**
    * Default: the claim in words ("support rarely call issue_refund"). What this check is called:
    * it names the artifact and, with `file`, derives the seed when the claim sets none, so the same
    * code gives the same verdict.
    */
-  name?: string
+  name: expecting(z.string().trim().min(1), 'a non-empty string').optional(),
   /** Default `''`. The file the check belongs to (relative to the project root); part of the derived seed. */
-  file?: string
+  file: expecting(z.string(), 'a path relative to the project root').default(''),
   /**
    * Default: none (nothing is written). A directory for the artifact (`<agent>/<name>.json`) and
    * its HTML report; the message then ends with the report's path.
    */
-  reportDir?: string
+  reportDir: NonEmptyPathField.optional(),
   /** Default: none. Aborting stops the rollouts in flight; `check` then throws a RolloutAbortedError. */
-  signal?: AbortSignal
+  signal: AbortSignalField.optional(),
   /**
    * Default: none (no limit). Limits on live model calls (steps with `model`; cassette hits do not
    * count), held for this process: every `check` with the same limits shares them. Under Vitest,
    * the plugin's `rateLimit` holds for the whole run, across workers.
    */
-  rateLimit?: RateLimitOptions
+  rateLimit: RateLimitField.optional(),
   /**
    * Default: none (every model call is made). A cassette file of model calls: calls it holds are
    * replayed, the others made and, at the end of the check, merged into the file (not when `CI`
@@ -39,19 +37,14 @@ export interface CheckOptions {
    * `(value, part) => value` applied to each request, response and tool value before it is written
    * (keys are computed before, so a redacted call still hits).
    */
-  cache?: { file: string; mode?: CassetteMode; redact?: CassetteRedact }
+  cache: CassetteOptionField.optional(),
 }
 
 /** The options of `check`, parsed once. */
-export const CheckOptionsSchema = z.strictObject({
-  name: expecting(z.string().trim().min(1), 'a non-empty string').optional(),
-  file: expecting(z.string(), 'a path relative to the project root').optional(),
-  reportDir: NonEmptyPathField.optional(),
-  signal: AbortSignalField.optional(),
-  rateLimit: RateLimitField.optional(),
-  cache: CassetteOptionField.optional(),
-})
-const _sameOptions: DescribesSchema<CheckOptions, typeof CheckOptionsSchema> = true
+export const CheckOptionsSchema: StrictOptions<typeof checkFields> = z.strictObject(checkFields)
+
+/** Options of `check`. */
+export type CheckOptions = z.input<typeof CheckOptionsSchema>
 
 /** `check`'s options, checked; an unknown or unusable one is an error that names it. */
 export function parseCheckOptions(options: unknown): z.output<typeof CheckOptionsSchema> {

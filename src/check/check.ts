@@ -4,10 +4,11 @@ import type { Scenario } from '../agent/types.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult } from '../attribute/schema.js'
 import { withCassette } from '../cassette/attach.js'
-import { openCassette, type Cassette } from '../cassette/cassette.js'
+import { openCassetteIn, type Cassette } from '../cassette/cassette.js'
 import { formatStaleCassetteLine } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
+import { isCi, type Environment } from '../options/environment.js'
 import { processRateLimit, type ModelRateLimit } from '../rollout/rate-limit.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
 import { buildArtifact, modelCost } from '../verdict/artifact.js'
@@ -94,14 +95,19 @@ export async function check(
 ): Promise<CheckResult> {
   const site = captureCallSite(check)
   try {
-    return await checkAt(target, claim, options)
+    return await checkAt(target, claim, options, process.env)
   } catch (error) {
     throw pointAtCallSite(error, site)
   }
 }
 
 /** {@link check}, whose errors the caller points at the user's line. */
-async function checkAt(target: AgentOrScenario, claim: Claim, options: CheckOptions): Promise<CheckResult> {
+async function checkAt(
+  target: AgentOrScenario,
+  claim: Claim,
+  options: CheckOptions,
+  env: Environment,
+): Promise<CheckResult> {
   const scenario = toScenario(target, 'check') as Scenario<unknown, unknown>
   checkClaim(claim)
   const parsed = parseCheckOptions(options)
@@ -109,17 +115,18 @@ async function checkAt(target: AgentOrScenario, claim: Claim, options: CheckOpti
   const cassette =
     parsed.cache === undefined
       ? null
-      : await openCassette(parsed.cache.file, {
+      : await openCassetteIn(env, parsed.cache.file, {
           ...(parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode }),
           ...(parsed.cache.redact === undefined ? {} : { redact: parsed.cache.redact }),
         })
   const result = await runCheck(scenario, claim, {
-    test: { name, file: parsed.file ?? '' },
+    test: { name, file: parsed.file },
     defaults: {},
     signal: parsed.signal,
     rateLimit: parsed.rateLimit === undefined ? undefined : processRateLimit(parsed.rateLimit),
     report: parsed.reportDir === undefined ? null : { dir: resolve(parsed.reportDir), assertion: 1 },
     root: process.cwd(),
+    env,
     cassette,
   })
   if (cassette !== null) await saveCassette(cassette)
@@ -154,6 +161,11 @@ export interface CheckContext {
   report: { dir: string; assertion: number } | null
   /** The project root, which baseline paths in messages are relative to. */
   root: string
+  /**
+   * The environment, read where the library was entered: `CAUSAL_REPLAY_SEED` seeds claims that
+   * set no seed, and under `CI` a baseline claim that sets no `update` records nothing.
+   */
+  env: Environment
   /** Default: the claim builder's name. Who makes the claim, for messages about its options (`toRarely`). */
   caller?: string
   /**
@@ -179,7 +191,7 @@ export async function runCheck(
   claim: Claim,
   context: CheckContext,
 ): Promise<CheckResult> {
-  const chosen = chooseSeed(claim.options.seed, context.test)
+  const chosen = chooseSeed(claim.options.seed, context.test, context.env)
   const gate = resolveGate(claim, context, chosen.seed)
   const subject: Omit<GateSubject, 'predicate'> = {
     agent: scenario.agent.name,
@@ -290,7 +302,7 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
         file: absolute,
         displayFile: relativeTo(context.root, absolute),
         key: name,
-        updateState: update ?? (process.env['CI'] ? 'none' : 'new'),
+        updateState: update ?? (isCi(context.env) ? 'none' : 'new'),
       }
       return {
         options,

@@ -63,7 +63,7 @@ export const AbortSignalField = expecting(
  * A callback of type `F`; `expected` describes its signature (`a function (trajectory) => boolean`).
  * Only `typeof` is checked: a function's parameters cannot be checked before it is called.
  */
-export function functionField<F>(expected = 'a function'): z.ZodType<F> {
+export function functionField<F>(expected = 'a function'): z.ZodType<F, F> {
   return expecting(
     z.custom<F>((value) => typeof value === 'function'),
     expected,

@@ -34,6 +34,14 @@ export function parseOptions<S extends z.ZodType>(
 }
 
 /**
+ * The type of an options schema declared from a named shape: `z.ZodObject<typeof fields, strict>`.
+ * Annotating a schema with it keeps the doc comments written on the shape's keys in the emitted
+ * `.d.ts`, so `z.input<typeof Schema>` shows them in users' editors (an inferred schema type is
+ * printed without them).
+ */
+export type StrictOptions<Shape extends z.core.$ZodLooseShape> = z.ZodObject<Shape, z.core.$strict>
+
+/**
  * Compiles to `true` when a documented options interface and the schema that parses it agree: the
  * same keys, and every value the interface allows passes the schema's types. An interface keeps
  * its doc comments where users read them; this keeps it from drifting away from the schema:

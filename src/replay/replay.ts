@@ -3,35 +3,39 @@ import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import { BudgetExceededError, InvalidOptionError, RolloutAbortedError } from '../errors.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { NonNegativeIntegerField, oneOf, PositiveIntegerField, SeedField } from '../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../options/parse-options.js'
+import { rolloutLimitFields, signalField } from '../options/run-fields.js'
 import { deriveSeed } from '../random/streams.js'
 import { accountOf } from '../rollout/budget.js'
 import { executeRollout } from '../rollout/execute.js'
-import { rolloutFields, withSeed, type RolloutOptions } from '../rollout/options.js'
+import { rolloutFields } from '../rollout/options.js'
 import type { RolloutSet } from '../rollout/rollout-set.js'
 import { runPlanned } from '../rollout/run-rollouts.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { describeIntervention, type Intervention } from './interventions.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
-import { planFor, type ToolMode } from './plan.js'
+import { planFor } from './plan.js'
+
+const recordOwnFields = {
+  /** The run seed. */
+  seed: SeedField,
+  /** Default 0. The rollout index: `record(s, { seed, rollout: r })` is rollout r of `runRollouts(s, { seed })`. */
+  rollout: NonNegativeIntegerField.default(DEFAULTS.recordRollout),
+}
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts`.
+const recordFields: typeof recordOwnFields &
+  typeof rolloutLimitFields &
+  Pick<typeof rolloutFields, 'budget'> &
+  typeof signalField = {
+  ...recordOwnFields,
+  ...rolloutLimitFields,
+  budget: rolloutFields.budget,
+  ...signalField,
+}
+const RecordOptionsSchema: StrictOptions<typeof recordFields> = z.strictObject(recordFields)
 
 /** Options of `record`. */
-export interface RecordOptions extends Pick<RolloutOptions, 'timeoutMs' | 'maxSteps' | 'budget' | 'signal'> {
-  /** The run seed. */
-  seed: number
-  /** Default 0. The rollout index: `record(s, { seed, rollout: r })` is rollout r of `runRollouts(s, { seed })`. */
-  rollout?: number
-}
-
-const RecordOptionsSchema = z.strictObject({
-  seed: SeedField,
-  rollout: NonNegativeIntegerField.default(DEFAULTS.recordRollout),
-  timeoutMs: rolloutFields.timeoutMs,
-  maxSteps: rolloutFields.maxSteps,
-  budget: rolloutFields.budget,
-  signal: rolloutFields.signal,
-})
-const _sameRecordOptions: DescribesSchema<RecordOptions, typeof RecordOptionsSchema> = true
+export type RecordOptions = z.input<typeof RecordOptionsSchema>
 
 /**
  * Records one rollout: the same trajectory that rollout `rollout` of `runRollouts` with `seed`
@@ -72,27 +76,30 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
 /** Where tool calls of held steps come from, as an option (`replay`, attribution). */
 export const ToolModeField = oneOf(['live', 'recorded'])
 
-/** Options of `replay`. */
-export interface ReplayOptions extends RolloutOptions {
+const replayCountField = {
+  /** Default 32. How many rollouts to run. */
+  rollouts: PositiveIntegerField.default(DEFAULTS.replayRollouts),
+}
+const replayOwnFields = {
   /**
    * Default `'live'`. Tool calls of held steps run live, or (`'recorded'`) are answered from the
    * recording, so replay costs no tool calls and cannot differ through a flaky tool.
    */
-  tools?: ToolMode
-  /** Default `'count'`. A held step that diverges is counted (see `actionMatchRate`), or (`'error'`) ends its rollout. */
-  onDivergence?: 'count' | 'error'
-  /** Default 0. Index of the first rollout (sequential callers add batches with it). */
-  firstRollout?: number
-}
-
-const ReplayOptionsSchema = z.strictObject({
-  rollouts: PositiveIntegerField.default(DEFAULTS.replayRollouts),
-  ...rolloutFields,
   tools: ToolModeField.default(DEFAULTS.tools),
+  /** Default `'count'`. A held step that diverges is counted (see `actionMatchRate`), or (`'error'`) ends its rollout. */
   onDivergence: oneOf(['count', 'error']).default(DEFAULTS.onDivergence),
+  /** Default 0. Index of the first rollout (sequential callers add batches with it). */
   firstRollout: NonNegativeIntegerField.default(DEFAULTS.firstRollout),
-})
-const _sameReplayOptions: DescribesSchema<ReplayOptions, typeof ReplayOptionsSchema> = true
+}
+const replayFields: typeof replayCountField & typeof rolloutFields & typeof replayOwnFields = {
+  ...replayCountField,
+  ...rolloutFields,
+  ...replayOwnFields,
+}
+const ReplayOptionsSchema: StrictOptions<typeof replayFields> = z.strictObject(replayFields)
+
+/** Options of `replay`. */
+export type ReplayOptions = z.input<typeof ReplayOptionsSchema>
 
 /**
  * Replays `factual` under `intervention`, `rollouts` times (default 32): P(outcome | do). Each
@@ -111,7 +118,7 @@ export async function replay(
   const agent = toScenario(target, 'replay').agent
   const scenario = agent.on(factual.input)
   const parsed = parseOptions('replay', ReplayOptionsSchema, options)
-  const resolved = withSeed(parsed, parsed.seed ?? deriveSeed(factual.seed, `replay/${factual.rollout}`))
+  const resolved = { ...parsed, seed: parsed.seed ?? deriveSeed(factual.seed, `replay/${factual.rollout}`) }
   const named =
     intervention.kind === 'hold'
       ? intervention.steps === 'all'

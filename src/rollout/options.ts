@@ -1,14 +1,9 @@
 import { z } from 'zod'
 import { DEFAULTS } from '../options/defaults.js'
-import {
-  AbortSignalField,
-  functionField,
-  PositiveIntegerField,
-  SeedField,
-  TimeoutMsField,
-} from '../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
-import { BudgetField, type Budget, type BudgetLimits } from './budget.js'
+import { functionField, PositiveIntegerField, SeedField } from '../options/fields.js'
+import { parseOptions, type StrictOptions } from '../options/parse-options.js'
+import { concurrencyField, rolloutLimitFields, signalField } from '../options/run-fields.js'
+import { BudgetField } from './budget.js'
 
 /** Progress of a run, reported after every rollout. */
 export interface RolloutProgress {
@@ -17,84 +12,77 @@ export interface RolloutProgress {
   errors: number
 }
 
-/** Options of `runRollouts`, `record` and `replay`. */
-export interface RolloutOptions {
-  /** Default 100 (`replay`: 32). How many rollouts to run. */
-  rollouts?: number
-  /** Default: a random seed, reported on the result. Same seed ⇒ byte-identical trajectories at any concurrency. */
-  seed?: number
-  /** Default 8. Rollouts in flight at once. */
-  concurrency?: number
-  /** Default 60 000. A rollout running longer becomes an error outcome (`timeout`). */
-  timeoutMs?: number
-  /** Default 100. A rollout taking more steps (or tool calls) becomes an error outcome (`max-steps`): a loop. */
-  maxSteps?: number
-  /** Default: unlimited. Limits, or a `Budget` shared with other calls. */
-  budget?: Budget | BudgetLimits
-  /** Default: none. Aborting stops the rollouts in flight and starts no more. */
-  signal?: AbortSignal
-  /** Default: none. Called after each rollout. */
-  onProgress?: (progress: RolloutProgress) => void
+/**
+ * How rollouts run, shared by every library function that runs them (`runRollouts`, `record`,
+ * `replay`, the attributions): how many at once, each one's limits, the budget they spend, the
+ * signal that stops them and the progress callback. `seed` stays optional: its default differs
+ * (random for `runRollouts`, derived from the recording elsewhere).
+ */
+const seedField = {
+  /**
+   * Default: a random seed (`runRollouts`, reported on the result) or one derived from the
+   * recording. Same seed ⇒ byte-identical trajectories at any concurrency.
+   */
+  seed: SeedField.optional(),
 }
 
-/**
- * The fields every entry point that runs rollouts shares (`runRollouts`, `record`, `replay`,
- * attribution), defaults filled in; each builds its own strict schema from the ones it takes.
- * `seed` stays optional: its default differs (random for `runRollouts`, derived elsewhere).
- */
-export const rolloutFields = {
-  seed: SeedField.optional(),
-  concurrency: PositiveIntegerField.default(DEFAULTS.concurrency),
-  timeoutMs: TimeoutMsField.default(DEFAULTS.timeoutMs),
-  maxSteps: PositiveIntegerField.default(DEFAULTS.maxSteps),
+const budgetField = {
+  /**
+   * Default: unlimited. Limits (`{ maxRollouts, maxCostUsd }`), or a `Budget` shared with other
+   * calls; a spent budget stops the run.
+   */
   budget: BudgetField,
-  signal: AbortSignalField.optional(),
+}
+
+const progressField = {
+  /** Default: none. Called after each rollout. */
   onProgress: functionField<(progress: RolloutProgress) => void>().optional(),
 }
 
-/** The options of `runRollouts`. */
-export const RolloutOptionsSchema = z.strictObject({
-  rollouts: PositiveIntegerField.default(DEFAULTS.rollouts),
-  ...rolloutFields,
-})
-const _sameOptions: DescribesSchema<RolloutOptions, typeof RolloutOptionsSchema> = true
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts` (a
+// printed shape keeps only this file's).
+type RolloutFields = typeof seedField &
+  typeof concurrencyField &
+  typeof rolloutLimitFields &
+  typeof budgetField &
+  typeof signalField &
+  typeof progressField
 
-/** {@link RolloutOptions} with every default filled in. */
-export interface ResolvedRolloutOptions {
-  rollouts: number
-  seed: number
-  concurrency: number
-  timeoutMs: number
-  maxSteps: number
-  budget: Budget
-  signal: AbortSignal | undefined
-  onProgress: ((progress: RolloutProgress) => void) | undefined
+export const rolloutFields: RolloutFields = {
+  ...seedField,
+  ...concurrencyField,
+  ...rolloutLimitFields,
+  ...budgetField,
+  ...signalField,
+  ...progressField,
 }
+
+const rolloutCountField = {
+  /** Default 100 (`replay`: 32). How many rollouts to run. */
+  rollouts: PositiveIntegerField.default(DEFAULTS.rollouts),
+}
+const rolloutOptionsFields: typeof rolloutCountField & RolloutFields = {
+  ...rolloutCountField,
+  ...rolloutFields,
+}
+
+/** The options of `runRollouts`. */
+export const RolloutOptionsSchema: StrictOptions<typeof rolloutOptionsFields> =
+  z.strictObject(rolloutOptionsFields)
+
+/** Options of `runRollouts`, `record` and `replay`. */
+export type RolloutOptions = z.input<typeof RolloutOptionsSchema>
+
+/**
+ * How a batch of rollouts runs, resolved once where the library was entered: the engine and every
+ * caller below the public boundary take it as it is, defaults filled in and the seed chosen.
+ */
+export type ResolvedRolloutOptions = z.output<typeof RolloutOptionsSchema> & { seed: number }
 
 /** Parses the options of `runRollouts`; without a `seed`, a random one. */
 export function resolveRolloutOptions(options: unknown): ResolvedRolloutOptions {
   const parsed = parseOptions('runRollouts', RolloutOptionsSchema, options)
-  return withSeed(parsed, parsed.seed ?? randomSeed())
-}
-
-/** Parsed rollout options as the engine takes them, with the seed chosen by the caller. */
-export function withSeed(
-  parsed: Omit<ResolvedRolloutOptions, 'seed' | 'signal' | 'onProgress'> & {
-    signal?: AbortSignal | undefined
-    onProgress?: ((progress: RolloutProgress) => void) | undefined
-  },
-  seed: number,
-): ResolvedRolloutOptions {
-  return {
-    rollouts: parsed.rollouts,
-    seed,
-    concurrency: parsed.concurrency,
-    timeoutMs: parsed.timeoutMs,
-    maxSteps: parsed.maxSteps,
-    budget: parsed.budget,
-    signal: parsed.signal,
-    onProgress: parsed.onProgress,
-  }
+  return { ...parsed, seed: parsed.seed ?? randomSeed() }
 }
 
 /** A fresh 31-bit seed, for runs the caller did not seed. */

@@ -18,7 +18,7 @@ export interface RolloutPoolSettings {
   /** Rollouts in flight at once, over every `run` of the pool. */
   concurrency: number
   budget: Budget
-  signal: AbortSignal | undefined
+  signal?: AbortSignal | undefined
   timeoutMs: number
   maxSteps: number
   /** `count`: divergences of held steps are only counted; `error`: one ends its rollout as an error. */

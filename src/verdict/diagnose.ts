@@ -1,16 +1,17 @@
 import type { Scenario } from '../agent/types.js'
-import { shapley } from '../attribute/index.js'
-import {
-  contextArms,
-  contextAttribution,
-  contextAttributionReusing,
-} from '../attribute/context/context-attribution.js'
-import { contrastiveWithArms } from '../attribute/contrastive/contrastive.js'
+import { contextArms, contextAttributionResolved } from '../attribute/context/context-attribution.js'
+import { completeContextOptions } from '../attribute/context/context-options.js'
+import { contrastiveArms } from '../attribute/contrastive/contrastive.js'
+import { ARM_SAMPLING_DEFAULTS, searchFor } from '../attribute/contrastive/contrastive-options.js'
+import { replayedScenario, type ResolvedAttributionOptions } from '../attribute/options.js'
+import { shapleyResolved } from '../attribute/shapley/shapley.js'
+import { SHAPLEY_PLAN_DEFAULTS, shapleyPlan } from '../attribute/shapley/shapley-options.js'
 import { contextParts, customParts, type ContextPartHandle } from '../attribute/context/context-parts.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult, ShapleyResult } from '../attribute/schema.js'
 import { RolloutAbortedError } from '../errors.js'
 import type { Json } from '../json.js'
+import { DEFAULTS } from '../options/defaults.js'
 import { deriveSeed } from '../random/streams.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import type { ResolvedCommon, ResolvedContextAttribute } from './options.js'
@@ -176,11 +177,15 @@ async function attribute(
       throw new ReplayScoringError(trajectory.rollout, error)
     }
   }
-  const shared = {
+  // The attributions' options, resolved here from the gate's: the matchers' settings, and every
+  // other option at its default, with no second parse.
+  const shared: ResolvedAttributionOptions = {
+    scenario: replayedScenario('contrastive', scenario, failing),
     isBad,
     confidence: options.confidence,
     seed,
     concurrency: options.concurrency,
+    tools: DEFAULTS.tools,
     timeoutMs: options.timeoutMs,
     maxSteps: options.maxSteps,
     budget: options.budget,
@@ -189,7 +194,12 @@ async function attribute(
   const contrastiveRun =
     method === 'shapley'
       ? null
-      : await contrastiveWithArms(scenario, failing, { ...shared, rollouts, crn: true, sequential: true })
+      : await contrastiveArms(failing, {
+          ...shared,
+          ...ARM_SAMPLING_DEFAULTS,
+          rollouts,
+          search: searchFor(failing.steps.length, DEFAULTS.search),
+        })
   const contrastiveResult = contrastiveRun?.result ?? null
   let contextResult: ContextAttributionResult | null = null
   let contextFailure: AttributionFailure | null = null
@@ -201,9 +211,9 @@ async function attribute(
         const { maxRollouts, ...ablation } = context
         // The contrastive seed: the intact arm is then the contrastive arm at the locus, whose
         // rollouts it takes over instead of running them again (same plan, seed and streams).
-        const intact = contrastiveRun?.arms[step]
-        const contextOptions = {
+        const contextOptions = completeContextOptions('contextAttribution', failing, {
           ...shared,
+          ...ARM_SAMPLING_DEFAULTS,
           ...ablation,
           step,
           rollouts,
@@ -218,11 +228,8 @@ async function attribute(
                 rollouts * contextArms(failing.steps[step]?.context as Json, parts, context.refine),
               ),
           }),
-        }
-        contextResult =
-          intact === undefined
-            ? await contextAttribution(scenario, failing, contextOptions)
-            : await contextAttributionReusing(scenario, failing, contextOptions, intact)
+        })
+        contextResult = await contextAttributionResolved(failing, contextOptions, contrastiveRun?.arms[step])
       }
     } catch (error) {
       // The contrastive result is already established: a context attribution that fails (or runs
@@ -234,7 +241,12 @@ async function attribute(
   // Shapley keeps its own sample sizes (exact enumeration sizes each coalition to bound every
   // value's half-width by ±0.05); `budget` caps it, and a spent budget truncates it cleanly.
   const shapleyResult =
-    method === 'contrastive' ? null : await shapley(scenario, failing, { ...shared, method: 'auto' })
+    method === 'contrastive'
+      ? null
+      : await shapleyResolved(failing, {
+          ...shared,
+          ...shapleyPlan('shapley', failing.steps.length, SHAPLEY_PLAN_DEFAULTS, shared.confidence),
+        })
   return {
     contrastive: contrastiveResult,
     shapley: shapleyResult,

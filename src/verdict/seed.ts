@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '../errors.js'
+import type { Environment } from '../options/environment.js'
 import { describeReceived } from '../options/received.js'
 import { deriveSeed } from '../random/streams.js'
 
@@ -23,7 +24,7 @@ export interface ChosenSeed {
 export function chooseSeed(
   option: number | undefined,
   test: { file: string; name: string },
-  env: Record<string, string | undefined> = process.env,
+  env: Environment,
 ): ChosenSeed {
   if (option !== undefined) return { seed: option, source: 'option' }
   const fromEnv = env[SEED_ENV]

@@ -4,56 +4,54 @@ import type { Plugin } from 'vite'
 // For its augmentation of Vite's Plugin type with the `configureVitest` hook.
 import type {} from 'vitest/config'
 import type { Vitest } from 'vitest/node'
-import { CassetteModeField, CassetteRedactKeysField, type CassetteMode } from '../cassette/mode.js'
+import type { z } from 'zod'
+import { CassetteModeField, CassetteRedactKeysField } from '../cassette/mode.js'
 import { BooleanField, NonEmptyPathField } from '../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { RateLimitField, type RateLimitOptions } from '../rollout/rate-limit.js'
-import { MatcherDefaultsSchema, type MatcherDefaults } from '../verdict/options.js'
+import { MatcherDefaultsSchema } from '../verdict/options.js'
 import { PROVIDE_KEY, resolveReportDir, type CausalReplayProvided } from './provided.js'
 import CausalReplayReporter from './reporter.js'
 import { startRateLimitCoordinator, type RateLimitCoordinator } from './rate-limit-coordinator.js'
 
-/** Options of {@link causalReplay}. */
-export interface CausalReplayPluginOptions extends MatcherDefaults {
+// No defaults here: the plugin hands on only what was set, and the matchers fill in the rest.
+const pluginOwnFields = {
   /**
    * Default: `CAUSAL_REPLAY_REPORT_DIR`, else `.causal-replay`, relative to the project root.
    * Artifacts (`<agent>/<test>.json`, `.html`), `report.json` and `index.html` go here.
    */
-  reportDir?: string
+  reportDir: NonEmptyPathField.optional(),
   /** Default true. Adds the summary reporter next to your other reporters (false: matchers only). */
-  reporter?: boolean
+  reporter: BooleanField.optional(),
   /**
    * Default `'auto'`; `CAUSAL_REPLAY_CACHE` wins. How the matchers use each test file's cassette
    * (`__cassettes__/<file>.cassette.json`): `auto` replays stored model calls and records new
    * ones, `offline` fails a rollout whose call is not stored, `refresh` makes every call again,
    * `off` uses none. See the README's "Cassettes".
    */
-  cache?: CassetteMode
+  cache: CassetteModeField.optional(),
   /**
    * Default: none. Object keys whose values each test file's cassette writes as `"[redacted]"`
    * wherever they occur in a request, a response or a tool value (case-insensitive), e.g.
    * `['authorization', 'apiKey']`. Keys are computed before redaction, so a redacted call still
    * hits; a later run reads the redacted value. (`check` also takes a function: `cache.redact`.)
    */
-  cacheRedact?: string[]
+  cacheRedact: CassetteRedactKeysField.optional(),
   /**
    * Default: none (no limit). Limits on live model calls (`{ requestsPerMinute?, tokensPerMinute? }`)
    * held for the whole run, across workers: a coordinator in the main process owns the limiter and
    * every worker asks it before each live model call (cassette hits do not count).
    */
-  rateLimit?: RateLimitOptions
+  rateLimit: RateLimitField.optional(),
 }
 
-// No defaults here: the plugin hands on only what was set, and the matchers fill in the rest.
-// The run defaults every matcher takes (one schema with the claims'), plus the plugin's own.
-const PluginOptionsSchema = MatcherDefaultsSchema.extend({
-  reportDir: NonEmptyPathField.optional(),
-  reporter: BooleanField.optional(),
-  cache: CassetteModeField.optional(),
-  cacheRedact: CassetteRedactKeysField.optional(),
-  rateLimit: RateLimitField.optional(),
-})
-const _sameOptions: DescribesSchema<CausalReplayPluginOptions, typeof PluginOptionsSchema> = true
+// The run defaults every matcher takes (one schema with the claims'), plus the plugin's own;
+// annotated so that both halves' doc comments reach the emitted `.d.ts`.
+const PluginOptionsSchema: StrictOptions<typeof MatcherDefaultsSchema.shape & typeof pluginOwnFields> =
+  MatcherDefaultsSchema.extend(pluginOwnFields)
+
+/** Options of {@link causalReplay}. */
+export type CausalReplayPluginOptions = z.input<typeof PluginOptionsSchema>
 
 // The built setup file (dist/src/vitest/plugin.js → dist/matchers/index.js), or the source one when
 // the plugin itself runs from source (this repository's own tests).

@@ -8,29 +8,26 @@ import { formatSummaryTable, type SummaryRow } from '../text/summary-table.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
 import { writeJsonFile } from '../files/json-file.js'
 import { BooleanField, NonEmptyPathField } from '../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { displayPath } from '../files/display-path.js'
 import { appendJobSummary, STEP_SUMMARY_ENV } from './github-summary.js'
 import { readMetaEntries, type CausalReplayMetaEntry } from './meta.js'
 import { resolveReportDir } from './provided.js'
 import { RUN_REPORT_SCHEMA, RunReportSchema, type RunReportEntry } from './run-report.js'
 
-/** Options of the reporter. */
-export interface CausalReplayReporterOptions {
+const reporterFields = {
   /**
    * Default: `CAUSAL_REPLAY_REPORT_DIR`, else `.causal-replay`, relative to the project root. Where
    * `report.json` and `index.html` are written (the plugin passes its own `reportDir`).
    */
-  reportDir?: string
-  /** Default false. True prints no table (files are still written). */
-  silent?: boolean
-}
-
-const ReporterOptionsSchema = z.strictObject({
   reportDir: NonEmptyPathField.optional(),
+  /** Default false. True prints no table (files are still written). */
   silent: BooleanField.optional(),
-})
-const _sameOptions: DescribesSchema<CausalReplayReporterOptions, typeof ReporterOptionsSchema> = true
+}
+const ReporterOptionsSchema: StrictOptions<typeof reporterFields> = z.strictObject(reporterFields)
+
+/** Options of the reporter. */
+export type CausalReplayReporterOptions = z.input<typeof ReporterOptionsSchema>
 
 const PAINT: Record<SummaryRow['verdict'], (text: string) => string> = {
   fail: (text) => chalk.red(text),

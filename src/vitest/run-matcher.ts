@@ -142,6 +142,7 @@ async function runClaimMatcher(
       signal: watch.signal,
       report: { dir: settings.reportDir, assertion: index },
       root: test.root,
+      env: process.env,
       caller: matcher,
       deadline: testDeadline(task),
       rateLimit:

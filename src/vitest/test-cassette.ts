@@ -1,5 +1,5 @@
 import { afterAll, type RunnerTask } from 'vitest'
-import { openCassette, type Cassette } from '../cassette/cassette.js'
+import { openCassetteIn, type Cassette } from '../cassette/cassette.js'
 import { resolveCassetteMode, writeForUpdateState, type CassetteMode } from '../cassette/mode.js'
 import { cassettePath } from '../cassette/path.js'
 import { formatStaleCassetteLine, formatStaleCassetteMarkdown } from '../cassette/stale-warning.js'
@@ -25,8 +25,8 @@ export function testFileCassette(
   const file = cassettePath(testPath)
   let cassette = open.get(file)
   if (cassette === undefined) {
-    const mode = resolveCassetteMode(configured, 'auto', 'causalReplay')
-    cassette = openCassette(file, {
+    const mode = resolveCassetteMode(configured, 'auto', 'causalReplay', process.env)
+    cassette = openCassetteIn(process.env, file, {
       mode,
       write: writeForUpdateState(update),
       ...(redact === undefined ? {} : { redact }),

@@ -1,24 +1,23 @@
 import { z } from 'zod'
 import { expecting } from '../../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { swapPolicy, type Intervention } from '../../replay/interventions.js'
 import { modelPolicy } from './model-policy.js'
 import type { LanguageModelV3 } from './types.js'
 import { checkModel, DEFAULT_MODEL_STEP } from './wrap-model.js'
 
-/** Options of {@link swapModel}. */
-export interface SwapModelOptions {
+const swapModelOptionFields = {
   /**
    * Default `'model'`. The family of the steps `model` answers: the `name` given to `wrapModel`,
    * so `'model'` reaches `model#1`, `model#2`, … (an exact step name reaches that step only).
    */
-  name?: string
-}
-
-const SwapModelOptionsSchema = z.strictObject({
   name: expecting(z.string().min(1), 'a non-empty string').optional(),
-})
-const _options: DescribesSchema<SwapModelOptions, typeof SwapModelOptionsSchema> = true
+}
+const SwapModelOptionsSchema: StrictOptions<typeof swapModelOptionFields> =
+  z.strictObject(swapModelOptionFields)
+
+/** Options of {@link swapModel}. */
+export type SwapModelOptions = z.input<typeof SwapModelOptionsSchema>
 
 /**
  * do_policy for AI SDK agents: hold the steps before `step`, and from `step` on answer every call of

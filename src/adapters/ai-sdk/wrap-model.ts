@@ -2,11 +2,10 @@ import { z } from 'zod'
 import type { AgentContext, StepOptions } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
-import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
-import type { StepNamer } from '../../trajectory/step-name.js'
 import { modelStepNames, ModelStepNameField } from '../shared/model-call.js'
-import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
+import { checkPriceTable, priceOf, PriceTableField, tokenCost } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toGenerateResult, toStreamResult } from './model-action.js'
 import { modelPolicy } from './model-policy.js'
@@ -18,28 +17,26 @@ import type { CallOptions, LanguageModelV3 } from './types.js'
  */
 export const DEFAULT_MODEL_STEP = 'model'
 
-/** Options of {@link wrapModel}. */
-export interface WrapModelOptions {
+const wrapModelOptionFields = {
   /**
    * Default `'model'`. How this model's calls are named as steps: a family, whose n-th call in a
    * rollout is the step `family#n` (`model#1`, `model#2`, …), so a message names the call rather
    * than a run of `model` rows to count; or a function `({ ordinal }) => name` (1-based ordinal).
    * `swapModel` swaps by family (`name`, or for a function, the names it returns without `#n`).
    */
-  name?: string | StepNamer
+  name: ModelStepNameField.optional(),
   /**
    * Default: none (no cost recorded). USD per million tokens by model id. Each call's usage is
    * priced with the entry of the model that answered and counts against `budget.maxCostUsd`. The
    * wrapped model must have an entry; a swapped-in model without one ends its rollout with an error.
    */
-  prices?: PriceTable
-}
-
-const WrapModelOptionsSchema = z.strictObject({
-  name: ModelStepNameField.optional(),
   prices: PriceTableField.optional(),
-})
-const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema> = true
+}
+const WrapModelOptionsSchema: StrictOptions<typeof wrapModelOptionFields> =
+  z.strictObject(wrapModelOptionFields)
+
+/** Options of {@link wrapModel}. */
+export type WrapModelOptions = z.input<typeof WrapModelOptionsSchema>
 
 /**
  * Wraps an AI SDK model (LanguageModelV3) so that every `doGenerate` and `doStream` call is one

@@ -5,9 +5,8 @@ import type { AgentContext, StepOptions } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
 import { BooleanField } from '../../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
-import type { StepNamer } from '../../trajectory/step-name.js'
 import { modelStepNames, ModelStepNameField, type ModelStepNames } from '../shared/model-call.js'
 import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
@@ -19,35 +18,32 @@ import type { BaseMessage, CallOptions, ChatModel } from './types.js'
 /** The step family of a wrapped model's calls unless `name` says otherwise; `swapModel` uses it too. */
 export const DEFAULT_MODEL_STEP = 'model'
 
-/** Options of {@link wrapModel}. */
-export interface WrapModelOptions {
+const wrapModelOptionFields = {
   /**
    * Default `'model'`. The family of this model's steps, named `model#1`, `model#2`, … per rollout
    * (`swapModel` swaps a family); or a function `({ ordinal }) => name` that names each call's step.
    */
-  name?: string | StepNamer
+  name: ModelStepNameField.optional(),
   /**
    * Default: none (no cost recorded). USD per million tokens by model id (LangChain's
    * `ls_model_name`, e.g. `gpt-4.1-mini`). Each call's `usage_metadata` is priced with the entry of
    * the model that answered and counts against `budget.maxCostUsd`. The wrapped model must have an
    * entry; a swapped-in model without one ends its rollout with an error.
    */
-  prices?: PriceTable
+  prices: PriceTableField.optional(),
   /**
    * Default `true`: the step's seed is the call's `seed` option (a `seed` bound to the model is
    * replaced), so a seeded model draws the same answer for the same step of the same rollout.
    * `false` leaves the call's own `seed`, for a provider that rejects one; held steps still replay
    * from the recording, but a step drawn afresh is not reproducible.
    */
-  seed?: boolean
-}
-
-const WrapModelOptionsSchema = z.strictObject({
-  name: ModelStepNameField.optional(),
-  prices: PriceTableField.optional(),
   seed: BooleanField.optional(),
-})
-const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema> = true
+}
+const WrapModelOptionsSchema: StrictOptions<typeof wrapModelOptionFields> =
+  z.strictObject(wrapModelOptionFields)
+
+/** Options of {@link wrapModel}. */
+export type WrapModelOptions = z.input<typeof WrapModelOptionsSchema>
 
 /** What every recorded copy of one wrapped model shares: the rollout, the step counter, the settings. */
 interface Recorder {

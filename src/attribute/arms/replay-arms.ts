@@ -98,7 +98,7 @@ export interface ReplayArmsSettings extends Omit<RolloutPoolSettings, 'onDiverge
   isBad: Predicate
   /** Names the caller in messages: `contrastive`, `shapley`. */
   caller: string
-  onProgress: ((progress: RolloutProgress) => void) | undefined
+  onProgress?: ((progress: RolloutProgress) => void) | undefined
   /** The most rollouts the attribution can spend, reported as `total` in progress. */
   total: number
 }

@@ -94,7 +94,22 @@ export async function contextAttributionReusing(
   options: ContextAttributionOptions,
   intact: Arm,
 ): Promise<ContextAttributionResult> {
-  const resolved = resolveContextAttributionOptions(target, factual, options)
+  return contextAttributionResolved(
+    factual,
+    resolveContextAttributionOptions(target, factual, options),
+    intact,
+  )
+}
+
+/**
+ * {@link contextAttributionReusing} on options already resolved (the matchers' attribution resolves
+ * them once); `intact` may be undefined, for a run with no contrastive arm to take over.
+ */
+export async function contextAttributionResolved(
+  factual: Trajectory,
+  resolved: ResolvedContextAttributionOptions,
+  intact: Arm | undefined,
+): Promise<ContextAttributionResult> {
   return new ContextRun(factual, resolved, listParts(factual, resolved), intact).run()
 }
 

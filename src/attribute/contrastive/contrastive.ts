@@ -88,7 +88,14 @@ export async function contrastiveWithArms(
   factual: Trajectory,
   options: ContrastiveOptions,
 ): Promise<{ result: ContrastiveResult; arms: readonly Arm[] }> {
-  const resolved = resolveContrastiveOptions(target, factual, options)
+  return contrastiveArms(factual, resolveContrastiveOptions(target, factual, options))
+}
+
+/** {@link contrastiveWithArms} on options already resolved (the matchers' attribution resolves them once). */
+export async function contrastiveArms(
+  factual: Trajectory,
+  resolved: ResolvedContrastiveOptions,
+): Promise<{ result: ContrastiveResult; arms: readonly Arm[] }> {
   const run = new ContrastiveRun(factual, resolved)
   const result = await run.run()
   return { result, arms: run.stepArms() }

@@ -3,40 +3,14 @@ import type { AgentOrScenario } from '../../agent/define-agent.js'
 import { InvalidOptionError } from '../../errors.js'
 import { DEFAULTS } from '../../options/defaults.js'
 import { BooleanField, oneOf, PositiveIntegerField } from '../../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import type { Trajectory } from '../../trajectory/schema.js'
-import {
-  attributionFields,
-  resolveAttributionOptions,
-  type AttributionOptions,
-  type ResolvedAttributionOptions,
-} from '../options.js'
+import { attributionFields, resolveAttributionOptions, type ResolvedAttributionOptions } from '../options.js'
 import { EXACT_PILOT_ROLLOUTS } from './shapley-allocation.js'
 import { exactSamplesPerEval } from './shapley-weights.js'
 
 /** How `shapley` estimates the values. */
 export type ShapleyMethod = 'auto' | 'exact' | 'permutation'
-
-/** Options of `shapley`. */
-export interface ShapleyOptions extends AttributionOptions {
-  /** Default `'auto'`: `'exact'` up to 10 steps, else `'permutation'`. */
-  method?: ShapleyMethod
-  /**
-   * Default 64. Permutation method: permutations sampled, counting both members of an antithetic
-   * pair (so it must be even with `antithetic`, and at least 4: two pairs to estimate a spread).
-   */
-  permutations?: number
-  /**
-   * Rollouts per coalition evaluation. Default for `'permutation'`: 1. Default for `'exact'`:
-   * adaptive — a pilot of 32 rollouts per coalition, then rollouts go where they narrow the values
-   * most until every value is within ±0.05, never more per coalition than the worst case needs (214
-   * at 3 steps, 18 at 10; see `exactSamplesPerEval`). Given for `'exact'`, every coalition gets
-   * exactly this many.
-   */
-  samplesPerEval?: number
-  /** Default true. Permutation method: sample each permutation together with its reverse. */
-  antithetic?: boolean
-}
 
 /** Exact enumeration evaluates 2ⁿ coalitions: allowed up to this many steps. */
 export const EXACT_MAX_STEPS = 10
@@ -79,30 +53,48 @@ export interface ShapleyPlan {
   minimumRollouts: number
 }
 
-/** {@link ShapleyOptions} checked, with every default filled in. */
-export interface ResolvedShapleyOptions extends ResolvedAttributionOptions, ShapleyPlan {}
-
 /**
  * The options that decide a Shapley run's plan (also priced by `estimateRollouts`).
  * `samplesPerEval` has no fixed default: it depends on the method and, for `'exact'`, on the steps.
  */
 export const shapleyPlanFields = {
+  /** Default `'auto'`: `'exact'` up to 10 steps, else `'permutation'`. */
   method: oneOf(['auto', 'exact', 'permutation']).default(DEFAULTS.shapleyMethod),
+  /**
+   * Default 64. Permutation method: permutations sampled, counting both members of an antithetic
+   * pair (so it must be even with `antithetic`, and at least 4: two pairs to estimate a spread).
+   */
   permutations: PositiveIntegerField.default(DEFAULTS.shapleyPermutations),
+  /**
+   * Rollouts per coalition evaluation. Default for `'permutation'`: 1. Default for `'exact'`:
+   * adaptive — a pilot of 32 rollouts per coalition, then rollouts go where they narrow the values
+   * most until every value is within ±0.05, never more per coalition than the worst case needs (214
+   * at 3 steps, 18 at 10; see `exactSamplesPerEval`). Given for `'exact'`, every coalition gets
+   * exactly this many.
+   */
   samplesPerEval: PositiveIntegerField.optional(),
+  /** Default true. Permutation method: sample each permutation together with its reverse. */
   antithetic: BooleanField.default(DEFAULTS.antithetic),
 }
 
-const ShapleyOptionsSchema = z.strictObject({ ...attributionFields, ...shapleyPlanFields })
-const _sameOptions: DescribesSchema<ShapleyOptions, typeof ShapleyOptionsSchema> = true
-
 /** The plan options, parsed. */
-export interface ShapleyPlanOptions {
-  method: ShapleyMethod
-  permutations: number
-  samplesPerEval?: number | undefined
-  antithetic: boolean
+export type ShapleyPlanOptions = z.output<StrictOptions<typeof shapleyPlanFields>>
+
+/** Every plan option at its default: what the matchers' attribution runs with. */
+export const SHAPLEY_PLAN_DEFAULTS: ShapleyPlanOptions = z.strictObject(shapleyPlanFields).parse({})
+
+// Annotated with the fragments' types so that their doc comments reach the emitted `.d.ts`.
+const shapleyFields: typeof attributionFields & typeof shapleyPlanFields = {
+  ...attributionFields,
+  ...shapleyPlanFields,
 }
+const ShapleyOptionsSchema: StrictOptions<typeof shapleyFields> = z.strictObject(shapleyFields)
+
+/** Options of `shapley`. */
+export type ShapleyOptions = z.input<typeof ShapleyOptionsSchema>
+
+/** {@link ShapleyOptions} checked, with every default filled in and the plan decided. */
+export type ResolvedShapleyOptions = ResolvedAttributionOptions & ShapleyPlan
 
 /** Resolves the options of `shapley` once, naming any option it cannot use. */
 export function resolveShapleyOptions(

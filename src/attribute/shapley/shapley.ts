@@ -3,7 +3,7 @@ import type { Trajectory } from '../../trajectory/schema.js'
 import type { ShapleyResult } from '../schema.js'
 import type { ShapleyEstimate } from './shapley-estimate.js'
 import { exactShapley } from './shapley-exact.js'
-import { resolveShapleyOptions, type ShapleyOptions } from './shapley-options.js'
+import { resolveShapleyOptions, type ResolvedShapleyOptions, type ShapleyOptions } from './shapley-options.js'
 import { permutationShapley } from './shapley-permutation.js'
 
 /**
@@ -34,7 +34,14 @@ export async function shapley(
   factual: Trajectory,
   options: ShapleyOptions,
 ): Promise<ShapleyResult> {
-  const resolved = resolveShapleyOptions(target, factual, options)
+  return shapleyResolved(factual, resolveShapleyOptions(target, factual, options))
+}
+
+/** {@link shapley} on options already resolved (the matchers' attribution resolves them once). */
+export async function shapleyResolved(
+  factual: Trajectory,
+  resolved: ResolvedShapleyOptions,
+): Promise<ShapleyResult> {
   const estimate =
     factual.steps.length === 0
       ? withoutSteps(resolved.confidence)

@@ -65,6 +65,7 @@ async function artifactOf(
   const { artifact } = await runCheck(scenario, claim, {
     test,
     defaults: {},
+    env: process.env,
     signal: undefined,
     report: null,
     root,

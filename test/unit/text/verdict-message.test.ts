@@ -24,6 +24,7 @@ async function artifactOf(target: AgentOrScenario, claim: Claim, root = process.
   const { artifact } = await runCheck(scenario, claim, {
     test: TEST,
     defaults: {},
+    env: process.env,
     signal: undefined,
     report: null,
     root,

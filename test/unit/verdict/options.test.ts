@@ -28,7 +28,7 @@ describe('resolveSequentialGate', () => {
       attribute: {
         rollouts: 64,
         method: 'contrastive',
-        context: { ablation: 'remove', placeholder: '[removed]', refine: true, maxRollouts: null },
+        context: { ablation: 'remove', placeholder: '[removed]', refine: true },
       },
       label: undefined,
       passK: [1, 3, 8],
@@ -70,14 +70,14 @@ describe('resolveSequentialGate', () => {
       resolveSequentialGate('rarely', 'toRarely', { attribute }, {}, 1).attribute
     expect(resolve({ context: false })).toEqual({ rollouts: 64, method: 'contrastive', context: false })
     expect(resolve({ context: true })).toMatchObject({
-      context: { ablation: 'remove', placeholder: '[removed]', refine: true, maxRollouts: null },
+      context: { ablation: 'remove', placeholder: '[removed]', refine: true },
     })
     const ablate = (context: unknown) => context
     const custom = resolve({ method: 'both', context: { ablation: 'placeholder', placeholder: '…', ablate } })
     expect(custom).toEqual({
       rollouts: 64,
       method: 'both',
-      context: { ablation: 'placeholder', placeholder: '…', refine: true, maxRollouts: null, ablate },
+      context: { ablation: 'placeholder', placeholder: '…', refine: true, ablate },
     })
     expect(resolve(false)).toBe(false)
   })

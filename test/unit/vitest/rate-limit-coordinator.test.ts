@@ -76,6 +76,7 @@ describe('the rate-limit coordinator', () => {
       {
         test: { name: 'limited', file: '' },
         defaults: {},
+        env: process.env,
         signal: undefined,
         report: null,
         root: process.cwd(),
