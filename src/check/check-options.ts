@@ -32,7 +32,7 @@ const checkFields = {
   /**
    * Default: none (every model call is made). A cassette file of model calls: calls it holds are
    * replayed, the others made and, at the end of the check, merged into the file (not when `CI`
-   * is set). `mode` (default `'auto'`; `CAUSAL_REPLAY_CACHE` wins): see the README's "Cassettes".
+   * is set). `mode` (default `'auto'`; `CAUSAL_REPLAY_CACHE` wins): see the documentation's Cassettes page.
    * `redact` (default none): object keys whose values are written as `"[redacted]"`, or a function
    * `(value, part) => value` applied to each request, response and tool value before it is written
    * (keys are computed before, so a redacted call still hits).

@@ -361,7 +361,7 @@ function baselineLines(comparison: BaselineComparison, seed: number): string[] {
             ? ` (this run's seed ${seed} is not the stored seed ${comparison.storedSeed}, so it could not reproduce the stored run)`
             : ''
         lines.push(
-          `this run cannot rule out a regression beyond the tolerance${reseeded}: raise \`rollouts\` or \`tolerance\` (see the power table in the README), or accept the new rate with \`vitest -u\``,
+          `this run cannot rule out a regression beyond the tolerance${reseeded}: raise \`rollouts\` or \`tolerance\` (see the power table of \`toMatchRateBaseline\` in the documentation), or accept the new rate with \`vitest -u\``,
         )
       }
       return lines

@@ -27,7 +27,7 @@ const pluginOwnFields = {
    * Default `'auto'`; `CAUSAL_REPLAY_CACHE` wins. How the matchers use each test file's cassette
    * (`__cassettes__/<file>.cassette.json`): `auto` replays stored model calls and records new
    * ones, `offline` fails a rollout whose call is not stored, `refresh` makes every call again,
-   * `off` uses none. See the README's "Cassettes".
+   * `off` uses none. See the documentation's Cassettes page.
    */
   cache: CassetteModeField.optional(),
   /**
