@@ -13,7 +13,10 @@ describe('CONTEXT_CODECS', () => {
   it('reads each SDK context with its own codec only: the AI SDK and LangChain share call names', () => {
     for (const [sdk, context] of Object.entries(CONTEXTS)) {
       const readers = CONTEXT_CODECS.filter((codec) => codec.parts(context) !== undefined)
-      expect(readers.map((codec) => codec.sdk), sdk).toEqual([sdk])
+      expect(
+        readers.map((codec) => codec.sdk),
+        sdk,
+      ).toEqual([sdk])
     }
   })
 
