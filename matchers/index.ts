@@ -24,3 +24,5 @@ export type {
   UsuallyOptions,
   ZeroToleranceOptions,
 } from '../src/verdict/options.js'
+// The types the functions above reach, by name, as the root exports them (`core.Trajectory`).
+export type * as core from '../src/index.js'

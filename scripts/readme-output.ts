@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { supportAgent } from '../examples/quick-start/support.js'
-import { calledTool, check, rarely, record } from '../src/index.js'
+import { calledTool, check, rarely } from '../src/index.js'
+import { record } from '../src/entries/replay.js'
 
 /** The README this script keeps up to date. */
 export const README_PATH = fileURLToPath(new URL('../README.md', import.meta.url))
