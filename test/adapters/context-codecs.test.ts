@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CONTEXT_CODECS } from '../../src/adapters/context-codecs.js'
-import type { JsonObject } from '../../src/index.js'
+import type { JsonObject } from '../../src/entries/schemas.js'
 
 // One model call in each SDK's format, as its adapter writes it.
 const CONTEXTS: Record<string, JsonObject> = {
