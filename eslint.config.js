@@ -23,7 +23,7 @@ const LAYERS = [
   ['layer 6 text', ['src/text']],
   ['layer 6 html', ['src/html']],
   ['layer 7', ['src/check']],
-  ['layer 8', ['src/vitest', 'src/cli', 'src/index.ts']],
+  ['layer 8', ['src/vitest', 'src/cli', 'src/entries', 'src/index.ts']],
   ['matchers', ['matchers']],
 ]
 

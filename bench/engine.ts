@@ -13,7 +13,8 @@
  */
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
-import { defineAgent, runRollouts, type Agent } from '../src/index.js'
+import { defineAgent, type Agent } from '../src/index.js'
+import { runRollouts } from '../src/entries/replay.js'
 
 const STEPS = 10
 const OVERHEAD_ROLLOUTS = 20_000

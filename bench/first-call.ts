@@ -97,9 +97,12 @@ console.log(JSON.stringify({
 function childScript(workload: Workload, dist: string): string {
   return `
 const t0 = performance.now()
-const lib = await import(${JSON.stringify(pathToFileURL(entry(dist)).href)})
+const root = await import(${JSON.stringify(pathToFileURL(entry(dist)).href)})
+// A build from before the /replay and /attribution subpaths has everything in its root.
+const { record } = 'record' in root ? root : await import(${JSON.stringify(pathToFileURL(resolve(dist, 'src/entries/replay.js')).href)})
+const { contrastive, shapley } = 'contrastive' in root ? root : await import(${JSON.stringify(pathToFileURL(resolve(dist, 'src/entries/attribution.js')).href)})
 const importMs = performance.now() - t0
-const { defineAgent, record, contrastive, shapley } = lib
+const { defineAgent } = root
 const workload = ${JSON.stringify(workload)}
 const p = 0.3
 const agent = workload === 'contrastive'

@@ -22,7 +22,8 @@ import { spawnSync } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { contrastive, shapley } from '../src/attribute/index.js'
-import { defineAgent, record, type Trajectory } from '../src/index.js'
+import { defineAgent, type Trajectory } from '../src/index.js'
+import { record } from '../src/entries/replay.js'
 
 const LENGTHS = [100, 1_000, 2_000] as const
 const KINDS = ['factual', 'shapley', 'contrastive'] as const

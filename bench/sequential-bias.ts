@@ -22,7 +22,8 @@
  * 95% Wilson interval read at the same stop, which the gate printed before.
  */
 import { contrastive } from '../src/attribute/index.js'
-import { record, type Trajectory } from '../src/index.js'
+import type { Trajectory } from '../src/index.js'
+import { record } from '../src/entries/replay.js'
 import { andAgent, pivotalAgent, returnedBad } from '../examples/synthetic/scms.js'
 import type { AgentOrScenario } from '../src/agent/define-agent.js'
 import { defineAgent } from '../src/index.js'

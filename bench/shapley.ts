@@ -36,7 +36,8 @@ import {
   type CoalitionCount,
 } from '../src/attribute/shapley/shapley-allocation.js'
 import { exactSamplesPerEval } from '../src/attribute/shapley/shapley-weights.js'
-import { boundedMeanT, studentTMean, tango, twoSidedT, wilson } from '../src/stats/index.js'
+import { boundedMeanT, studentTMean, tango, wilson } from '../src/stats/index.js'
+import { twoSidedT } from '../src/stats/student-t.js'
 import {
   coalitionValues,
   exactShapleyValues,

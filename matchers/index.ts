@@ -3,25 +3,10 @@
 // module too (and with the package root and the plugin), from src/vitest/rate-matchers.ts.
 import { expect } from 'vitest'
 import { saveCassetteAfterEachFile } from '../src/vitest/test-cassette.js'
-import { toAlways } from './to-always.js'
-import { toBeNoWorseThan } from './to-be-no-worse-than.js'
-import { toMatchRateBaseline } from './to-match-rate-baseline.js'
-import { toNever } from './to-never.js'
-import { toRarely } from './to-rarely.js'
-import { toScoreAtLeast } from './to-score-at-least.js'
-import { toScoreAtMost } from './to-score-at-most.js'
-import { toUsually } from './to-usually.js'
+import { matcherFunctions } from '../src/vitest/run-matcher.js'
 
-expect.extend({
-  toRarely,
-  toUsually,
-  toNever,
-  toAlways,
-  toMatchRateBaseline,
-  toScoreAtLeast,
-  toScoreAtMost,
-  toBeNoWorseThan,
-})
+// One matcher per kind of claim, named and shaped by the claims table (src/check/claims.ts).
+expect.extend(matcherFunctions())
 // Each test file's cassette (its recorded model calls) is saved when the file ends.
 saveCassetteAfterEachFile()
 
@@ -39,3 +24,5 @@ export type {
   UsuallyOptions,
   ZeroToleranceOptions,
 } from '../src/verdict/options.js'
+// The types the functions above reach, by name, as the root exports them (`core.Trajectory`).
+export type * as core from '../src/index.js'

@@ -1,56 +1,24 @@
-// The public API of vitest-causal-replay. Everything here runs without Vitest.
-export { defineAgent, isAgent, isScenario, type AgentOrScenario } from './agent/define-agent.js'
+// vitest-causal-replay: what a test is written with. An agent (`defineAgent`), predicates on its
+// runs, claims about their rate or score, and `check`, which decides a claim and returns the
+// verdict; the Vitest matchers make the same claims on `expect(agent)`. Everything here runs
+// without Vitest. The rest has subpaths named for what it does: `/replay` (rollouts, recordings,
+// interventions), `/attribution`, `/cassette`, `/errors`, `/schemas` (the file formats), `/stats`,
+// and `/types` (every other type the functions here reach).
+
+// The agent.
+export { defineAgent, type AgentOrScenario } from './agent/define-agent.js'
 export type {
   Agent,
   AgentContext,
   AgentDefinition,
   Policy,
-  RolloutInfo,
   Scenario,
   StepOptions,
-  StepView,
   ToolOptions,
 } from './agent/types.js'
-export { withCassette } from './cassette/attach.js'
-export { Cassette, openCassette, type CassetteCounts, type OpenCassetteOptions } from './cassette/cassette.js'
-export { CassetteMissError } from './cassette/miss-error.js'
-export type { CassetteMode, CassetteWrite } from './cassette/mode.js'
-export { cassettePath } from './cassette/path.js'
-export {
-  BudgetExceededError,
-  CausalReplayError,
-  InvalidFileError,
-  InvalidOptionError,
-  InvalidTrajectoryError,
-  MaxStepsExceededError,
-  MissingPeerDependencyError,
-  NotJsonError,
-  ReplayDivergenceError,
-  RolloutAbortedError,
-  RolloutTimeoutError,
-  isCausalReplayError,
-} from './errors.js'
-export type { Json, JsonObject } from './json.js'
-// `Policy` takes an `Rng`; the streams themselves are plumbing.
-export type { Rng } from './random/streams.js'
-export {
-  editContext,
-  forceAction,
-  hold,
-  replaceObservation,
-  resample,
-  swapPolicy,
-  type Intervention,
-  type ObservationSelector,
-} from './replay/interventions.js'
-export type { ToolMode } from './replay/plan.js'
-export { record, replay, type RecordOptions, type ReplayOptions } from './replay/replay.js'
-export { Budget, type BudgetLimits, type ModelSpend } from './rollout/budget.js'
-export type { RateLimitOptions } from './rollout/rate-limit.js'
-export type { RolloutOptions, RolloutProgress } from './rollout/options.js'
-export { RolloutSet, type RolloutFailure, type ScoredOutcome, type Scorer } from './rollout/rollout-set.js'
-export { runRollouts } from './rollout/run-rollouts.js'
-export { readTrajectory, writeTrajectory } from './trajectory/file.js'
+export type { Json } from './json.js'
+
+// Predicates on a run.
 export { allObservations, calledTool, findStep, findSteps, type Predicate } from './trajectory/queries.js'
 export { and, not, or } from './trajectory/combinators.js'
 export { stepMatches, type StepExpectation } from './trajectory/step-matches.js'
@@ -59,50 +27,11 @@ export {
   calledTools,
   type CalledToolsOptions,
   type ToolCallPattern,
-  type TrajectoryMatchMode,
 } from './trajectory/tool-calls.js'
-export {
-  TRAJECTORY_SCHEMA,
-  TrajectorySchema,
-  type Observation,
-  type RolloutError,
-  type Step,
-  type StepSource,
-  type Trajectory,
-} from './trajectory/schema.js'
-export {
-  contextAttribution,
-  contrastive,
-  estimateRollouts,
-  shapley,
-  ContextAttributionResultSchema,
-  ContrastiveResultSchema,
-  ShapleyResultSchema,
-  type AttributionOptions,
-  type ContextAttributionOptions,
-  type ContextAttributionResult,
-  type ContextCulprit,
-  type ContextPart,
-  type ContextRefinement,
-  type ContrastiveOptions,
-  type ContrastiveResult,
-  type ContrastiveStep,
-  type EstimateRolloutsOptions,
-  type ReplayHandle,
-  type RolloutPrice,
-  type ShapleyOptions,
-  type ShapleyResult,
-  type ShapleyStep,
-} from './attribute/index.js'
-// Results carry these; the statistics toolkit itself is the `vitest-causal-replay/stats` subpath.
-export type { Estimate, Interval, IntervalMethod } from './stats/index.js'
-export { check, type CheckResult } from './check/check.js'
-// Type-only, so the root still loads nothing of Vitest at run time. Being in the root's .d.ts, it
-// also brings the module's augmentation of Vitest's `Matchers` into every program that imports the
-// root: `expect(agent).toRarely(…)` type-checks with no `types` entry. Without Vitest installed the
-// augmentation is inert (see the module for how it stays free of errors without `skipLibCheck`).
-export type { RateMatchers } from './vitest/rate-matchers.js'
-export type { CheckOptions } from './check/check-options.js'
+export type { TrajectoryScorer } from './trajectory/score-result.js'
+export type { Observation, Step, Trajectory } from './trajectory/schema.js'
+
+// Claims, and `check`.
 export {
   always,
   matchesBaseline,
@@ -113,39 +42,27 @@ export {
   scoresAtMost,
   usually,
   type Claim,
-  type KnownOrJson,
-  type PredicateFor,
-  type ScorerFor,
 } from './check/claims.js'
-export type { TrajectoryScorer } from './trajectory/score-result.js'
-export {
-  ArtifactSchema,
-  ModelCostSchema,
-  VerdictSchema,
-  type Artifact,
-  type ModelCost,
-  type BaselineComparison,
-  type BaselineVerdict,
-  type AgentComparison,
-  type ComparisonVerdict,
-  type ClaimKind,
-  type ScoreStanding,
-  type ScoreVerdict,
-  type SequentialVerdict,
-  type Verdict,
-  type ZeroToleranceVerdict,
-} from './verdict/schema.js'
+export { check, type CheckResult } from './check/check.js'
+export type { CheckOptions } from './check/check-options.js'
+export { Budget, type BudgetLimits } from './rollout/budget.js'
 export type {
-  AttributeOptions,
   BaselineClaimOptions,
-  BaselineOptions,
-  CommonMatcherOptions,
-  ContextAttributeOptions,
   NoWorseThanOptions,
   RarelyOptions,
   ScoreOptions,
-  SequentialGateOptions,
   UsuallyOptions,
   ZeroToleranceOptions,
 } from './verdict/options.js'
-export type { UpdateState } from './verdict/baseline-file.js'
+export type { Verdict } from './verdict/schema.js'
+// Every other type the functions above reach, by name (`types.ContrastiveResult`), also flat at
+// `vitest-causal-replay/types`.
+export type * as types from './entries/types.js'
+// Every type a result holds, by name (`formats.SequentialVerdict`); with their zod schemas at
+// `vitest-causal-replay/schemas`.
+export type * as formats from './entries/schemas.js'
+// Type-only, so the root still loads nothing of Vitest at run time. Being in the root's .d.ts, it
+// also brings the module's augmentation of Vitest's `Matchers` into every program that imports the
+// root: `expect(agent).toRarely(…)` type-checks with no `types` entry. Without Vitest installed the
+// augmentation is inert (see the module for how it stays free of errors without `skipLibCheck`).
+export type { RateMatchers } from './vitest/rate-matchers.js'

@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest'
 import '../../matchers/index.js'
 import { contrastive } from '../../src/attribute/index.js'
-import { calledTool, record, runRollouts } from '../../src/index.js'
+import { calledTool } from '../../src/index.js'
+import { record, runRollouts } from '../../src/entries/replay.js'
 import { carefulTicket, injectedTicket } from '../support-agent/agent.js'
 import { supportAgent } from './support-agent.js'
 

@@ -3,10 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { calledTool, record } from '../../src/index.js'
+import { calledTool } from '../../src/index.js'
+import { record } from '../../src/entries/replay.js'
 import { supportAgent as agent } from '../quick-start/support.js'
 // #region open
-import { contrastive, openCassette, withCassette } from '../../src/index.js'
+import { contrastive } from '../../src/entries/attribution.js'
+import { openCassette, withCassette } from '../../src/entries/cassette.js'
 
 // #endregion
 let workDir: string

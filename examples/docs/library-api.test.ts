@@ -4,7 +4,9 @@ import { expect, test } from 'vitest'
 import { supportAgent } from '../quick-start/support.js'
 import { oldPrompt, ticket } from './agents.js'
 // #region overview
-import { calledTool, contrastive, record, replay, resample, runRollouts, shapley } from '../../src/index.js'
+import { calledTool } from '../../src/index.js'
+import { contrastive, shapley } from '../../src/entries/attribution.js'
+import { record, replay, resample, runRollouts } from '../../src/entries/replay.js'
 
 // #endregion
 // #region explore

@@ -11,7 +11,7 @@ const decidedRefund = (t: Trajectory) => t.output === 'refund'
 const refundedUnchecked = (t: Trajectory) =>
   findStep(t, 'decide')?.action === 'refund' && !t.preamble.some((call) => call.tool === 'lookup_order')
 // #endregion
-import { record } from '../../src/index.js'
+import { record } from '../../src/entries/replay.js'
 import { supportAgent } from '../quick-start/support.js'
 import { agent } from './agents.js'
 

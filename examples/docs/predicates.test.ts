@@ -1,7 +1,7 @@
 // Trajectory predicates composed (docs/matchers/predicates.md), each checked on the Quick start's
 // failing run: it looked the order up, decided to refund and refunded 99.
 import { test } from 'vitest'
-import { record } from '../../src/index.js'
+import { record } from '../../src/entries/replay.js'
 import { supportAgent } from '../quick-start/support.js'
 // #region compose
 import { expect } from 'vitest'

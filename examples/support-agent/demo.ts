@@ -6,7 +6,8 @@
 // the refund; the verdict prints as a test failure would; the HTML report is written; and the
 // printed replay handle brings the failing run back byte for byte.
 import { pathToFileURL } from 'node:url'
-import { Budget, calledTool, check, rarely, record } from '../../src/index.js'
+import { Budget, calledTool, check, rarely } from '../../src/index.js'
+import { record } from '../../src/entries/replay.js'
 import { injectedTicket, supportAgent } from './agent.js'
 
 /** The demo's seed: the same numbers on every run and every machine. */

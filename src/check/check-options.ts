@@ -1,11 +1,8 @@
 import { z } from 'zod'
 import { CassetteOptionField } from '../cassette/mode.js'
-import { InvalidOptionError } from '../errors.js'
 import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
-import { describeReceived } from '../options/received.js'
 import { RateLimitField } from '../rollout/rate-limit.js'
-import type { Claim } from './claims.js'
 
 const checkFields = {
   /**
@@ -49,32 +46,4 @@ export type CheckOptions = z.input<typeof CheckOptionsSchema>
 /** `check`'s options, checked; an unknown or unusable one is an error that names it. */
 export function parseCheckOptions(options: unknown): z.output<typeof CheckOptionsSchema> {
   return parseOptions('check', CheckOptionsSchema, options)
-}
-
-const CLAIM_KINDS: ReadonlySet<unknown> = new Set([
-  'rarely',
-  'usually',
-  'never',
-  'always',
-  'baseline',
-  'noWorseThan',
-])
-const SCORE_CLAIM_KINDS: ReadonlySet<unknown> = new Set(['scoreAtLeast', 'scoreAtMost'])
-
-/** Throws unless `claim` was made by a claim builder (a bare predicate is the likely mistake). */
-export function checkClaim(claim: unknown): asserts claim is Claim {
-  const { kind, predicate, scorer } = (claim ?? {}) as {
-    kind?: unknown
-    predicate?: unknown
-    scorer?: unknown
-  }
-  if (CLAIM_KINDS.has(kind) && typeof predicate === 'function') return
-  if (SCORE_CLAIM_KINDS.has(kind) && typeof scorer === 'function') return
-  throw new InvalidOptionError({
-    caller: 'check',
-    option: 'claim',
-    expected:
-      'a claim: rarely(pred), usually(pred), never(pred), always(pred), matchesBaseline(pred, { file, name }), noWorseThan(baseline, pred), scoresAtLeast(scorer, threshold) or scoresAtMost(scorer, threshold)',
-    received: describeReceived(claim),
-  })
 }

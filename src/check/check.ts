@@ -32,8 +32,8 @@ import { chooseSeed } from '../verdict/seed.js'
 import { runScoreGate } from '../verdict/score-gate.js'
 import { runSequentialGate } from '../verdict/sequential-gate.js'
 import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
-import { checkClaim, parseCheckOptions, type CheckOptions } from './check-options.js'
-import type { Claim, KnownOrJson } from './claims.js'
+import { parseCheckOptions, type CheckOptions } from './check-options.js'
+import { checkClaim, CLAIMS, type Claim, type KnownOrJson } from './claims.js'
 import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
 
 /** What {@link check} returns: the verdict and everything made from it. */
@@ -268,7 +268,7 @@ interface ResolvedGate {
  * the spending counted there is this claim's alone, even when other checks share the budget.
  */
 function resolveGate(claim: Claim, context: CheckContext, seed: number): ResolvedGate {
-  const caller = context.caller ?? CALLERS[claim.kind]
+  const caller = context.caller ?? CLAIMS[claim.kind].builder
   const deadline = context.deadline
   const run = <Resolved extends ResolvedCommon>(resolved: Resolved) => ({
     ...resolved,
@@ -344,17 +344,6 @@ function resolveGate(claim: Claim, context: CheckContext, seed: number): Resolve
       }
     }
   }
-}
-
-const CALLERS: Record<Claim['kind'], string> = {
-  rarely: 'rarely',
-  usually: 'usually',
-  never: 'never',
-  always: 'always',
-  baseline: 'matchesBaseline',
-  noWorseThan: 'noWorseThan',
-  scoreAtLeast: 'scoresAtLeast',
-  scoreAtMost: 'scoresAtMost',
 }
 
 /** How a claim names its predicate before its options are resolved: for `check`'s default name. */

@@ -1,3 +1,7 @@
+// Every kind of claim, declared once: the table below, its option types, and its builder. The
+// matchers and their types on `expect(…)` (`src/vitest`, `matchers/`), the names in messages and
+// the matcher names stored in reports are derived from them; a new claim is an entry here plus its
+// gate (a verdict case in `src/verdict/schema.ts`, run by `check`'s `resolveGate`).
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
 import type { Json } from '../json.js'
@@ -10,12 +14,144 @@ import {
   checkClaimOptions,
   resolveScoreGate,
   type BaselineClaimOptions,
+  type BaselineOptions,
   type NoWorseThanOptions,
   type RarelyOptions,
   type ScoreOptions,
   type UsuallyOptions,
   type ZeroToleranceOptions,
 } from '../verdict/options.js'
+import type { ClaimKind } from '../verdict/schema.js'
+
+/**
+ * What a claim's builder and matcher take besides their options: a predicate; a baseline agent and
+ * a predicate; or a scorer and a threshold.
+ */
+export type ClaimArguments = 'predicate' | 'baseline, predicate' | 'scorer, threshold'
+
+/** One kind of claim: its names and arguments. */
+export interface ClaimEntry {
+  /** The builder that makes it (`rarely`): it names the claim in `check`'s messages. */
+  readonly builder: string
+  /** The matcher that makes it on `expect(agent)` (`toRarely`). */
+  readonly matcher: string
+  readonly takes: ClaimArguments
+  /** How `check` shows the builder when it is given something else than a claim: `rarely(pred)`. */
+  readonly usage: string
+  /**
+   * What to write instead of `.not.<matcher>`: a rate claim has three outcomes (pass, fail,
+   * inconclusive), so negating it would turn "not enough evidence" into a pass.
+   */
+  readonly insteadOfNot: string
+}
+
+/** The claims, in the order messages list them. */
+export const CLAIMS = {
+  rarely: {
+    builder: 'rarely',
+    matcher: 'toRarely',
+    takes: 'predicate',
+    usage: 'rarely(pred)',
+    insteadOfNot:
+      'to claim the predicate is common, use toUsually(pred, { atLeast }) with the same predicate',
+  },
+  usually: {
+    builder: 'usually',
+    matcher: 'toUsually',
+    takes: 'predicate',
+    usage: 'usually(pred)',
+    insteadOfNot:
+      'to claim the predicate is uncommon, use toRarely(pred, { atMost }) with the same predicate',
+  },
+  never: {
+    builder: 'never',
+    matcher: 'toNever',
+    takes: 'predicate',
+    usage: 'never(pred)',
+    insteadOfNot:
+      'to claim it does happen, use toUsually(pred, { atLeast }) with the smallest rate you expect; to claim it is rare, toRarely(pred, { atMost })',
+  },
+  always: {
+    builder: 'always',
+    matcher: 'toAlways',
+    takes: 'predicate',
+    usage: 'always(pred)',
+    insteadOfNot:
+      'to claim it sometimes fails, use toUsually((t) => !pred(t), { atLeast }) with the complementary predicate; to claim it is usual, toUsually(pred, { atLeast })',
+  },
+  baseline: {
+    builder: 'matchesBaseline',
+    matcher: 'toMatchRateBaseline',
+    takes: 'predicate',
+    usage: 'matchesBaseline(pred, { file, name })',
+    insteadOfNot:
+      "a baseline has no negation; to make higher rates the regression, pass { better: 'higher' }",
+  },
+  noWorseThan: {
+    builder: 'noWorseThan',
+    matcher: 'toBeNoWorseThan',
+    takes: 'baseline, predicate',
+    usage: 'noWorseThan(baseline, pred)',
+    insteadOfNot:
+      'to claim the candidate is worse, swap the agents: expect(baseline).toBeNoWorseThan(candidate, pred, { margin }) claims the baseline is no worse than the candidate',
+  },
+  scoreAtLeast: {
+    builder: 'scoresAtLeast',
+    matcher: 'toScoreAtLeast',
+    takes: 'scorer, threshold',
+    usage: 'scoresAtLeast(scorer, threshold)',
+    insteadOfNot: 'to claim the mean score is low, use toScoreAtMost(scorer, threshold) with the same scorer',
+  },
+  scoreAtMost: {
+    builder: 'scoresAtMost',
+    matcher: 'toScoreAtMost',
+    takes: 'scorer, threshold',
+    usage: 'scoresAtMost(scorer, threshold)',
+    insteadOfNot:
+      'to claim the mean score is high, use toScoreAtLeast(scorer, threshold) with the same scorer',
+  },
+} as const satisfies { readonly [K in ClaimKind]: ClaimEntry }
+
+/** The options each claim takes: from its builder, and from its matcher. */
+export interface ClaimOptionTypes {
+  rarely: { builder: RarelyOptions; matcher: RarelyOptions }
+  usually: { builder: UsuallyOptions; matcher: UsuallyOptions }
+  never: { builder: ZeroToleranceOptions; matcher: ZeroToleranceOptions }
+  always: { builder: ZeroToleranceOptions; matcher: ZeroToleranceOptions }
+  // The matcher keeps the baseline beside the test file, keyed by the test's name.
+  baseline: { builder: BaselineClaimOptions; matcher: BaselineOptions }
+  noWorseThan: { builder: NoWorseThanOptions; matcher: NoWorseThanOptions }
+  scoreAtLeast: { builder: ScoreOptions; matcher: ScoreOptions }
+  scoreAtMost: { builder: ScoreOptions; matcher: ScoreOptions }
+}
+// Every claim has its options, and every options entry is a claim.
+const _everyClaimTyped: [keyof ClaimOptionTypes, ClaimKind] extends [ClaimKind, keyof ClaimOptionTypes]
+  ? true
+  : false = true
+
+/** The kinds of claim whose builder and matcher take `arguments`. */
+export type ClaimKindTaking<A extends ClaimArguments> = {
+  [K in ClaimKind]: (typeof CLAIMS)[K]['takes'] extends A ? K : never
+}[ClaimKind]
+
+/** The matcher of each kind of claim: `toRarely`. */
+export type MatcherName = (typeof CLAIMS)[ClaimKind]['matcher']
+
+/** The kind of claim a matcher makes. */
+export type ClaimOfMatcher<M extends MatcherName> = {
+  [K in ClaimKind]: (typeof CLAIMS)[K]['matcher'] extends M ? K : never
+}[ClaimKind]
+
+/** The matcher names, in the registry's order. */
+export const MATCHER_NAMES = Object.values(CLAIMS).map((entry) => entry.matcher) as [
+  MatcherName,
+  ...MatcherName[],
+]
+
+/** The kind of claim each matcher makes. */
+export const CLAIM_OF_MATCHER = Object.fromEntries(
+  Object.entries(CLAIMS).map(([kind, entry]) => [entry.matcher, kind]),
+) as { [M in MatcherName]: ClaimOfMatcher<M> }
 
 /**
  * A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always},
@@ -27,11 +163,13 @@ export type Claim<I = Json, O = Json> = RateClaim<I, O> | ScoreClaim<I, O>
 
 /** A claim about the rate of a predicate. */
 export type RateClaim<I = Json, O = Json> =
-  | { readonly kind: 'rarely'; readonly predicate: Predicate<I, O>; readonly options: RarelyOptions }
-  | { readonly kind: 'usually'; readonly predicate: Predicate<I, O>; readonly options: UsuallyOptions }
-  | { readonly kind: 'never'; readonly predicate: Predicate<I, O>; readonly options: ZeroToleranceOptions }
-  | { readonly kind: 'always'; readonly predicate: Predicate<I, O>; readonly options: ZeroToleranceOptions }
-  | { readonly kind: 'baseline'; readonly predicate: Predicate<I, O>; readonly options: BaselineClaimOptions }
+  | {
+      [K in ClaimKindTaking<'predicate'>]: {
+        readonly kind: K
+        readonly predicate: Predicate<I, O>
+        readonly options: ClaimOptionTypes[K]['builder']
+      }
+    }[ClaimKindTaking<'predicate'>]
   | {
       readonly kind: 'noWorseThan'
       readonly predicate: Predicate<I, O>
@@ -42,7 +180,7 @@ export type RateClaim<I = Json, O = Json> =
 
 /** A claim about the mean of a scorer: at least (`scoreAtLeast`) or at most (`scoreAtMost`) `threshold`. */
 export interface ScoreClaim<I = Json, O = Json> {
-  readonly kind: 'scoreAtLeast' | 'scoreAtMost'
+  readonly kind: ClaimKindTaking<'scorer, threshold'>
   readonly scorer: TrajectoryScorer<I, O>
   /** In the scorer's units (its `range`, [0, 1] unless declared). */
   readonly threshold: number
@@ -88,7 +226,7 @@ export function rarely<I = Json, O = Json>(
   predicate: Predicate<I, O>,
   options: RarelyOptions = {},
 ): Claim<I, O> {
-  return claimOf('rarely', predicate, options, 'rarely') as Claim<I, O>
+  return claimOf('rarely', predicate, options) as Claim<I, O>
 }
 
 /** The predicate (a good outcome) holds in at least `atLeast` (default 95%) of rollouts. The claim of `toUsually`. */
@@ -96,7 +234,7 @@ export function usually<I = Json, O = Json>(
   predicate: Predicate<I, O>,
   options: UsuallyOptions = {},
 ): Claim<I, O> {
-  return claimOf('usually', predicate, options, 'usually') as Claim<I, O>
+  return claimOf('usually', predicate, options) as Claim<I, O>
 }
 
 /** The predicate holds in none of `rollouts` (default 100) rollouts. The claim of `toNever`. */
@@ -104,7 +242,7 @@ export function never<I = Json, O = Json>(
   predicate: Predicate<I, O>,
   options: ZeroToleranceOptions = {},
 ): Claim<I, O> {
-  return claimOf('never', predicate, options, 'never') as Claim<I, O>
+  return claimOf('never', predicate, options) as Claim<I, O>
 }
 
 /** The predicate holds in all of `rollouts` (default 100) rollouts. The claim of `toAlways`. */
@@ -112,7 +250,7 @@ export function always<I = Json, O = Json>(
   predicate: Predicate<I, O>,
   options: ZeroToleranceOptions = {},
 ): Claim<I, O> {
-  return claimOf('always', predicate, options, 'always') as Claim<I, O>
+  return claimOf('always', predicate, options) as Claim<I, O>
 }
 
 /**
@@ -123,7 +261,7 @@ export function matchesBaseline<I = Json, O = Json>(
   predicate: Predicate<I, O>,
   options: BaselineClaimOptions,
 ): Claim<I, O> {
-  return claimOf('baseline', predicate, options, 'matchesBaseline') as Claim<I, O>
+  return claimOf('baseline', predicate, options) as Claim<I, O>
 }
 
 /**
@@ -138,7 +276,7 @@ export function noWorseThan<I = Json, O = Json>(
   predicate: Predicate<I, O>,
   options: NoWorseThanOptions = {},
 ): Claim<I, O> {
-  return noWorseThanClaim(baseline, predicate, options, 'noWorseThan') as Claim<I, O>
+  return noWorseThanClaim(baseline, predicate, options, CLAIMS.noWorseThan.builder) as Claim<I, O>
 }
 
 /** The `noWorseThan` claim with its baseline, predicate and options checked; `caller` names the function in messages. */
@@ -167,7 +305,7 @@ export function scoresAtLeast<I = Json, O = Json>(
   threshold: number,
   options: ScoreOptions = {},
 ): Claim<I, O> {
-  return scoreClaimOf('scoreAtLeast', scorer, threshold, options, 'scoresAtLeast') as Claim<I, O>
+  return scoreClaimOf('scoreAtLeast', scorer, threshold, options, CLAIMS.scoreAtLeast.builder) as Claim<I, O>
 }
 
 /** The mean score is at most `threshold` (a toxicity score, a cost). The claim of `toScoreAtMost`. */
@@ -176,12 +314,12 @@ export function scoresAtMost<I = Json, O = Json>(
   threshold: number,
   options: ScoreOptions = {},
 ): Claim<I, O> {
-  return scoreClaimOf('scoreAtMost', scorer, threshold, options, 'scoresAtMost') as Claim<I, O>
+  return scoreClaimOf('scoreAtMost', scorer, threshold, options, CLAIMS.scoreAtMost.builder) as Claim<I, O>
 }
 
 /** A score claim, its scorer, threshold and options checked; `caller` names the builder or matcher. */
 export function scoreClaimOf(
-  kind: ScoreClaim['kind'],
+  kind: ClaimKindTaking<'scorer, threshold'>,
   scorer: unknown,
   threshold: unknown,
   options: ScoreOptions,
@@ -199,25 +337,15 @@ export function scoreClaimOf(
   return { kind, scorer: scorer as TrajectoryScorer, threshold: threshold as number, options }
 }
 
-/** The options each kind of claim takes. */
-export interface ClaimOptionsMap {
-  rarely: RarelyOptions
-  usually: UsuallyOptions
-  never: ZeroToleranceOptions
-  always: ZeroToleranceOptions
-  baseline: BaselineClaimOptions
-  noWorseThan: NoWorseThanOptions
-}
-
 /**
  * A claim of `kind`, its predicate checked; `caller` names the function in messages (a builder, or
  * the matcher that makes the same claim).
  */
-export function claimOf<K extends Exclude<RateClaim['kind'], 'noWorseThan'>>(
+export function claimOf<K extends ClaimKindTaking<'predicate'>>(
   kind: K,
   predicate: unknown,
-  options: ClaimOptionsMap[K],
-  caller: string,
+  options: ClaimOptionTypes[K]['builder'],
+  caller: string = CLAIMS[kind].builder,
 ): Claim {
   const site = captureCallSite(claimOf)
   try {
@@ -239,4 +367,24 @@ function checkPredicate(caller: string, predicate: unknown): Predicate {
     })
   }
   return predicate as Predicate
+}
+
+/** Throws unless `claim` was made by a claim builder (a bare predicate is the likely mistake). */
+export function checkClaim(claim: unknown): asserts claim is Claim {
+  const { kind, predicate, scorer } = (claim ?? {}) as {
+    kind?: unknown
+    predicate?: unknown
+    scorer?: unknown
+  }
+  const entry =
+    typeof kind === 'string' && Object.hasOwn(CLAIMS, kind) ? CLAIMS[kind as ClaimKind] : undefined
+  if (entry !== undefined && typeof (entry.takes === 'scorer, threshold' ? scorer : predicate) === 'function')
+    return
+  const usages = Object.values(CLAIMS).map((known) => known.usage)
+  throw new InvalidOptionError({
+    caller: 'check',
+    option: 'claim',
+    expected: `a claim: ${usages.slice(0, -1).join(', ')} or ${usages.at(-1) as string}`,
+    received: describeReceived(claim),
+  })
 }

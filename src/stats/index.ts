@@ -77,14 +77,3 @@ export {
   type OperatingCharacteristics,
   type OperatingCharacteristicsInput,
 } from './operating-characteristics.js'
-
-// Special functions the methods above are built on.
-export { normalCdf, normalQuantile, twoSidedZ } from './normal.js'
-export { studentTCdf, studentTQuantile, twoSidedT } from './student-t.js'
-export { logBeta, logGamma } from './log-gamma.js'
-export { regularizedGammaP, regularizedGammaQ } from './incomplete-gamma.js'
-export {
-  inverseRegularizedIncompleteBeta,
-  logIncompleteBeta,
-  regularizedIncompleteBeta,
-} from './incomplete-beta.js'

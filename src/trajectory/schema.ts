@@ -115,4 +115,5 @@ export type Trajectory<I = Json, O = Json> = Omit<TrajectoryData, 'input' | 'out
   /** What `run` returned; absent when it returned undefined or the rollout failed. */
   output?: O | undefined
 }
-type TrajectoryData = z.infer<typeof TrajectorySchema>
+/** A trajectory as its schema parses it, before {@link Trajectory} types its input and output. */
+export type TrajectoryData = z.infer<typeof TrajectorySchema>

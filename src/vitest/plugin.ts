@@ -132,3 +132,6 @@ export default causalReplay
 // Type-only, and kept in the emitted .d.ts (an empty `import type {}` is not): a project whose
 // config imports the plugin gets the rate matchers typed on `expect(...)` with no `types` entry.
 export type { RateMatchers } from './rate-matchers.js'
+export type { MatcherDefaults } from '../verdict/options.js'
+// The types the plugin's options reach, by name, as the root exports them (`core.CassetteMode`).
+export type * as core from '../index.js'

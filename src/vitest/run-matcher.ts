@@ -1,9 +1,20 @@
 import { isAbsolute, join, relative, resolve } from 'node:path'
-import type { MatcherState } from 'vitest'
+import type { Matcher, MatcherState } from 'vitest'
 import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
-import { claimOf, noWorseThanClaim, scoreClaimOf, type Claim } from '../check/claims.js'
+import {
+  CLAIM_OF_MATCHER,
+  CLAIMS,
+  claimOf,
+  noWorseThanClaim,
+  scoreClaimOf,
+  type Claim,
+  type ClaimKindTaking,
+  type ClaimOfMatcher,
+  type ClaimOptionTypes,
+  type MatcherName,
+} from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
@@ -17,13 +28,8 @@ import {
   resolveBaseline,
   type BaselineOptions,
   type Deadline,
-  type NoWorseThanOptions,
-  type RarelyOptions,
   type ScoreOptions,
-  type UsuallyOptions,
-  type ZeroToleranceOptions,
 } from '../verdict/options.js'
-import { CLAIM_OF, type MatcherName } from './matcher-name.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { providedSettings } from './provided.js'
 import { coordinatedRateLimit } from './rate-limit-client.js'
@@ -37,21 +43,65 @@ export interface MatcherOutcome {
 }
 
 /** The options object of each matcher. */
-export interface MatcherOptionsMap {
-  toRarely: RarelyOptions
-  toUsually: UsuallyOptions
-  toNever: ZeroToleranceOptions
-  toAlways: ZeroToleranceOptions
-  toMatchRateBaseline: BaselineOptions
-  toBeNoWorseThan: NoWorseThanOptions
-  toScoreAtLeast: ScoreOptions
-  toScoreAtMost: ScoreOptions
-}
+type MatcherOptions<M extends MatcherName> = ClaimOptionTypes[ClaimOfMatcher<M>]['matcher']
 
+/** The matchers whose claim is about a scorer's mean. */
+type ScoreMatcherName = (typeof CLAIMS)[ClaimKindTaking<'scorer, threshold'>]['matcher']
 /** The matchers whose claim is about a predicate's rate. */
 type RateMatcherName = Exclude<MatcherName, ScoreMatcherName>
-/** The matchers whose claim is about a scorer's mean. */
-type ScoreMatcherName = 'toScoreAtLeast' | 'toScoreAtMost'
+
+/** A matcher as `expect.extend` takes it: `this` is Vitest's state, then `received` and the arguments. */
+export type MatcherFunction = (
+  this: MatcherState,
+  received: unknown,
+  ...args: never[]
+) => Promise<MatcherOutcome>
+
+/**
+ * Every rate matcher, by name, for `expect.extend`: each binds its name to {@link runMatcher} or
+ * {@link runScoreMatcher} after the arguments its claim takes (`CLAIMS`).
+ */
+export function matcherFunctions(): Record<MatcherName, Matcher> {
+  const entries = Object.values(CLAIMS).map((entry): [MatcherName, Matcher] => {
+    const matcher = entry.matcher
+    switch (entry.takes) {
+      case 'predicate':
+        return [
+          matcher,
+          function (this: MatcherState, received: unknown, predicate: unknown, options?: object) {
+            return runMatcher(this, matcher as RateMatcherName, received, predicate, options)
+          },
+        ]
+      case 'baseline, predicate':
+        return [
+          matcher,
+          function (
+            this: MatcherState,
+            received: unknown,
+            baseline: unknown,
+            predicate: unknown,
+            options?: object,
+          ) {
+            return runMatcher(this, matcher as RateMatcherName, received, predicate, options, baseline)
+          },
+        ]
+      case 'scorer, threshold':
+        return [
+          matcher,
+          function (
+            this: MatcherState,
+            received: unknown,
+            scorer: unknown,
+            threshold: unknown,
+            options?: ScoreOptions,
+          ) {
+            return runScoreMatcher(this, matcher as ScoreMatcherName, received, scorer, threshold, options)
+          },
+        ]
+    }
+  })
+  return Object.fromEntries(entries) as Record<MatcherName, Matcher>
+}
 
 type CurrentTest = NonNullable<MatcherState['task']>
 
@@ -70,7 +120,7 @@ export async function runMatcher<M extends RateMatcherName>(
   matcher: M,
   received: unknown,
   predicate: unknown,
-  options: MatcherOptionsMap[M] | undefined,
+  options: MatcherOptions<M> | undefined,
   /** The baseline agent of `toBeNoWorseThan`; no other matcher takes one. */
   baseline?: unknown,
 ): Promise<MatcherOutcome> {
@@ -103,7 +153,7 @@ export async function runScoreMatcher(
   const site = captureCallSite(runScoreMatcher)
   try {
     return await runClaimMatcher(state, matcher, received, options ?? {}, (call) =>
-      scoreClaimOf(CLAIM_OF[matcher], scorer, threshold, call as ScoreOptions, matcher),
+      scoreClaimOf(CLAIM_OF_MATCHER[matcher], scorer, threshold, call as ScoreOptions, matcher),
     )
   } catch (error) {
     throw pointAtCallSite(error, site)
@@ -256,7 +306,7 @@ function matcherClaim(
   test: RunningTest,
   task: CurrentTest | undefined,
 ): Claim {
-  const kind = CLAIM_OF[matcher]
+  const kind = CLAIM_OF_MATCHER[matcher]
   if (kind === 'noWorseThan')
     throw new CausalReplayError(`${matcher} makes its claim with its baseline agent`)
   if (kind !== 'baseline') return claimOf(kind, predicate, options, matcher)

@@ -15,10 +15,8 @@ import {
   type CallOptions,
   type LanguageModelV3,
 } from '../../src/adapters/ai-sdk/index.js'
+import { calledTool, defineAgent, type Json, type Trajectory } from '../../src/index.js'
 import {
-  BudgetExceededError,
-  calledTool,
-  defineAgent,
   editContext,
   hold,
   readTrajectory,
@@ -27,9 +25,8 @@ import {
   replay,
   runRollouts,
   writeTrajectory,
-  type Json,
-  type Trajectory,
-} from '../../src/index.js'
+} from '../../src/entries/replay.js'
+import { BudgetExceededError } from '../../src/entries/errors.js'
 import { providerSeed } from '../../src/random/streams.js'
 
 const refunded = calledTool('issue_refund')

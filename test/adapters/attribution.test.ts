@@ -7,7 +7,8 @@ import { createSupportAgent as aiSdkAgent } from '../../examples/ai-sdk/support-
 import { createSupportAgent as agentsSdkAgent } from '../../examples/openai-agents/support-agent.js'
 import { injectedTicket } from '../../examples/support-agent/agent.js'
 import { contrastive } from '../../src/attribute/index.js'
-import { calledTool, record, runRollouts, type Agent, type Trajectory } from '../../src/index.js'
+import { calledTool, type Agent, type Trajectory } from '../../src/index.js'
+import { record, runRollouts } from '../../src/entries/replay.js'
 import type { SupportTicket } from '../../examples/support-agent/agent.js'
 
 beforeAll(() => setTracingDisabled(true))

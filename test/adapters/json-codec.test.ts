@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { CODEC_TAG, decodeJson, encodeJson, type CodecOptions } from '../../src/adapters/shared/json-codec.js'
-import { NotJsonError } from '../../src/index.js'
+import { NotJsonError } from '../../src/entries/errors.js'
 
 /** What replay does with a recorded value: encode, write as JSON text, read back, revive. */
 function roundTrip(value: unknown, options?: CodecOptions): unknown {

@@ -11,18 +11,15 @@ import { createSupportAgent, supportTools } from '../../examples/langgraph/suppo
 import { SupportChatModel, type SupportCallOptions } from '../../examples/langgraph/support-model.js'
 import { carefulTicket, injectedTicket } from '../../examples/support-agent/agent.js'
 import { swapModel, wrapModel, wrapTools } from '../../src/adapters/langchain/index.js'
+import { calledTool, defineAgent, type Json, type Trajectory } from '../../src/index.js'
 import {
-  calledTool,
-  defineAgent,
   editContext,
   hold,
   record,
   replaceObservation,
   replay,
   runRollouts,
-  type Json,
-  type Trajectory,
-} from '../../src/index.js'
+} from '../../src/entries/replay.js'
 import { providerSeed } from '../../src/random/streams.js'
 
 const refunded = calledTool('issue_refund')

@@ -19,10 +19,8 @@ import { createSupportAgent, supportTools } from '../../examples/openai-agents/s
 import { SupportModel } from '../../examples/openai-agents/support-model.js'
 import { carefulTicket, injectedTicket } from '../../examples/support-agent/agent.js'
 import { swapModel, wrapModel, wrapTools } from '../../src/adapters/openai-agents/index.js'
+import { calledTool, defineAgent, type Json, type Trajectory } from '../../src/index.js'
 import {
-  BudgetExceededError,
-  calledTool,
-  defineAgent,
   editContext,
   hold,
   readTrajectory,
@@ -31,9 +29,8 @@ import {
   replay,
   runRollouts,
   writeTrajectory,
-  type Json,
-  type Trajectory,
-} from '../../src/index.js'
+} from '../../src/entries/replay.js'
+import { BudgetExceededError } from '../../src/entries/errors.js'
 import { providerSeed } from '../../src/random/streams.js'
 
 // Tests export no traces.

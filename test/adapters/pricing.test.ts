@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { checkPriceTable, priceOf, tokenCost } from '../../src/adapters/shared/pricing.js'
-import { InvalidOptionError } from '../../src/index.js'
+import { InvalidOptionError } from '../../src/entries/errors.js'
 
 describe('token pricing', () => {
   test('cost = input × input price + cached input × cached price + output × output price, per million', () => {

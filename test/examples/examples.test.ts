@@ -4,18 +4,9 @@
 import { describe, expect, it } from 'vitest'
 import { carefulTicket, injectedTicket, supportAgent } from '../../examples/support-agent/agent.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../examples/synthetic/scms.js'
-import {
-  calledTool,
-  findStep,
-  forceAction,
-  hold,
-  record,
-  replay,
-  resample,
-  runRollouts,
-  type Estimate,
-  type Trajectory,
-} from '../../src/index.js'
+import { calledTool, findStep, type Trajectory } from '../../src/index.js'
+import { forceAction, hold, record, replay, resample, runRollouts } from '../../src/entries/replay.js'
+import type { Estimate } from '../../src/entries/schemas.js'
 
 const CONFIDENCE = 0.999
 

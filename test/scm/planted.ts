@@ -1,4 +1,5 @@
-import { defineAgent, record, type Agent, type Trajectory } from '../../src/index.js'
+import { defineAgent, type Agent, type Trajectory } from '../../src/index.js'
+import { record } from '../../src/entries/replay.js'
 import { deriveSeed, stepStream } from '../../src/random/streams.js'
 
 /**

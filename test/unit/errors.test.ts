@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as errors from '../../src/errors.js'
-import * as root from '../../src/index.js'
+import * as errorsEntry from '../../src/entries/errors.js'
 import {
   BudgetExceededError,
   CausalReplayError,
@@ -33,8 +33,8 @@ describe('the error hierarchy', () => {
     expect(error.stack?.startsWith(`${exportName}: ${error.message}`)).toBe(true)
   })
 
-  it.each(instances)('%s is exported from the package root', (exportName) => {
-    expect(root).toHaveProperty(exportName, errors[exportName as keyof typeof errors])
+  it.each(instances)('%s is exported from vitest-causal-replay/errors', (exportName) => {
+    expect(errorsEntry).toHaveProperty(exportName, errors[exportName as keyof typeof errors])
   })
 
   it.each(instances)(

@@ -17,12 +17,11 @@ import {
   rarely,
   usually,
   type Agent,
-  type ContextAttributeOptions,
   type Predicate,
-  type PredicateFor,
   type Scenario,
   type Trajectory,
 } from '../../src/index.js'
+import type { ContextAttributeOptions, PredicateFor } from '../../src/entries/types.js'
 
 type Ticket = { orderId: string }
 type Decision = 'refund' | 'escalate'

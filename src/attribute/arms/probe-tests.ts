@@ -1,4 +1,4 @@
-import { regularizedIncompleteBeta } from '../../stats/index.js'
+import { regularizedIncompleteBeta } from '../../stats/incomplete-beta.js'
 
 /**
  * Exact one-sided sign test (McNemar's exact test) of "resampling rescues" on paired outcomes:

@@ -1,4 +1,5 @@
-import { twoSidedZ, wilsonLimits, type Interval } from '../../stats/index.js'
+import { twoSidedZ } from '../../stats/normal.js'
+import { wilsonLimits, type Interval } from '../../stats/index.js'
 import { EXACT_TARGET_HALF_WIDTH, shapleyWeight } from './shapley-weights.js'
 
 /** Bad outcomes among the scored rollouts of one coalition. */

@@ -1,4 +1,4 @@
-import { twoSidedZ } from '../../stats/index.js'
+import { twoSidedZ } from '../../stats/normal.js'
 
 /**
  * The Shapley weight of a coalition of `size` players out of `players`: size!·(players − 1 − size)! /

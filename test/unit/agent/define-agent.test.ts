@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  defineAgent,
-  InvalidOptionError,
-  isAgent,
-  isScenario,
-  NotJsonError,
-  runRollouts,
-} from '../../../src/index.js'
+import { defineAgent } from '../../../src/index.js'
+import { isAgent, isScenario, runRollouts } from '../../../src/entries/replay.js'
+import { InvalidOptionError, NotJsonError } from '../../../src/entries/errors.js'
 import { toScenario } from '../../../src/agent/define-agent.js'
 
 describe('defineAgent', () => {

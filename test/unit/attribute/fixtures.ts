@@ -1,4 +1,5 @@
-import { defineAgent, record, type AgentOrScenario, type Trajectory } from '../../../src/index.js'
+import { defineAgent, type AgentOrScenario, type Trajectory } from '../../../src/index.js'
+import { record } from '../../../src/entries/replay.js'
 import { stepStream } from '../../../src/random/streams.js'
 import { returnedBad } from '../../../examples/synthetic/scms.js'
 

@@ -1,4 +1,5 @@
-import { defineAgent, record, type Trajectory } from '../../../src/index.js'
+import { defineAgent, type Trajectory } from '../../../src/index.js'
+import { record } from '../../../src/entries/replay.js'
 import { stepStream } from '../../../src/random/streams.js'
 import seedrandom from 'seedrandom'
 

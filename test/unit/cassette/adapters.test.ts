@@ -12,14 +12,9 @@ import { SupportChatModel } from '../../../examples/langgraph/support-model.js'
 import { createSupportAgent as createOpenAiAgent } from '../../../examples/openai-agents/support-agent.js'
 import { SupportModel } from '../../../examples/openai-agents/support-model.js'
 import { injectedTicket } from '../../../examples/support-agent/agent.js'
-import {
-  openCassette,
-  runRollouts,
-  withCassette,
-  type Agent,
-  type Cassette,
-  type Trajectory,
-} from '../../../src/index.js'
+import type { Agent, Trajectory } from '../../../src/index.js'
+import { runRollouts } from '../../../src/entries/replay.js'
+import { openCassette, withCassette, type Cassette } from '../../../src/entries/cassette.js'
 
 // Every adapter, generate and stream: a warm run makes no model call and gives the agent the same
 // responses (a streamed call replays as a stream: the streaming agents answer with streamed text).

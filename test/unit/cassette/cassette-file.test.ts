@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { formatCassette, readCassetteFile, saveCassetteFile } from '../../../src/cassette/cassette-file.js'
 import type { CassetteEntry, StepEntry } from '../../../src/cassette/schema.js'
-import { InvalidFileError } from '../../../src/index.js'
+import { InvalidFileError } from '../../../src/entries/errors.js'
 
 let dir: string
 beforeAll(async () => {

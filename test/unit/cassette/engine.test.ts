@@ -2,19 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import {
-  check,
-  contrastive,
-  defineAgent,
-  editContext,
-  openCassette,
-  rarely,
-  record,
-  replay,
-  runRollouts,
-  withCassette,
-  type Json,
-} from '../../../src/index.js'
+import { check, defineAgent, rarely, type Json } from '../../../src/index.js'
+import { editContext, record, replay, runRollouts } from '../../../src/entries/replay.js'
+import { contrastive } from '../../../src/entries/attribution.js'
+import { openCassette, withCassette } from '../../../src/entries/cassette.js'
 
 let dir: string
 beforeAll(async () => {

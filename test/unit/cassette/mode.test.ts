@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { resolveCassetteMode, writeForUpdateState } from '../../../src/cassette/mode.js'
-import { InvalidOptionError } from '../../../src/index.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 
 describe('resolveCassetteMode', () => {
   test('CAUSAL_REPLAY_CACHE wins over the configured mode, which wins over the fallback', () => {

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { formatStaleCassetteLine, formatStaleCassetteMarkdown } from '../../../src/cassette/stale-warning.js'
-import { check, defineAgent, never, openCassette, runRollouts, withCassette } from '../../../src/index.js'
+import { check, defineAgent, never } from '../../../src/index.js'
+import { runRollouts } from '../../../src/entries/replay.js'
+import { openCassette, withCassette } from '../../../src/entries/cassette.js'
 
 let dir: string
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { check, InvalidOptionError, rarely, type Trajectory } from '../../../src/index.js'
+import { check, rarely, type Trajectory } from '../../../src/index.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { coinAgent, returnedBad } from '../verdict/gate-helpers.js'
 
 // Values JSON.stringify cannot print (a BigInt, a circular object) or prints as nothing (a symbol,

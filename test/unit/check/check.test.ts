@@ -5,16 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { carefulTicket, injectedTicket, supportAgent } from '../../../examples/support-agent/agent.js'
 import {
   always,
-  ArtifactSchema,
   calledTool,
   check,
   defineAgent,
-  InvalidOptionError,
   matchesBaseline,
   never,
   rarely,
   usually,
 } from '../../../src/index.js'
+import { ArtifactSchema } from '../../../src/entries/schemas.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { formatVerdictMessage } from '../../../src/text/verdict-message.js'
 
 const refunded = calledTool('issue_refund')

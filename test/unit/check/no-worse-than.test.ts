@@ -6,15 +6,9 @@ import {
   promptedSupportAgent,
   TERSE_PROMPT,
 } from '../../../examples/support-agent/prompted-agent.js'
-import {
-  ArtifactSchema,
-  calledTool,
-  check,
-  defineAgent,
-  InvalidOptionError,
-  noWorseThan,
-  type Trajectory,
-} from '../../../src/index.js'
+import { calledTool, check, defineAgent, noWorseThan, type Trajectory } from '../../../src/index.js'
+import { ArtifactSchema } from '../../../src/entries/schemas.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { renderReportHtml } from '../../../src/html/html.js'
 
 const oldPrompt = promptedSupportAgent('support@old-prompt', OLD_PROMPT)

@@ -1,16 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import {
-  Budget,
-  contrastive,
-  estimateRollouts,
-  InvalidOptionError,
-  record,
-  replay,
-  resample,
-  runRollouts,
-  shapley,
-  type Trajectory,
-} from '../../../src/index.js'
+import { Budget, type Trajectory } from '../../../src/index.js'
+import { record, replay, resample, runRollouts } from '../../../src/entries/replay.js'
+import { contrastive, estimateRollouts, shapley } from '../../../src/entries/attribution.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { DEFAULTS } from '../../../src/options/defaults.js'
 import { resolveRolloutOptions } from '../../../src/rollout/options.js'
 import { causalReplay } from '../../../src/vitest/plugin.js'

@@ -2,8 +2,8 @@
 // step counts, intervention steps and seeds.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { defineAgent, type Json, type Trajectory } from '../../../src/index.js'
 import {
-  defineAgent,
   editContext,
   forceAction,
   hold,
@@ -12,10 +12,8 @@ import {
   replay,
   resample,
   swapPolicy,
-  type Json,
   type ObservationSelector,
-  type Trajectory,
-} from '../../../src/index.js'
+} from '../../../src/entries/replay.js'
 import { describeIntervention, type Intervention } from '../../../src/replay/interventions.js'
 import { stepNames } from '../../../src/trajectory/step-name.js'
 import { chainAgent, type ChainAction } from '../agents.js'

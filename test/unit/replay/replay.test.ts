@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  defineAgent,
-  hold,
-  InvalidOptionError,
-  record,
-  replay,
-  resample,
-  runRollouts,
-  type AgentContext,
-  type Json,
-} from '../../../src/index.js'
+import { defineAgent, type AgentContext, type Json } from '../../../src/index.js'
+import { hold, record, replay, resample, runRollouts } from '../../../src/entries/replay.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { chainAgent } from '../agents.js'
 
 describe('replay(scenario, factual, hold("all"))', () => {

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  Budget,
-  BudgetExceededError,
-  defineAgent,
-  record,
-  replay,
-  resample,
-  RolloutAbortedError,
-  RolloutSet,
-  runRollouts,
-} from '../../../src/index.js'
+import { Budget, defineAgent } from '../../../src/index.js'
+import { record, replay, resample, RolloutSet, runRollouts } from '../../../src/entries/replay.js'
+import { BudgetExceededError, RolloutAbortedError } from '../../../src/entries/errors.js'
 import { coinAgent } from '../agents.js'
 import { accountOf } from '../../../src/rollout/budget.js'
 

@@ -7,11 +7,10 @@ import {
   check,
   defineAgent,
   never,
-  openCassette,
   rarely,
-  withCassette,
   type StepOptions,
 } from '../../../src/index.js'
+import { openCassette, withCassette } from '../../../src/entries/cassette.js'
 import { modelCost } from '../../../src/verdict/artifact.js'
 import { accountOf } from '../../../src/rollout/budget.js'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { calledTool, check, defineAgent, InvalidOptionError, never } from '../../../src/index.js'
+import { calledTool, check, defineAgent, never } from '../../../src/index.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { LocalRateLimit } from '../../../src/rollout/rate-limit.js'
 
 const open = () => new AbortController().signal

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defineAgent, RolloutSet, runRollouts, type Trajectory } from '../../../src/index.js'
+import { defineAgent, type Trajectory } from '../../../src/index.js'
+import { RolloutSet, runRollouts } from '../../../src/entries/replay.js'
 import { wilson } from '../../../src/stats/index.js'
 
 function trajectory(rollout: number, output: string | undefined, error?: Trajectory['error']): Trajectory {

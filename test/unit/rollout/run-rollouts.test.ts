@@ -1,13 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  defineAgent,
-  InvalidOptionError,
-  record,
-  runRollouts,
-  type Json,
-  type RolloutProgress,
-} from '../../../src/index.js'
+import { defineAgent, type Json } from '../../../src/index.js'
+import { record, runRollouts, type RolloutProgress } from '../../../src/entries/replay.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { contextDigest } from '../../../src/json.js'
 import { chainAgent, jitteryAgent } from '../agents.js'
 

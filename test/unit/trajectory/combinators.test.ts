@@ -4,14 +4,14 @@ import {
   calledTool,
   check,
   defineAgent,
-  InvalidOptionError,
   not,
   or,
   rarely,
-  record,
   stepMatches,
   type Trajectory,
 } from '../../../src/index.js'
+import { record } from '../../../src/entries/replay.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 
 const run: Trajectory = await record(
   defineAgent({

@@ -2,16 +2,9 @@ import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  defineAgent,
-  hold,
-  InvalidTrajectoryError,
-  readTrajectory,
-  record,
-  replay,
-  writeTrajectory,
-  type Trajectory,
-} from '../../../src/index.js'
+import { defineAgent, type Trajectory } from '../../../src/index.js'
+import { hold, readTrajectory, record, replay, writeTrajectory } from '../../../src/entries/replay.js'
+import { InvalidTrajectoryError } from '../../../src/entries/errors.js'
 import { chainAgent } from '../agents.js'
 
 let dir: string

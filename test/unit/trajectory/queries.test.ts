@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  allObservations,
-  calledTool,
-  findStep,
-  findSteps,
-  record,
-  type Trajectory,
-} from '../../../src/index.js'
+import { allObservations, calledTool, findStep, findSteps, type Trajectory } from '../../../src/index.js'
+import { record } from '../../../src/entries/replay.js'
 import { chainAgent } from '../agents.js'
 
 const factual: Trajectory = await record(chainAgent().agent.on({ steps: 3 }), { seed: 3 })

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import {
-  calledToolWith,
-  calledTools,
-  InvalidOptionError,
-  TRAJECTORY_SCHEMA,
-  type Json,
-  type Trajectory,
-  type TrajectoryMatchMode,
-} from '../../../src/index.js'
+import { calledToolWith, calledTools, type Json, type Trajectory } from '../../../src/index.js'
+import type { TrajectoryMatchMode } from '../../../src/entries/types.js'
+import { TRAJECTORY_SCHEMA } from '../../../src/entries/schemas.js'
+import { InvalidOptionError } from '../../../src/entries/errors.js'
 
 /** A run whose tool calls are `calls` (the first in the preamble, the rest after one step). */
 function runWith(calls: readonly (string | [string, Json])[]): Trajectory {

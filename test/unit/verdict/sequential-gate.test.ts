@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defineAgent, RolloutAbortedError } from '../../../src/index.js'
+import { defineAgent } from '../../../src/index.js'
+import { RolloutAbortedError } from '../../../src/entries/errors.js'
 import { Budget } from '../../../src/rollout/budget.js'
 import { sequentialBoundaries } from '../../../src/stats/sequential-rate-test.js'
 import type { ResolvedSequentialGate } from '../../../src/verdict/options.js'

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import {
-  Budget,
-  contextAttribution,
-  ContextAttributionResultSchema,
-  defineAgent,
-  InvalidOptionError,
-  type ContextAttributionResult,
-  type Json,
-} from '../../../../src/index.js'
+import { Budget, defineAgent, type Json } from '../../../../src/index.js'
+import { contextAttribution, type ContextAttributionResult } from '../../../../src/entries/attribution.js'
+import { ContextAttributionResultSchema } from '../../../../src/entries/schemas.js'
+import { InvalidOptionError } from '../../../../src/entries/errors.js'
 import { contextAttributionReusing } from '../../../../src/attribute/context/context-attribution.js'
 import { contrastiveWithArms } from '../../../../src/attribute/contrastive/contrastive.js'
 import { firstBadRun } from '../fixtures.js'

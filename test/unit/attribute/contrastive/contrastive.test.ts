@@ -5,11 +5,13 @@ import {
   ContrastiveResultSchema,
   type ContrastiveResult,
 } from '../../../../src/attribute/index.js'
-import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from '../../../../src/index.js'
+import { Budget, defineAgent, type Trajectory } from '../../../../src/index.js'
+import { record } from '../../../../src/entries/replay.js'
+import { InvalidOptionError } from '../../../../src/entries/errors.js'
+import { accountOf } from '../../../../src/rollout/budget.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from '../fixtures.js'
-import { accountOf } from '../../../../src/rollout/budget.js'
 
 const pivotal = pivotalAgent(0.3)
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { contrastive, shapley } from '../../../../src/attribute/index.js'
-import { replay, hold, resample } from '../../../../src/index.js'
+import { replay, hold, resample } from '../../../../src/entries/replay.js'
 import { DEFAULT_PLANTED_CONFIG, failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 
 describe('the planted-SCM generator', () => {

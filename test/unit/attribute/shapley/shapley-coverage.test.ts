@@ -10,7 +10,8 @@ import { permutationValueInterval } from '../../../../src/attribute/shapley/shap
 import { exactSamplesPerEval } from '../../../../src/attribute/shapley/shapley-weights.js'
 import { defineAgent, type Trajectory } from '../../../../src/index.js'
 import { stepStream } from '../../../../src/random/streams.js'
-import { cltMean, logGamma } from '../../../../src/stats/index.js'
+import { logGamma } from '../../../../src/stats/log-gamma.js'
+import { cltMean } from '../../../../src/stats/index.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
 import { firstBadRun } from '../fixtures.js'
 

@@ -6,7 +6,9 @@ import {
   ShapleyResultSchema,
   type ShapleyResult,
 } from '../../../../src/attribute/index.js'
-import { Budget, defineAgent, InvalidOptionError, record, type Trajectory } from '../../../../src/index.js'
+import { Budget, defineAgent, type Trajectory } from '../../../../src/index.js'
+import { record } from '../../../../src/entries/replay.js'
+import { InvalidOptionError } from '../../../../src/entries/errors.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 import { firstBadRun, flakyPivotalAgent } from '../fixtures.js'

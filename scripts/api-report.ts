@@ -1,0 +1,118 @@
+// The public surface, entry by entry, as API Extractor reports it: every name each `exports` entry
+// of package.json gives users, with its signature, in `api/<entry>.api.md`. A change to the surface
+// is a diff of these files, reviewed like any other; a type an entry reaches but does not export
+// (`ae-forgotten-export`) is an error, so users can always name what they are given.
+//
+//   npm run api:check    fails when the built surface differs from the committed reports
+//   npm run api:update   rewrites the reports after a deliberate change
+//
+// It reads the build's declarations: run `npm run build` first.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import {
+  CompilerState,
+  Extractor,
+  ExtractorConfig,
+  ExtractorLogLevel,
+  type IConfigFile,
+} from '@microsoft/api-extractor'
+
+const REPO = fileURLToPath(new URL('..', import.meta.url))
+const REPORTS = join(REPO, 'api')
+
+/** One entry of package.json `exports`: its subpath and its declarations in the build. */
+export interface PackageEntry {
+  /** `.`, `./stats`, …, as package.json names it. */
+  subpath: string
+  /** The report's name: `index` for the root, else the subpath without `./` (`ai-sdk`). */
+  report: string
+  /** The built `.d.ts`, relative to the repository. */
+  types: string
+}
+
+/** The entries of package.json `exports` that have types: the package's surface, listed once. */
+export function packageEntries(manifest: { exports: Record<string, unknown> }): PackageEntry[] {
+  return Object.entries(manifest.exports).flatMap(([subpath, target]) => {
+    const types = (target as { types?: unknown }).types
+    if (typeof types !== 'string') return []
+    const report = subpath === '.' ? 'index' : subpath.replace(/^\.\//, '').replaceAll('/', '-')
+    return [{ subpath, report, types: types.replace(/^\.\//, '') }]
+  })
+}
+
+function configOf(entry: PackageEntry, temp: string): IConfigFile {
+  return {
+    projectFolder: REPO,
+    mainEntryPointFilePath: join(REPO, entry.types),
+    compiler: { tsconfigFilePath: join(REPO, 'tsconfig.build.json') },
+    apiReport: {
+      enabled: true,
+      reportFolder: REPORTS,
+      reportTempFolder: temp,
+      reportFileName: entry.report,
+      includeForgottenExports: false,
+    },
+    docModel: { enabled: false },
+    dtsRollup: { enabled: false },
+    tsdocMetadata: { enabled: false },
+    messages: {
+      compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Error } },
+      extractorMessageReporting: {
+        default: { logLevel: ExtractorLogLevel.None },
+        // What the surface must hold: every type an entry reaches, exported by that entry.
+        'ae-forgotten-export': { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false },
+        'ae-wrong-input-file-type': { logLevel: ExtractorLogLevel.Error },
+      },
+      // Doc comments are written for readers and TypeDoc, not to TSDoc's strict grammar.
+      tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
+    },
+  }
+}
+
+function main(): number {
+  const update = process.argv.includes('--update')
+  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+    exports: Record<string, unknown>
+  }
+  const entries = packageEntries(manifest)
+  const missing = entries.filter((entry) => !existsSync(join(REPO, entry.types)))
+  if (missing.length > 0) {
+    console.error(`api-report reads the build: ${missing[0]!.types} is missing, run \`npm run build\` first.`)
+    return 1
+  }
+  mkdirSync(REPORTS, { recursive: true })
+  const temp = join(tmpdir(), 'causal-replay-api-report')
+  const configs = entries.map((entry) =>
+    ExtractorConfig.prepare({
+      configObject: configOf(entry, temp),
+      configObjectFullPath: join(REPO, 'api', `${entry.report}.api-extractor.json`),
+      packageJsonFullPath: join(REPO, 'package.json'),
+    }),
+  )
+  // One TypeScript program for every entry: each run only analyses its own entry in it.
+  const compilerState = CompilerState.create(configs[0]!, {
+    additionalEntryPoints: configs.map((config) => config.mainEntryPointFilePath),
+  })
+  const failed: string[] = []
+  entries.forEach((entry, i) => {
+    const result = Extractor.invoke(configs[i]!, { localBuild: update, compilerState })
+    const label = entry.subpath === '.' ? 'vitest-causal-replay' : `vitest-causal-replay/${entry.report}`
+    if (result.errorCount > 0) failed.push(`${label}: ${result.errorCount} error(s) above`)
+    else if (result.apiReportChanged && !update)
+      failed.push(`${label}: the surface differs from api/${entry.report}.api.md`)
+  })
+  if (failed.length > 0) {
+    console.error(`\n${failed.join('\n')}`)
+    if (!update)
+      console.error(
+        'A deliberate change to the public surface: run `npm run build && npm run api:update` and commit api/.',
+      )
+    return 1
+  }
+  console.log(`\napi: ${entries.length} entries ${update ? 'written to' : 'match'} api/*.api.md`)
+  return 0
+}
+
+process.exitCode = main()

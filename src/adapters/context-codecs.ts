@@ -1,0 +1,16 @@
+// The context codecs of the adapters, in the order context attribution asks them. A module of its
+// own, free of the SDKs: attribution reads a recorded context without loading any of them.
+import type { ContextCodec } from '../attribute/context/context-codec.js'
+import { aiSdkContextCodec } from './ai-sdk/context-codec.js'
+import { langchainContextCodec } from './langchain/context-codec.js'
+import { openAiAgentsContextCodec } from './openai-agents/context-codec.js'
+
+/**
+ * Every adapter's codec. The AI SDK and LangChain both name their calls `generate` / `stream`, and
+ * tell apart by `prompt` vs stored `messages`; the first codec that reads a context lists its parts.
+ */
+export const CONTEXT_CODECS: readonly ContextCodec[] = [
+  aiSdkContextCodec,
+  langchainContextCodec,
+  openAiAgentsContextCodec,
+]

@@ -1,0 +1,25 @@
+// `vitest-causal-replay/cassette`: the store of model calls that lets an unchanged agent re-verify
+// with no calls. The matchers and `check({ cache })` open one for you; this is for your own runs.
+export { withCassette } from '../cassette/attach.js'
+export {
+  Cassette,
+  openCassette,
+  type CassetteCounts,
+  type OpenCassetteOptions,
+} from '../cassette/cassette.js'
+export { CassetteMissError } from '../cassette/miss-error.js'
+export type { CassetteMode, CassetteWrite } from '../cassette/mode.js'
+export { cassettePath } from '../cassette/path.js'
+export type { CassetteLookup, CassetteStaleness } from '../cassette/cassette.js'
+export type { StepCallKey, StepStream, ToolCallKey, ToolStream } from '../cassette/key.js'
+export {
+  CassetteEntrySchema,
+  StepEntrySchema,
+  ToolEntrySchema,
+  type CassetteEntry,
+  type StepEntry,
+  type ToolEntry,
+} from '../cassette/schema.js'
+export { CausalReplayError } from '../errors.js'
+// The types the functions above reach, by name, as the root exports them (`core.Trajectory`).
+export type * as core from '../index.js'

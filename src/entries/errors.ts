@@ -1,0 +1,18 @@
+// `vitest-causal-replay/errors`: what the library throws. Tell them apart by `name` (or
+// `isCausalReplayError`): `instanceof` fails across Vitest's worker and reporter boundary.
+export {
+  BudgetExceededError,
+  CausalReplayError,
+  InvalidFileError,
+  InvalidOptionError,
+  InvalidTrajectoryError,
+  MaxStepsExceededError,
+  MissingPeerDependencyError,
+  NotJsonError,
+  ReplayDivergenceError,
+  RolloutAbortedError,
+  RolloutTimeoutError,
+  isCausalReplayError,
+} from '../errors.js'
+export { CassetteMissError } from '../cassette/miss-error.js'
+export type { InvalidOption } from '../errors.js'

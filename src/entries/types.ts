@@ -1,0 +1,70 @@
+// `vitest-causal-replay/types`: every type the root's functions reach that a test rarely writes
+// down (the options of each part of the pipeline, what a result holds, the claims table the matcher
+// types are made from), by name. The root re-exports them as the namespace `types`.
+export type { RolloutInfo, StepView } from '../agent/types.js'
+export type { JsonObject } from '../json.js'
+export type { Rng } from '../random/streams.js'
+export type { AnyTrajectory, TrajectoryPredicate } from '../trajectory/queries.js'
+export type { TrajectoryMatchMode } from '../trajectory/tool-calls.js'
+export type { RolloutError, StepSource } from '../trajectory/schema.js'
+export type {
+  CLAIMS,
+  ClaimArguments,
+  ClaimKindTaking,
+  ClaimOptionTypes,
+  KnownOrJson,
+  PredicateFor,
+  RateClaim,
+  ScoreClaim,
+  ScorerFor,
+} from '../check/claims.js'
+export type { ReportFiles } from '../check/report-files.js'
+export type { ModelSpend } from '../rollout/budget.js'
+export type { ModelRateLimit, RateLimitOptions } from '../rollout/rate-limit.js'
+export type {
+  AttributeOptions,
+  BaselineOptions,
+  CommonMatcherOptions,
+  ContextAttributeOptions,
+  SequentialGateOptions,
+} from '../verdict/options.js'
+export type { UpdateState } from '../verdict/baseline-file.js'
+export type { ContrastiveResult } from '../attribute/schema.js'
+export type { ContextAttributionResult } from '../attribute/context-schema.js'
+export type { CassetteMode } from '../cassette/mode.js'
+export type { CassettePart, CassetteRedact, CassetteRedactor } from '../cassette/redact.js'
+export type {
+  ContextAblation,
+  ContextAttributionOptions,
+  CustomContextPart,
+} from '../attribute/context/context-options.js'
+export type { RolloutProgress } from '../rollout/options.js'
+export type { ToolMode } from '../replay/plan.js'
+export type { MatcherSignature } from '../vitest/rate-matchers.js'
+export type { AttributionOptions } from '../attribute/options.js'
+// The root's types these reach in turn, and the results' schemas (`formats.TrajectorySchema`).
+export type {
+  Agent,
+  AgentContext,
+  AgentDefinition,
+  Policy,
+  Scenario,
+  StepOptions,
+  ToolOptions,
+} from '../agent/types.js'
+export type { ContextPath } from '../attribute/context-schema.js'
+export type { Json } from '../json.js'
+export type { Budget, BudgetLimits } from '../rollout/budget.js'
+export type { Predicate } from '../trajectory/queries.js'
+export type { TrajectoryScorer } from '../trajectory/score-result.js'
+export type { Trajectory } from '../trajectory/schema.js'
+export type {
+  BaselineClaimOptions,
+  NoWorseThanOptions,
+  RarelyOptions,
+  ScoreOptions,
+  UsuallyOptions,
+  ZeroToleranceOptions,
+} from '../verdict/options.js'
+export type { ClaimKind } from '../verdict/schema.js'
+export type * as formats from './schemas.js'
