@@ -25,6 +25,7 @@ import { assembleTrajectory, type FailedStep } from './assemble-trajectory.js'
 import type { Budget } from './budget.js'
 import type { ModelRateLimit } from './rate-limit.js'
 import { classifyError, errorMessage } from './classify-error.js'
+import { registerEvaluation } from './evaluation.js'
 import type { Plan } from './plan.js'
 import { resolveStep, type StepResolution } from './resolve-step.js'
 
@@ -96,7 +97,10 @@ export async function executeRollout(
   }
   // Stop any work the agent left running (a hung tool call) and make its later ctx calls throw.
   recorder.end()
-  return { trajectory: recorder.finish(), stoppedByBudget: recorder.stoppedByBudget }
+  const trajectory = recorder.finish()
+  // What a judge predicate reaches of this run: its streams, its cassette, its claim's account.
+  registerEvaluation(trajectory, { ...settings, cassette: cassetteOf(scenario.agent) })
+  return { trajectory, stoppedByBudget: recorder.stoppedByBudget }
 }
 
 // One timer for every rollout in flight, armed for the earliest deadline, instead of a setTimeout

@@ -98,6 +98,7 @@ const METHOD_NAMES: Record<IntervalMethod, string> = {
   'student-t': 'Student t',
   'tango-corrected': 'Tango, continuity-corrected',
   'newcombe-corrected': 'Newcombe, continuity-corrected',
+  'rogan-gladen': 'judge-corrected (Rogan–Gladen) confidence sequence',
 }
 
 /** How a message names an interval method: "Wilson", "Clopper–Pearson", "Newcombe". */

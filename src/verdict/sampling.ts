@@ -1,5 +1,5 @@
 import type { Scenario } from '../agent/types.js'
-import { BudgetExceededError, CausalReplayError } from '../errors.js'
+import { BudgetExceededError, CausalReplayError, judgeErrorIn } from '../errors.js'
 import { describeReceived } from '../options/received.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
 import type { RolloutSet } from '../rollout/rollout-set.js'
@@ -91,7 +91,19 @@ export class OutcomeTally implements RolloutTally {
       this.outcomes.push('-')
       return
     }
-    const holds = await this.evaluate(trajectory, trajectory.rollout)
+    let holds: boolean
+    try {
+      holds = await this.evaluate(trajectory, trajectory.rollout)
+    } catch (error) {
+      // A judge that could not answer is an error outcome of the run it judged, as an agent's
+      // error is; the run is kept with the error on it, so it is shown (and never attributed) as one.
+      const judged = judgeErrorIn(error)
+      if (judged === undefined) throw error
+      const outcome: RolloutError = { kind: judged.kind, name: judged.name, message: judged.message }
+      countErrorOutcome(this, { ...trajectory, error: outcome }, outcome)
+      this.outcomes.push('-')
+      return
+    }
     this.outcomes.push(holds ? '1' : '0')
     this.n++
     if (holds) this.successes++
@@ -115,6 +127,7 @@ export class OutcomeTally implements RolloutTally {
     try {
       value = await this.predicate(trajectory)
     } catch (error) {
+      if (judgeErrorIn(error) !== undefined) throw error
       const where = rollout === null ? '' : ` on rollout ${rollout}`
       throw new CausalReplayError(`The predicate "${this.label}" threw${where}: ${thrownMessage(error)}`, {
         cause: error,
