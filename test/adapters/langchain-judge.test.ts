@@ -1,4 +1,9 @@
-import { AIMessage, type BaseMessage } from '@langchain/core/messages'
+import {
+  AIMessage,
+  type BaseMessage,
+  type StandardMessageStructure,
+  type UsageMetadata,
+} from '@langchain/core/messages'
 import { FakeListChatModel } from '@langchain/core/utils/testing'
 import type { ChatResult } from '@langchain/core/outputs'
 import { describe, expect, test } from 'vitest'
@@ -16,6 +21,8 @@ const refunder = (rate: number) =>
     },
   })
 
+const JUDGE_USAGE: UsageMetadata = { input_tokens: 50, output_tokens: 1, total_tokens: 51 }
+
 /** LangChain's fake chat model, answering YES when the run it is shown called issue_refund; it keeps the seeds it got. */
 class RefundJudgeModel extends FakeListChatModel {
   readonly seeds: unknown[] = []
@@ -29,9 +36,9 @@ class RefundJudgeModel extends FakeListChatModel {
       generations: [
         {
           text,
-          message: new AIMessage({
+          message: new AIMessage<StandardMessageStructure>({
             content: text,
-            usage_metadata: { input_tokens: 50, output_tokens: 1, total_tokens: 51 },
+            usage_metadata: JUDGE_USAGE,
           }),
         },
       ],
