@@ -22,6 +22,7 @@ export {
   InvalidFileError,
   InvalidOptionError,
   InvalidTrajectoryError,
+  JudgeError,
   MaxStepsExceededError,
   MissingPeerDependencyError,
   NotJsonError,
