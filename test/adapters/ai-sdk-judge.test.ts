@@ -136,6 +136,34 @@ describe('judge (AI SDK)', () => {
     expect(verdict.errors.examples[0]?.error.message).toContain('took longer than timeoutMs (20 ms)')
   })
 
+  test("judges a batch's runs at once, with the same verdict at any concurrency", async () => {
+    let inFlight = 0
+    let most = 0
+    const slow = new MockLanguageModelV3({
+      modelId: 'slow-judge',
+      doGenerate: async (options) => {
+        inFlight++
+        most = Math.max(most, inFlight)
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        inFlight--
+        const text = JSON.stringify(options.prompt).includes('issue_refund') ? 'YES' : 'NO'
+        return { ...(await refundJudgeModel([]).doGenerate(options)), content: [{ type: 'text', text }] }
+      },
+    })
+    const refunds = judge(slow, 'issues a refund')
+    const verdicts = []
+    for (const concurrency of [1, 4]) {
+      most = 0
+      const { verdict } = await check(
+        refunder(0.3),
+        rarely(refunds, { atMost: 0.05, seed: 3, attribute: false, concurrency }),
+      )
+      verdicts.push({ observed: verdict.observed, kind: verdict.kind, used: verdict.rolloutsUsed })
+      expect(most).toBe(concurrency)
+    }
+    expect(verdicts[1]).toEqual(verdicts[0])
+  })
+
   test('goes through the cassette: a second run makes no call', async () => {
     // The repository runs its tests with CAUSAL_REPLAY_CACHE=off.
     vi.stubEnv('CAUSAL_REPLAY_CACHE', '')
