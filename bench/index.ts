@@ -13,6 +13,7 @@ const BENCHES = [
   'sequential-bias.ts',
   'memory.ts',
   'first-call.ts',
+  'judge-correction.ts',
 ]
 
 for (const bench of BENCHES) {

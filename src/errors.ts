@@ -136,6 +136,33 @@ export class MissingPeerDependencyError extends CausalReplayError {
   }
 }
 
+/**
+ * A judge predicate could not give a verdict: its model call threw or timed out, or its answer was
+ * neither yes nor no. The gates count it as an error outcome of the run it was judging (with this
+ * message), as they count an agent's error, rather than as a bug in the test.
+ */
+export class JudgeError extends CausalReplayError {
+  override name = 'JudgeError'
+  constructor(
+    message: string,
+    /** `timeout` when the judge ran past its `timeoutMs`; `threw` otherwise. */
+    readonly kind: 'threw' | 'timeout',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+/** The judge error `error` is or was caused by (through `cause` links), if any. */
+export function judgeErrorIn(error: unknown): JudgeError | undefined {
+  for (let current = error, depth = 0; depth < 8; depth++) {
+    if (typeof current !== 'object' || current === null) return undefined
+    if ((current as { name?: unknown }).name === 'JudgeError') return current as JudgeError
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
 const ERROR_NAMES = new Set([
   'CausalReplayError',
   'NotJsonError',
@@ -148,6 +175,7 @@ const ERROR_NAMES = new Set([
   'BudgetExceededError',
   'InvalidOptionError',
   'MissingPeerDependencyError',
+  'JudgeError',
 ])
 
 /**

@@ -36,6 +36,7 @@ export default defineConfig({
           { text: 'The matchers', link: '/matchers/' },
           { text: 'Options', link: '/matchers/options' },
           { text: 'Trajectory predicates', link: '/matchers/predicates' },
+          { text: 'Judges', link: '/matchers/judges' },
           { text: 'Seeds, errors, retries', link: '/matchers/seeds-errors-retries' },
         ],
       },

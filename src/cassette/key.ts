@@ -1,11 +1,16 @@
 import { hash } from 'node:crypto'
 import { canonicalJson, type Json } from '../json.js'
 
-/** The random stream a step draws from: the run seed, the rollout index and the step index. */
+/**
+ * The random stream a step draws from: the run seed, the rollout index and the step index. A
+ * judge's call (a model call that scores a finished run) names its judge too, and `step` is then
+ * the call's number among that judge's calls on the run (see `judgeStream`).
+ */
 export interface StepStream {
   seed: number
   rollout: number
   step: number
+  judge?: string
 }
 
 /** Where a tool call sits: its step's stream plus its position among the step's tool calls. */

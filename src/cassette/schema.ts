@@ -12,8 +12,16 @@ export const CASSETTE_SCHEMA_V1 = 'vitest-causal-replay/cassette@1'
 
 const Count = z.number().int().nonnegative()
 
-/** A step's stream, stored so a reviewer sees which draw an entry is. */
-export const StepStreamSchema = z.strictObject({ seed: z.number().int(), rollout: Count, step: Count })
+/**
+ * A step's stream, stored so a reviewer sees which draw an entry is. A judge's call names its judge,
+ * and `step` is then its call number on the run.
+ */
+export const StepStreamSchema = z.strictObject({
+  seed: z.number().int(),
+  rollout: Count,
+  step: Count,
+  judge: z.string().exactOptional(),
+})
 
 /** A tool call's place: its step (−1: before the first step) and position among that step's calls. */
 export const ToolStreamSchema = z.strictObject({

@@ -6,6 +6,7 @@ export {
   InvalidFileError,
   InvalidOptionError,
   InvalidTrajectoryError,
+  JudgeError,
   MaxStepsExceededError,
   MissingPeerDependencyError,
   NotJsonError,

@@ -58,11 +58,19 @@ ${
     ? markup`<div class="stat-value">—</div>
 <div class="stat-detail">${NO_ROLLOUT_COMPLETED}</div>`
     : markup`<div class="stat-value">${percent(observed.point)}</div>
-<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' || verdict.gate === 'comparison' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>`
+<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' && verdict.judgeCorrection !== undefined ? ' judged yes; judge-corrected rate' : ''}${verdict.gate === 'sequential' || verdict.gate === 'comparison' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>`
 }
+${judgeCorrectionDetail(verdict)}
 ${passKDetail(verdict)}
 ${errorNote}
 </div>`
+}
+
+/** For a calibrated judge: what the judge said and the calibration the rate was corrected with. */
+function judgeCorrectionDetail(verdict: Artifact['verdict']): Markup | null {
+  if (verdict.gate !== 'sequential' || verdict.judgeCorrection === undefined) return null
+  const { apparent, sensitivity, specificity, method } = verdict.judgeCorrection
+  return markup`<div class="stat-detail" data-judge-correction>Judge-corrected (${method}): the judge said yes in ${percent(apparent.point)} of runs; calibration sensitivity ${sensitivity.correct}/${sensitivity.of} (${percent(sensitivity.low)}–${percent(sensitivity.high)}), specificity ${specificity.correct}/${specificity.of} (${percent(specificity.low)}–${percent(specificity.high)}), Clopper–Pearson.</div>`
 }
 
 /** The verdict's pass^k under the rate it comes from, when it has one. */

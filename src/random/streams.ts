@@ -67,6 +67,44 @@ function fraction(start: number, n: number): number {
   return value < 0 ? value + 1 : value
 }
 
+/**
+ * The stream of call `call` of the judge `judge` on rollout `rollout` of a run seeded with `seed`:
+ * a family of streams beside the steps', keyed by the judge rather than by a step index, so the
+ * judge of rollout r draws the same numbers in every arm of an attribution (common random
+ * numbers) however many steps each arm's run took, and two judges of one run draw apart.
+ */
+export function judgeStream(seed: number, rollout: number, judge: string, call: number): Rng {
+  return keyedStream(judgeStreamKey(seed, rollout, judge, call))
+}
+
+/** The text that seeds a judge's stream (see {@link judgeStream}). */
+export function judgeStreamKey(seed: number, rollout: number, judge: string, call: number): string {
+  return `${seed}/${rollout}/judge:${judge}/${call}`
+}
+
+/** The 31-bit provider seed of a judge's call, as {@link providerSeed} is a step's. */
+export function judgeProviderSeed(seed: number, rollout: number, judge: string, call: number): number {
+  return hash32(judgeStreamKey(seed, rollout, judge, call)) & 0x7fffffff
+}
+
+// Alea seeded with any key: the judge streams. Steps keep their own closure (see stepStream), whose
+// allocation profile matters on fast agents; a judge call is a model call, so this costs nothing.
+function keyedStream(key: string): Rng {
+  let n = mash(MASH_3, key)
+  let s0 = fraction(MASH_1, n)
+  n = mash(n, key)
+  let s1 = fraction(MASH_2, n)
+  n = mash(n, key)
+  let s2 = fraction(MASH_3, n)
+  let c = 1
+  return () => {
+    const t = 2091639 * s0 + c * TWO_TO_MINUS_32
+    s0 = s1
+    s1 = s2
+    return (s2 = t - (c = t | 0))
+  }
+}
+
 /** The text that seeds a step's stream. Exposed so tools outside the engine can reproduce a draw. */
 export function streamKey(seed: number, rollout: number, step: number): string {
   return `${seed}/${rollout}/${step}`

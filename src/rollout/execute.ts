@@ -1,7 +1,9 @@
 import type { Scenario } from '../agent/types.js'
+import { cassetteOf } from '../cassette/attach.js'
 import { RolloutAbortedError } from '../errors.js'
 import { copyJson } from '../json.js'
 import type { Trajectory } from '../trajectory/schema.js'
+import { registerEvaluation } from './evaluation.js'
 import { TrajectoryRecorder, type RolloutSettings } from './recorder.js'
 import { RolloutContext } from './rollout-context.js'
 import { MAX_TIMER_MS, unwatch, watch } from './watchdog.js'
@@ -46,7 +48,10 @@ export function executeRollout(
     if (onOuterAbort !== undefined) outer?.removeEventListener('abort', onOuterAbort)
     // Stop any work the agent left running (a hung tool call) and make its later ctx calls throw.
     recorder.end()
-    return { trajectory: recorder.finish(), stoppedByBudget: recorder.stoppedByBudget }
+    const trajectory = recorder.finish()
+    // What a judge predicate reaches of this run: its streams, its cassette, its claim's account.
+    registerEvaluation(trajectory, { ...settings, cassette: cassetteOf(scenario.agent) })
+    return { trajectory, stoppedByBudget: recorder.stoppedByBudget }
   }
   const failed = (error: unknown): RolloutResult => {
     recorder.fail(error)

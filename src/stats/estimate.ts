@@ -13,6 +13,7 @@ export const IntervalMethodSchema = z.enum([
   'student-t',
   'tango-corrected',
   'newcombe-corrected',
+  'rogan-gladen',
 ])
 export type IntervalMethod = z.infer<typeof IntervalMethodSchema>
 

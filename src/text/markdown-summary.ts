@@ -6,6 +6,7 @@ import {
   valueHeader,
   valueText,
   rolloutsText,
+  judgeCorrectionNote,
   sequentialRateNote,
   summaryOrder,
   summaryTally,
@@ -53,6 +54,8 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
     }
     const note = sequentialRateNote(rows)
     if (note !== null) lines.push('', cell(note))
+    const judged = judgeCorrectionNote(rows)
+    if (judged !== null) lines.push('', cell(judged))
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push('', `Total ${cell(total)}`)
   }

@@ -71,9 +71,9 @@ export function rateIntervalText(interval: {
 }): string {
   const range = `${percent(interval.low)}–${percent(interval.high)}`
   const level = confidenceLevel(interval.confidence)
-  return interval.method === 'confidence-sequence'
-    ? `${level} anytime-valid confidence sequence ${range}`
-    : `${level} ${methodName(interval.method)} CI ${range}`
+  if (interval.method === 'confidence-sequence') return `${level} anytime-valid confidence sequence ${range}`
+  if (interval.method === 'rogan-gladen') return `${level} ${methodName(interval.method)} ${range}`
+  return `${level} ${methodName(interval.method)} CI ${range}`
 }
 
 /** An integer with thousands separators: 12000 → "12,000". */
@@ -98,6 +98,7 @@ const METHOD_NAMES: Record<IntervalMethod, string> = {
   'student-t': 'Student t',
   'tango-corrected': 'Tango, continuity-corrected',
   'newcombe-corrected': 'Newcombe, continuity-corrected',
+  'rogan-gladen': 'judge-corrected (Rogan–Gladen) confidence sequence',
 }
 
 /** How a message names an interval method: "Wilson", "Clopper–Pearson", "Newcombe". */

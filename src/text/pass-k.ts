@@ -1,4 +1,5 @@
-import { claimDirection, type Verdict } from '../verdict/schema.js'
+import { CORRECTED_PASS_K_METHOD } from '../verdict/sequential-gate.js'
+import { claimDirection, type PassKReport, type Verdict } from '../verdict/schema.js'
 import { confidenceLevel, percent } from './numbers.js'
 
 /**
@@ -25,5 +26,13 @@ export function passKLine(verdict: Verdict): string | null {
   const report = verdict.passK
   if (report === undefined || report.values.length === 0) return null
   const values = report.values.map(passKValueText).join(', ')
-  return `pass^k (${passKSubject(verdict)}): ${values} (unbiased; ${confidenceLevel(report.confidence)} interval, the rate's to the k-th power)`
+  const estimator =
+    report.method === CORRECTED_PASS_K_METHOD ? 'plug-in, of the judge-corrected rate' : 'unbiased'
+  return `pass^k (${passKSubject(verdict)}): ${values} (${estimator}; ${confidenceLevel(report.confidence)} interval, the rate's to the k-th power)`
+}
+
+/** The largest k's pass^k with its interval ("pass^8 66.3% [43.2%–84.1%]"), or a dash when there is none. */
+export function largestPassKText(report: PassKReport | undefined): string {
+  const largest = report?.values.at(-1)
+  return largest === undefined ? '—' : passKValueText(largest)
 }

@@ -4,6 +4,7 @@ import { versusText } from './comparison-lines.js'
 import { cutMiddle } from './context.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel, count, methodName, percent, plural, scoreNumber } from './numbers.js'
+import { largestPassKText } from './pass-k.js'
 import { formatTable } from './table.js'
 
 /** One rate assertion in the end-of-run summary. */
@@ -74,11 +75,21 @@ export const NO_ROLLOUT_COMPLETED = 'no rollout completed'
  */
 export function sequentialRateNote(rows: readonly SummaryRow[]): string | null {
   const scores = rows.some((row) => row.score !== undefined)
-  if (!scores && !rows.some((row) => row.rate.method === 'confidence-sequence')) return null
+  const sequential = (row: SummaryRow) =>
+    row.rate.method === 'confidence-sequence' || row.rate.method === 'rogan-gladen'
+  if (!scores && !rows.some(sequential)) return null
   // A score gate's mean is read at its sequential stop too.
   const read = scores ? 'the rate (or mean score) beside it' : 'the rate beside it'
   return `confidence sequence: anytime-valid, so it holds at the rollout where the sequential test stopped; ${read} is read at that stop and leans toward the verdict`
 }
+
+/** The note under a summary with a judge-corrected rate (what the correction is); null when no row has one. */
+export function judgeCorrectionNote(rows: readonly SummaryRow[]): string | null {
+  return rows.some((row) => row.rate.method === 'rogan-gladen') ? JUDGE_CORRECTED_NOTE : null
+}
+
+const JUDGE_CORRECTED_NOTE =
+  "judge-corrected: the true rate estimated from a calibrated judge's answers (Rogan–Gladen), its interval widened for the calibration's uncertainty (union bound with Clopper–Pearson)"
 
 /**
  * What the rate column shows: the rate ("23.0% [15.8%–32.2%] 95% Wilson"), or for a score gate its
@@ -115,11 +126,14 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
   if (rows.length > 0) {
     const sorted = summaryOrder(rows)
     const withCost = rows.some((row) => (row.cost?.modelCalls ?? 0) > 0)
+    // pass^k beside the rate, at its largest k, when any assertion reports it.
+    const withPassK = rows.some((row) => (row.passK?.values.length ?? 0) > 0)
     const table = formatTable(
       [
         { header: 'test' },
         { header: 'verdict' },
         { header: valueHeader(rows) },
+        ...(withPassK ? [{ header: 'pass^k (largest k)' }] : []),
         { header: 'rollouts', align: 'right' },
         ...(withCost ? [{ header: 'cost' }] : []),
         { header: 'locus' },
@@ -128,6 +142,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
         cutMiddle(`${row.file} > ${row.test}`, 70),
         paint(row.verdict, row.verdict),
         valueText(row),
+        ...(withPassK ? [largestPassKText(row.passK)] : []),
         rolloutsText(row),
         ...(withCost ? [costCell(row.cost)] : []),
         row.locus === null ? '—' : `${row.locus.index} ${row.locus.name}`,
@@ -136,6 +151,8 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
     lines.push(...table.map((line) => `  ${line}`))
     const note = sequentialRateNote(rows)
     if (note !== null) lines.push(`  ${note}`)
+    const judged = judgeCorrectionNote(rows)
+    if (judged !== null) lines.push(`  ${judged}`)
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push(`  total ${total}`)
   }

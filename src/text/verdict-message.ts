@@ -4,6 +4,7 @@ import {
   type Artifact,
   type BaselineComparison,
   type ScoreVerdict,
+  type SequentialVerdict,
   type Verdict,
 } from '../verdict/schema.js'
 import { formatContrastive, formatShapley } from './attribution.js'
@@ -50,6 +51,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     observedLine(verdict),
     ...nonNull(passKLine(verdict)),
     ...decisionLines(verdict, explanation),
+    ...judgeCorrectionLines(verdict),
     ...(verdict.gate === 'baseline' ? baselineLines(verdict.baseline, verdict.seed) : []),
     ...(verdict.gate === 'comparison' ? comparisonLines(verdict, explanation) : []),
     ...errorLines(verdict),
@@ -176,6 +178,8 @@ function observedLine(verdict: Verdict): string {
       step === undefined ? `rollout ${missed.rollout}` : `${showControls(step)} of rollout ${missed.rollout}`
     return `observed: no rollout completed: cassette miss on ${where} (offline)  → ${verdict.kind}`
   }
+  if (verdict.gate === 'sequential' && verdict.judgeCorrection !== undefined)
+    return judgedObservedLine(verdict)
   const stopped = verdict.gate === 'sequential' || verdict.gate === 'comparison'
   const point = `${percent(observed.point)}${stopped ? ` ${SEQUENTIAL_POINT}` : ''}`
   // An artifact of an earlier version carries a fixed-sample interval read at the stop: shown, but
@@ -190,6 +194,49 @@ function observedLine(verdict: Verdict): string {
       ? " (passes: onInconclusive is 'pass')"
       : ''
   return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${tail}`
+}
+
+/**
+ * "observed 12/80 rollouts judged yes; judge-corrected rate 9.1% at the sequential stop, 90%
+ * judge-corrected (Rogan–Gladen) confidence sequence 2.0%–21.3%  → fail": the judge's count, then
+ * the true rate the gate decided on.
+ */
+function judgedObservedLine(verdict: SequentialVerdict): string {
+  const { observed } = verdict
+  const rate =
+    observed.n === 0
+      ? 'no completed rollout'
+      : `judge-corrected rate ${percent(observed.point)} ${SEQUENTIAL_POINT}, ${rateIntervalText(observed)}`
+  const tail =
+    verdict.kind === 'inconclusive' && verdict.onInconclusive === 'pass'
+      ? " (passes: onInconclusive is 'pass')"
+      : ''
+  return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} judged yes; ${rate}  → ${verdict.kind}${tail}`
+}
+
+/**
+ * What the judge said and how its calibration entered the rate: its apparent rate with the
+ * confidence sequence at its share of α, the calibration's counts with their exact intervals, and
+ * why an undecided corrected gate cannot decide when more rollouts would not help.
+ */
+function judgeCorrectionLines(verdict: Verdict): string[] {
+  if (verdict.gate !== 'sequential' || verdict.judgeCorrection === undefined) return []
+  const { apparent, sensitivity, specificity, alphaShares, apparentBounds } = verdict.judgeCorrection
+  const accuracy = (name: string, record: typeof sensitivity, share: number) =>
+    `${name} ${count(record.correct)}/${count(record.of)} (${confidenceLevel(1 - share * (1 - verdict.confidence))} Clopper–Pearson ${percent(record.low)}–${percent(record.high)})`
+  const lines = [
+    `judge-corrected (${verdict.judgeCorrection.method}): the judge said yes in ${percent(apparent.point)} of runs (${rateIntervalText(apparent)}); calibration: ${accuracy('sensitivity', sensitivity, alphaShares.sensitivity)}, ${accuracy('specificity', specificity, alphaShares.specificity)}`,
+  ]
+  if (apparentBounds === null) {
+    lines.push(
+      'the calibration cannot bound the true rate: its intervals allow a judge no better than chance; label more runs, or sharpen the rubric',
+    )
+  } else if (verdict.kind === 'inconclusive' && verdict.rolloutsToDecide === null && apparent.n > 0) {
+    lines.push(
+      `the judge's apparent rate lies between ${percent(apparentBounds.below)} and ${percent(apparentBounds.above)}, where the calibration cannot tell the true rate from ${boundText(verdict.bound)}: label more runs to narrow it`,
+    )
+  }
+  return lines
 }
 
 /** How every rendering qualifies a sequential gate's point: it is read where the test stopped. */
@@ -235,7 +282,12 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
         `decided after ${used}: ${confidenceLevel(explanation.level)} ${explanation.end} confidence bound ${percent(explanation.value)} ${explanation.relation} ${boundText(explanation.bound)} (${explanation.method}, anytime-valid)`,
       ]
     case 'undecided':
-      return undecidedLines(explanation, used, testTimeoutText(verdict))
+      return undecidedLines(
+        explanation,
+        used,
+        testTimeoutText(verdict),
+        verdict.gate === 'sequential' && verdict.judgeCorrection !== undefined,
+      )
     case 'occurrence': {
       const first = explanation.rollout === null ? '' : `first in rollout ${explanation.rollout}; `
       return [`${first}stopped at the first occurrence (${used} run)`]
@@ -289,6 +341,8 @@ function undecidedLines(
   explanation: Extract<Explanation, { reason: 'undecided' }>,
   used: string,
   testTimeout: string,
+  /** A judge-corrected gate says itself why more rollouts would not decide it. */
+  judged: boolean,
 ): string[] {
   const bound = boundText(explanation.bound)
   const why =
@@ -311,7 +365,7 @@ function undecidedLines(
       `about ${count(explanation.rolloutsToDecide)} rollouts in all would decide it if the rate stays near ${percent(explanation.observed)}: ` +
         `${raise}, or accept the risk with onInconclusive: 'pass'`,
     )
-  } else if (explanation.completed > 0) {
+  } else if (explanation.completed > 0 && !judged) {
     lines.push(
       `the observed rate ${percent(explanation.observed)} is too close to ${bound} for any practical number of rollouts to decide: move the bound or change the agent`,
     )

@@ -1,6 +1,7 @@
 import { InvalidOptionError } from '../errors.js'
 import type { Json } from '../json.js'
 import { describeReceived } from '../options/received.js'
+import { judgeCalibrationOf, negatedCalibration, withJudgeCalibration } from './judge-calibration.js'
 import { predicateLabel } from './predicate-label.js'
 import { checkPredicateResult } from './predicate-result.js'
 import type { Predicate, TrajectoryPredicate } from './queries.js'
@@ -46,6 +47,9 @@ export function not(predicate: Predicate<unknown, unknown>): Predicate<unknown, 
       ? result.then((value) => !checkPredicateResult(value, asked))
       : !checkPredicateResult(result, asked)
   }
+  // A calibrated judge stays one when negated; its error rates trade places.
+  const calibration = judgeCalibrationOf(predicate)
+  if (calibration !== undefined) withJudgeCalibration(negated, negatedCalibration(calibration))
   return labelled(negated, 'not', `not ${childLabel(predicate, 'not')}`)
 }
 

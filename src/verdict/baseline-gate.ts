@@ -5,6 +5,7 @@ import { readBaselines, writeBaseline, type BaselineEntry, type UpdateState } fr
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedBaseline } from './options.js'
 import { passKReport } from './pass-k-report.js'
+import { refuseJudgeCorrection } from './judge-correction.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields } from './sampling.js'
 import type { BaselineComparison, BaselineVerdict } from './schema.js'
 
@@ -37,6 +38,11 @@ export async function runBaselineGate(
   target: BaselineTarget,
   signal: AbortSignal | undefined,
 ): Promise<GateRun<BaselineVerdict>> {
+  refuseJudgeCorrection(
+    subject.predicate,
+    'toMatchRateBaseline',
+    'A stored baseline compares apparent rates; pass the judge without a calibration (a drift of its apparent rate is a drift of the true rate or of the judge), or use toRarely / toUsually for a judge-corrected rate.',
+  )
   // Read first: a corrupted file should fail before any rollout is spent (`-u` may replace it).
   const stored =
     target.updateState === 'all'

@@ -1,3 +1,4 @@
+import { refuseJudgeCorrection } from './judge-correction.js'
 import type { Scenario } from '../agent/types.js'
 import { confidenceSequence } from '../stats/confidence-sequence.js'
 import {
@@ -46,6 +47,11 @@ export async function runComparisonGate(
   options: ResolvedComparison,
   signal: AbortSignal | undefined,
 ): Promise<GateRun<ComparisonVerdict>> {
+  refuseJudgeCorrection(
+    subject.predicate,
+    'toBeNoWorseThan',
+    "Pass the judge without a calibration: both agents are judged alike, and the judges' apparent difference has the true difference's sign, so margin 0 keeps its meaning; a margin is on the judge's apparent scale.",
+  )
   const predicateIsBad = options.better === 'lower'
   const candidate = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   const reference = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)

@@ -1,5 +1,5 @@
 import type { Scenario } from '../agent/types.js'
-import { CausalReplayError } from '../errors.js'
+import { CausalReplayError, judgeErrorIn } from '../errors.js'
 import { describeReceived } from '../options/received.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
 import { runPlannedBatch, type PlannedBatch } from '../rollout/run-rollouts.js'
@@ -24,6 +24,11 @@ export interface RolloutTally {
   readonly errorExamples: ReadonlyArray<{ rollout: number; error: RolloutError }>
   /** Scores the next rollout, in index order. */
   add(trajectory: Trajectory): Promise<void>
+  /**
+   * Optional: starts scoring a batch's rollouts at once, before {@link add} takes them in index
+   * order, so an async predicate (a judge's model call) runs as concurrently as the rollouts did.
+   */
+  prefetch?(trajectories: readonly Trajectory[]): void
 }
 
 /** A tally's account of error outcomes, which every gate keeps alike. */
@@ -72,6 +77,9 @@ export class OutcomeTally implements RolloutTally {
   /** Each scored rollout's outcome in index order: `1` the predicate held, `0` not, `-` an error. */
   readonly outcomes: Array<'1' | '0' | '-'> = []
 
+  // Predicate results started by `prefetch`, taken by `add` in index order.
+  private readonly started = new Map<Trajectory, Promise<unknown>>()
+
   constructor(
     private readonly predicate: Predicate,
     /** True when the predicate marks the bad outcome (`toRarely`, `toNever`), false when it marks the good one. */
@@ -90,7 +98,19 @@ export class OutcomeTally implements RolloutTally {
       this.outcomes.push('-')
       return
     }
-    const holds = await this.evaluate(trajectory, trajectory.rollout)
+    let holds: boolean
+    try {
+      holds = await this.evaluate(trajectory, trajectory.rollout)
+    } catch (error) {
+      // A judge that could not answer is an error outcome of the run it judged, as an agent's
+      // error is; the run is kept with the error on it, so it is shown (and never attributed) as one.
+      const judged = judgeErrorIn(error)
+      if (judged === undefined) throw error
+      const outcome: RolloutError = { kind: judged.kind, name: judged.name, message: judged.message }
+      countErrorOutcome(this, { ...trajectory, error: outcome }, outcome)
+      this.outcomes.push('-')
+      return
+    }
     this.outcomes.push(holds ? '1' : '0')
     this.n++
     if (holds) this.successes++
@@ -109,11 +129,29 @@ export class OutcomeTally implements RolloutTally {
     return this.evaluate(trajectory, null).then((holds) => holds === this.predicateIsBad)
   }
 
+  /**
+   * Starts the predicate on every completed rollout of a batch. Results do not depend on it: a
+   * judge's answer is a function of its run's stream, so only the wall time changes (and, as for
+   * rollouts, up to c − 1 judge calls past the deciding rollout are paid for).
+   */
+  prefetch(trajectories: readonly Trajectory[]): void {
+    for (const trajectory of trajectories) {
+      if (trajectory.error !== undefined || this.started.has(trajectory)) continue
+      const result = Promise.resolve().then(() => this.predicate(trajectory))
+      // A result never taken (the gate stopped first) must not surface as an unhandled rejection.
+      result.catch(() => {})
+      this.started.set(trajectory, result)
+    }
+  }
+
   private async evaluate(trajectory: Trajectory, rollout: number | null): Promise<boolean> {
     let value: unknown
     try {
-      value = await this.predicate(trajectory)
+      const started = rollout === null ? undefined : this.started.get(trajectory)
+      if (started !== undefined) this.started.delete(trajectory)
+      value = await (started ?? this.predicate(trajectory))
     } catch (error) {
+      if (judgeErrorIn(error) !== undefined) throw error
       const where = rollout === null ? '' : ` on rollout ${rollout}`
       throw new CausalReplayError(`The predicate "${this.label}" threw${where}: ${thrownMessage(error)}`, {
         cause: error,
@@ -229,6 +267,7 @@ export async function sampleInOrder(
     const count = Math.min(options.concurrency, limit - started)
     const batch = await runBatch(scenario, options, started, count, signal, timeoutMs)
     started += batch.trajectories.length
+    tally.prefetch?.(batch.trajectories)
     for (const trajectory of batch.trajectories) {
       if (timeoutMs < options.timeoutMs) nameTimeoutCap(trajectory, options, timeoutMs)
       await tally.add(trajectory)

@@ -150,6 +150,38 @@ const verdictFields = {
   passK: PassKReportSchema.optional(),
 }
 
+/** A judge's accuracy on one class of its calibration: `correct` of `of`, and its exact interval. */
+export const JudgeAccuracyRecordSchema = z.object({
+  correct: z.number().int().nonnegative(),
+  of: z.number().int().positive(),
+  /** The two-sided Clopper–Pearson interval at 1 − its share of α. */
+  low: z.number().min(0).max(1),
+  high: z.number().min(0).max(1),
+})
+
+/**
+ * How a rate gate corrected the rate of a calibrated judge: the rate the judge said yes at (its
+ * confidence sequence at its share of α), the calibration's counts with their exact intervals,
+ * and the apparent rates the test compared with (the Rogan–Gladen map's extremes over the box).
+ * The verdict's `observed` is the corrected rate.
+ */
+export const JudgeCorrectionSchema = z.object({
+  method: z.string(),
+  /** The judge's own answers: how often it said yes, with the confidence sequence at the apparent share of α (two-sided, 1 − 2·share·α). */
+  apparent: EstimateSchema,
+  sensitivity: JudgeAccuracyRecordSchema,
+  specificity: JudgeAccuracyRecordSchema,
+  /** The shares of α spent on the apparent rate, the sensitivity and the specificity. */
+  alphaShares: z.object({ apparent: z.number(), sensitivity: z.number(), specificity: z.number() }),
+  /**
+   * The apparent rates equivalent to the bound: below `below` the true rate is below the bound for
+   * every judge in the box, above `above` it is above. Null when the box holds a judge no better than
+   * chance (the calibration is too small or too poor to bound the true rate).
+   */
+  apparentBounds: z.object({ below: z.number(), above: z.number() }).nullable(),
+})
+export type JudgeCorrection = z.infer<typeof JudgeCorrectionSchema>
+
 /**
  * Why a gate that samples until its test answers stopped: `decided` (the test answered),
  * `max-rollouts` / `budget` (spent before it answered), `deadline` (the test's timeout was near),
@@ -180,6 +212,8 @@ export const SequentialVerdictSchema = z.object({
   onInconclusive: z.enum(['fail', 'pass']),
   /** Why sampling stopped. */
   stop: SequentialStopSchema,
+  /** Set when the predicate is a calibrated judge: the rate, its interval and the decision are judge-corrected. */
+  judgeCorrection: JudgeCorrectionSchema.optional(),
 })
 export type SequentialVerdict = z.infer<typeof SequentialVerdictSchema>
 

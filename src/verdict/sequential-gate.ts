@@ -5,8 +5,26 @@ import { sequentialRateTest } from '../stats/sequential-rate-test.js'
 import type { GateRun, GateSubject } from './gate.js'
 import { passKReport } from './pass-k-report.js'
 import type { ResolvedSequentialGate } from './options.js'
-import { failingRun, OutcomeTally, sampleInOrder, SEQUENTIAL_STOPS, tallyFields } from './sampling.js'
-import type { SequentialVerdict } from './schema.js'
+import {
+  failingRun,
+  OutcomeTally,
+  sampleInOrder,
+  SEQUENTIAL_STOPS,
+  tallyFields,
+  type Sampling,
+} from './sampling.js'
+import type { PassKReport, SequentialVerdict } from './schema.js'
+import type { Estimate } from '../stats/estimate.js'
+import { JUDGE_CORRECTION_METHOD } from '../stats/rogan-gladen.js'
+import { judgeCalibrationOf } from '../trajectory/judge-calibration.js'
+import {
+  correctedDecision,
+  correctedRates,
+  correctedRolloutsToDecide,
+  judgeCorrectionPlan,
+  judgeCorrectionRecord,
+  type JudgeCorrectionPlan,
+} from './judge-correction.js'
 
 /**
  * The sequential gate of `toRarely` (`direction: 'atMost'`) and `toUsually` (`'atLeast'`). Rollouts
@@ -28,6 +46,9 @@ export async function runSequentialGate(
   const predicateIsBad = options.direction === 'atMost'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   const alpha = 1 - options.confidence
+  // A calibrated judge's rate is tested as the true rate, corrected for the judge's errors.
+  const calibration = judgeCalibrationOf(subject.predicate)
+  const correction = calibration === undefined ? null : judgeCorrectionPlan(calibration, options.bound, alpha)
   // The test is checked after every rollout, in index order: the stopping point is the same at
   // any concurrency, and checking this often is what the anytime-valid test allows.
   const sampling = await sampleInOrder(
@@ -39,10 +60,13 @@ export async function runSequentialGate(
     (trajectory) =>
       trajectory.error === undefined &&
       tally.rollouts >= options.minRollouts &&
-      decides(tally, options.bound, alpha),
+      (correction === null
+        ? decides(tally, options.bound, alpha)
+        : correctedDecision(tally.successes, tally.n, correction) !== 'undecided'),
   )
   const stop = SEQUENTIAL_STOPS[sampling.end]
 
+  if (correction !== null) return correctedGateRun(subject, options, tally, sampling, correction)
   const test =
     tally.n === 0
       ? null
@@ -87,6 +111,85 @@ export async function runSequentialGate(
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }
+
+/**
+ * The verdict of a judge-corrected gate (see `judgeCorrectionPlan`): the corrected test decided (or
+ * not), `observed` is the corrected rate, and `judgeCorrection` records the judge's apparent rate,
+ * its calibration and the method. pass^k is the corrected rate's: the plug-in p̂^k with the
+ * interval raised to the k-th power (the unbiased estimator counts runs, and the judge's counts are
+ * not the runs' outcomes).
+ */
+function correctedGateRun(
+  subject: GateSubject,
+  options: ResolvedSequentialGate,
+  tally: OutcomeTally,
+  sampling: Sampling,
+  correction: JudgeCorrectionPlan,
+): GateRun<SequentialVerdict> {
+  const predicateIsBad = options.direction === 'atMost'
+  const stop = SEQUENTIAL_STOPS[sampling.end]
+  const decision = correctedDecision(tally.successes, tally.n, correction)
+  const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
+  const kind: SequentialVerdict['kind'] =
+    stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
+  const failing = failingRun(tally, kind, stop)
+  const { apparent, corrected } = correctedRates(tally.successes, tally.n, correction)
+  const passK = correctedPassK(corrected, predicateIsBad, options.passK)
+  const toDecide =
+    kind === 'inconclusive' ? correctedRolloutsToDecide(tally.successes, tally.n, correction) : null
+  const verdict: SequentialVerdict = {
+    gate: 'sequential',
+    claim: options.direction === 'atMost' ? 'rarely' : 'usually',
+    kind,
+    ...tallyFields(subject, options, tally, sampling),
+    observed: corrected,
+    ...(passK === undefined ? {} : { passK }),
+    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
+    bound: options.bound,
+    maxRollouts: options.maxRollouts,
+    decision:
+      tally.n === 0
+        ? null
+        : {
+            interval: {
+              point: corrected.point,
+              low: corrected.low,
+              high: corrected.high,
+              confidence: corrected.confidence,
+              method: 'rogan-gladen',
+            },
+            method: JUDGE_CORRECTION_METHOD,
+          },
+    rolloutsToDecide: toDecide !== null && toDecide > tally.n ? toDecide : null,
+    onInconclusive: options.onInconclusive,
+    stop,
+    judgeCorrection: judgeCorrectionRecord(correction, apparent),
+  }
+  return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+}
+
+/** pass^k of a corrected rate: p̂^k, and the corrected interval's ends raised to the k-th power. */
+function correctedPassK(
+  corrected: Estimate,
+  predicateIsBad: boolean,
+  ks: readonly number[],
+): PassKReport | undefined {
+  if (ks.length === 0 || corrected.n === 0) return undefined
+  const success = predicateIsBad
+    ? { point: 1 - corrected.point, low: 1 - corrected.high, high: 1 - corrected.low }
+    : corrected
+  return {
+    confidence: corrected.confidence,
+    method: CORRECTED_PASS_K_METHOD,
+    values: ks
+      .filter((k) => k <= corrected.n)
+      .map((k) => ({ k, point: success.point ** k, low: success.low ** k, high: success.high ** k })),
+  }
+}
+
+/** The method a judge-corrected pass^k names. */
+export const CORRECTED_PASS_K_METHOD =
+  "plug-in p̂^k of the judge-corrected rate; interval: the corrected rate's interval raised to the k-th power"
 
 /**
  * Whether `sequentialRateTest` would decide on these counts: the same e-value threshold, without

@@ -3,6 +3,7 @@ import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedZeroTolerance } from './options.js'
+import { refuseJudgeCorrection } from './judge-correction.js'
 import { passKReport } from './pass-k-report.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields, type SamplingEnd } from './sampling.js'
 import type { ZeroToleranceVerdict } from './schema.js'
@@ -20,6 +21,11 @@ export async function runZeroToleranceGate(
   options: ResolvedZeroTolerance,
   signal: AbortSignal | undefined,
 ): Promise<GateRun<ZeroToleranceVerdict>> {
+  refuseJudgeCorrection(
+    subject.predicate,
+    options.direction === 'atMost' ? 'toNever' : 'toAlways',
+    `An imperfect judge makes "${options.direction === 'atMost' ? 'never' : 'always'}" unprovable: it errs on some runs of a perfect agent. Use ${options.direction === 'atMost' ? 'toRarely' : 'toUsually'}(judge, bound) for a judge-corrected rate.`,
+  )
   const tally = new OutcomeTally(subject.predicate, options.direction === 'atMost', subject.label)
   // One rollout at a time in index order, so the first occurrence is the same at any concurrency.
   const sampling = await sampleInOrder(

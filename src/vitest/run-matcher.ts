@@ -424,7 +424,10 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
   const { rate, score } = entry
   // A sequential gate's point is marked as read at its stop, in full where the line has room;
   // the interval's method ("confidence sequence") is always there.
-  const markers = rate.method === 'confidence-sequence' ? [` ${SEQUENTIAL_POINT}`, ' at the stop', ''] : ['']
+  const sequential = rate.method === 'confidence-sequence' || rate.method === 'rogan-gladen'
+  const markers = sequential ? [` ${SEQUENTIAL_POINT}`, ' at the stop', ''] : ['']
+  // A judge-corrected rate is not the share of runs: the count is the judge's yes answers.
+  const judged = rate.method === 'rogan-gladen' ? ' judged yes' : ''
   const numbers =
     score !== undefined
       ? scoreNumbers(score)
@@ -432,7 +435,7 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
         ? [`: ${NO_ROLLOUT_COMPLETED}`]
         : markers.map(
             (marker) =>
-              ` in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}${marker} ` +
+              `${judged} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}${marker} ` +
               `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`,
           )
   const message = annotationMessage(

@@ -1,6 +1,7 @@
 // vitest-causal-replay/ai-sdk: record and replay agents built on the Vercel AI SDK (`ai` 6.x).
 import './sdk.js'
 
+export { judge } from './judge.js'
 export { swapModel, type SwapModelOptions } from './swap-model.js'
 export type { CallOptions, GenerateResult, LanguageModelV3, StreamPart, StreamResult } from './types.js'
 export { DEFAULT_MODEL_STEP, wrapModel, type WrapModelOptions } from './wrap-model.js'
@@ -11,3 +12,12 @@ export type { PriceTable, TokenPrice } from '../shared/pricing.js'
 export type { WrapToolsOptions } from '../shared/tool-options.js'
 export type { Intervention, ObservationSelector } from '../../replay/interventions.js'
 export { CausalReplayError } from '../../errors.js'
+export {
+  type CalibrateOptions,
+  type Judge,
+  type JudgeCalibrationReport,
+  type JudgeOptions,
+  type LabelledTrajectory,
+} from '../shared/judge.js'
+export type { JudgeAccuracy, JudgeCalibration } from '../../trajectory/judge-calibration.js'
+export { JudgeError } from '../../errors.js'

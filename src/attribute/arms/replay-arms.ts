@@ -1,4 +1,4 @@
-import { RolloutAbortedError } from '../../errors.js'
+import { judgeErrorIn, RolloutAbortedError } from '../../errors.js'
 import type { Plan } from '../../rollout/plan.js'
 import type { RolloutProgress } from '../../rollout/options.js'
 import { RolloutPool, type RolloutPoolSettings } from '../../rollout/rollout-pool.js'
@@ -166,19 +166,28 @@ export class ReplayArms {
     const { settings } = this
     arm.heldSteps += trajectory.replay?.heldSteps ?? 0
     arm.matchedSteps += trajectory.replay?.matchedSteps ?? 0
-    if (trajectory.error !== undefined) {
+    const bad = trajectory.error === undefined ? await score(settings, trajectory) : null
+    if (bad === null) {
       this.errors++
       arm.outcomes[rollout] = 'error'
     } else {
-      arm.outcomes[rollout] = (await score(settings, trajectory)) ? 'bad' : 'good'
+      arm.outcomes[rollout] = bad ? 'bad' : 'good'
     }
     this.completed++
     settings.onProgress?.({ completed: this.completed, total: settings.total, errors: this.errors })
   }
 }
 
-async function score(settings: ReplayArmsSettings, trajectory: Trajectory): Promise<boolean> {
-  return checkPredicateResult(await settings.isBad(trajectory), {
+/** Whether a replayed run is bad; null when a judge could not say (an error outcome, as in the gates). */
+async function score(settings: ReplayArmsSettings, trajectory: Trajectory): Promise<boolean | null> {
+  let value: unknown
+  try {
+    value = await settings.isBad(trajectory)
+  } catch (error) {
+    if (judgeErrorIn(error) !== undefined) return null
+    throw error
+  }
+  return checkPredicateResult(value, {
     caller: settings.caller,
     option: 'isBad',
     rollout: trajectory.rollout,

@@ -1,0 +1,82 @@
+import type { ModelRequest, ModelResponse } from '@openai/agents'
+import type { Json } from '../../json.js'
+import { makeJudge, type Judge, type JudgeOptions } from '../shared/judge.js'
+import { checkPriceTable, priceOf, tokenCost } from '../shared/pricing.js'
+import { actionMeta, answeringModel, tokenCounts, toModelResponse } from './model-action.js'
+import { modelPolicy, type SeedOption } from './model-policy.js'
+import { requestContext } from './request-context.js'
+import { checkModel } from './wrap-model.js'
+import type { Model } from '@openai/agents'
+import { InvalidOptionError } from '../../errors.js'
+
+/** Options of the Agents SDK's {@link judge}: the shared ones, the model's id and how its seed is sent. */
+export interface AgentsJudgeOptions extends JudgeOptions {
+  /** Default: none. The model's id: the Agents SDK does not say which model a `Model` calls; needed with `prices`. */
+  modelId?: string
+  /** Default `'auto'`. How the judge's seed reaches the model (see `wrapModel`). */
+  seed?: SeedOption
+}
+
+const UNNAMED_JUDGE_MODEL = 'openai-agents judge model'
+
+/**
+ * A judge predicate: asks `model` (an Agents SDK `Model`) whether `rubric` holds for a run, and is
+ * true when it answers YES. The call is a `getResponse` of the shape a wrapped model's step records:
+ * through the agent's cassette, counted in the verdict's cost, its seed from the run's own judge
+ * stream (see the AI SDK adapter's `judge`). A call that throws, runs past `timeoutMs` or answers
+ * neither YES nor NO is an error outcome of the run.
+ */
+export function judge(model: Model, rubric: string, options?: AgentsJudgeOptions): Judge {
+  checkModel(model, 'judge')
+  const { modelId, seed, ...shared } = options ?? {}
+  if (shared.prices !== undefined) {
+    if (modelId === undefined) {
+      throw new InvalidOptionError({
+        caller: 'judge',
+        option: 'modelId',
+        expected: "the model's id (the key of its entry in `prices`) when `prices` is given",
+        received: 'undefined',
+        hint: 'The Agents SDK does not tell which model a `Model` calls.',
+      })
+    }
+    checkPriceTable(shared.prices, modelId, 'judge')
+  }
+  const id = modelId ?? UNNAMED_JUDGE_MODEL
+  return makeJudge('judge', id, rubric, shared, (prompt, settings) => {
+    const request = {
+      systemInstructions: prompt.system,
+      input: prompt.user,
+      modelSettings: { temperature: settings.temperature },
+      tools: [],
+      handoffs: [],
+      outputType: 'text',
+      tracing: false,
+    } as unknown as ModelRequest
+    const prices = settings.prices
+    return {
+      policy: modelPolicy(model, { modelId, seed: seed ?? 'auto' }),
+      options: {
+        context: requestContext('response', request),
+        model: id,
+        meta: actionMeta,
+        ...(prices === undefined
+          ? {}
+          : {
+              costUsd: (action: Json) =>
+                tokenCost(priceOf(prices, answeringModel(action) ?? id, 'judge'), tokenCounts(action)),
+            }),
+      },
+      text: (action, name) => responseText(toModelResponse(action, name)),
+    }
+  })
+}
+
+/** The text of a response's assistant messages. */
+function responseText(response: ModelResponse): string {
+  const texts: string[] = []
+  for (const item of response.output) {
+    if (item.type !== 'message' || !Array.isArray(item.content)) continue
+    for (const part of item.content) if (part.type === 'output_text') texts.push(part.text)
+  }
+  return texts.join('')
+}
