@@ -7,12 +7,11 @@ export { swapModel, type SwapModelOptions } from './swap-model.js'
 export type { CallOptions, ChatModel } from './types.js'
 export { DEFAULT_MODEL_STEP, wrapModel, type WrapModelOptions } from './wrap-model.js'
 export { wrapTools } from './wrap-tools.js'
-export { MissingPeerDependencyError } from '../../errors.js'
+export { CausalReplayError, JudgeError, MissingPeerDependencyError } from '../../errors.js'
 export type { StepNamer } from '../../trajectory/step-name.js'
 export type { PriceTable, TokenPrice } from '../shared/pricing.js'
 export type { WrapToolsOptions } from '../shared/tool-options.js'
 export type { Intervention, ObservationSelector } from '../../replay/interventions.js'
-export { CausalReplayError } from '../../errors.js'
 export {
   type CalibrateOptions,
   type Judge,
@@ -21,4 +20,3 @@ export {
   type LabelledTrajectory,
 } from '../shared/judge.js'
 export type { JudgeAccuracy, JudgeCalibration } from '../../trajectory/judge-calibration.js'
-export { JudgeError } from '../../errors.js'
