@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
@@ -8,32 +8,18 @@ import { openCassetteIn, type Cassette } from '../cassette/cassette.js'
 import { formatStaleCassetteLine } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
-import { isCi, type Environment } from '../options/environment.js'
-import { processRateLimit, type ModelRateLimit } from '../rollout/rate-limit.js'
+import type { Environment } from '../options/environment.js'
+import { processRateLimit } from '../rollout/rate-limit.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
 import { buildArtifact, modelCost } from '../verdict/artifact.js'
-import { runBaselineGate, type BaselineTarget } from '../verdict/baseline-gate.js'
-import { runComparisonGate } from '../verdict/comparison-gate.js'
 import { diagnose } from '../verdict/diagnose.js'
-import type { GateRun, GateSubject } from '../verdict/gate.js'
+import type { GateSubject } from '../verdict/gate.js'
 import { predicateLabel } from '../trajectory/predicate-label.js'
-import {
-  resolveBaseline,
-  resolveComparison,
-  resolveScoreGate,
-  resolveSequentialGate,
-  resolveZeroTolerance,
-  type Deadline,
-  type MatcherDefaults,
-  type ResolvedCommon,
-} from '../verdict/options.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
-import { runScoreGate } from '../verdict/score-gate.js'
-import { runSequentialGate } from '../verdict/sequential-gate.js'
-import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
 import { parseCheckOptions, type CheckOptions } from './check-options.js'
-import { checkClaim, CLAIMS, type Claim, type KnownOrJson } from './claims.js'
+import { checkClaim, CLAIMS, gateOf, type Claim, type KnownOrJson } from './claims.js'
+import type { GateContext, ResolvedGate } from './gates.js'
 import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
 
 /** What {@link check} returns: the verdict and everything made from it. */
@@ -148,41 +134,17 @@ async function saveCassette(cassette: Cassette): Promise<void> {
 }
 
 /** Where a check runs: what the matchers know about the test, or what `check`'s options say. */
-export interface CheckContext {
+export interface CheckContext extends GateContext {
   /** The test (or named check): seeds the run when the claim sets no seed, and names the artifact. */
   test: { name: string; file: string }
-  /** Defaults for every claim of the run (the plugin's `confidence`, `maxRollouts`, `concurrency`). */
-  defaults: MatcherDefaults
   signal: AbortSignal | undefined
   /**
    * Where to write the artifact and the report, if anywhere. `assertion` numbers the claims of one
    * test from 1, so each gets its own files (see `artifactPath`).
    */
   report: { dir: string; assertion: number } | null
-  /** The project root, which baseline paths in messages are relative to. */
-  root: string
-  /**
-   * The environment, read where the library was entered: `CAUSAL_REPLAY_SEED` seeds claims that
-   * set no seed, and under `CI` a baseline claim that sets no `update` records nothing.
-   */
-  env: Environment
   /** Default: the claim builder's name. Who makes the claim, for messages about its options (`toRarely`). */
   caller?: string
-  /**
-   * Default: none. The rate limit live model calls wait for: the plugin's run-wide one, or the
-   * process-wide one of `check`'s `rateLimit`.
-   */
-  rateLimit?: ModelRateLimit | undefined
-  /**
-   * Default: none. When the surrounding test times out, less a margin for the message and files:
-   * the gate and its attribution stop in time to report instead of being killed with the test.
-   */
-  deadline?: Deadline | undefined
-  /**
-   * Default: none. The cassette the gate's and the attribution's rollouts go through: model calls
-   * it holds are replayed, the others made and recorded (the caller saves it).
-   */
-  cassette?: Cassette | null
 }
 
 /** The pipeline behind `check` and every matcher: seed → options → gate → attribution → artifact → message. */
@@ -251,99 +213,12 @@ async function writeReport(
   }
 }
 
-/** A claim's resolved options and the gate that runs it. */
-interface ResolvedGate {
-  options: ResolvedCommon
-  /** Runs the gate; the subject's predicate (or scorer) is the claim's. */
-  run(
-    scenario: Scenario<unknown, unknown>,
-    subject: Omit<GateSubject, 'predicate'>,
-    signal: AbortSignal | undefined,
-  ): Promise<GateRun>
-}
-
 /**
- * Resolves the claim's options (claim > run defaults > built-in) and picks its gate. The gate and
- * its attribution spend through a sub-account of the claim's budget: the limits are the budget's,
- * the spending counted there is this claim's alone, even when other checks share the budget.
+ * Resolves the claim's options (claim > run defaults > built-in) with the gate its kind names in
+ * `CLAIM_GATES`; messages about the options name the matcher, else the claim's builder.
  */
 function resolveGate(claim: Claim, context: CheckContext, seed: number): ResolvedGate {
-  const caller = context.caller ?? CLAIMS[claim.kind].builder
-  const deadline = context.deadline
-  const run = <Resolved extends ResolvedCommon>(resolved: Resolved) => ({
-    ...resolved,
-    budget: resolved.budget.account({ rateLimit: context.rateLimit }),
-    deadline,
-  })
-  switch (claim.kind) {
-    case 'rarely':
-    case 'usually': {
-      const options = run(resolveSequentialGate(claim.kind, caller, claim.options, context.defaults, seed))
-      return {
-        options,
-        run: (scenario, subject, signal) =>
-          runSequentialGate(scenario, { ...subject, predicate: claim.predicate }, options, signal),
-      }
-    }
-    case 'never':
-    case 'always': {
-      const options = run(resolveZeroTolerance(claim.kind, caller, claim.options, context.defaults, seed))
-      return {
-        options,
-        run: (scenario, subject, signal) =>
-          runZeroToleranceGate(scenario, { ...subject, predicate: claim.predicate }, options, signal),
-      }
-    }
-    case 'baseline': {
-      const { file, name, update, ...rest } = claim.options
-      const options = run(resolveBaseline(caller, { ...rest, name }, context.defaults, seed))
-      const absolute = isAbsolute(file) ? file : resolve(context.root, file)
-      const target: BaselineTarget = {
-        file: absolute,
-        displayFile: relativeTo(context.root, absolute),
-        key: name,
-        updateState: update ?? (isCi(context.env) ? 'none' : 'new'),
-      }
-      return {
-        options,
-        run: (scenario, subject, signal) =>
-          runBaselineGate(scenario, { ...subject, predicate: claim.predicate }, options, target, signal),
-      }
-    }
-    case 'scoreAtLeast':
-    case 'scoreAtMost': {
-      const options = run(
-        resolveScoreGate(claim.kind, caller, claim.threshold, claim.options, context.defaults, seed),
-      )
-      const scorer = claim.scorer
-      return {
-        options,
-        run: (scenario, subject, signal) => runScoreGate(scenario, { ...subject, scorer }, options, signal),
-      }
-    }
-    case 'noWorseThan': {
-      const options = run(resolveComparison(caller, claim.options, context.defaults, seed))
-      const baseline = { name: claim.baseline.agent.name, scenario: claim.baseline }
-      return {
-        options,
-        // The baseline's model calls go through the cassette too, so a warm run replays both agents.
-        run: (scenario, subject, signal) =>
-          runComparisonGate(
-            scenario,
-            {
-              ...baseline,
-              scenario:
-                context.cassette == null
-                  ? baseline.scenario
-                  : withCassette(baseline.scenario, context.cassette),
-            },
-            { ...subject, predicate: claim.predicate },
-            options,
-            signal,
-          ),
-      }
-    }
-  }
+  return gateOf(claim).resolve(claim, context.caller ?? CLAIMS[claim.kind].builder, context, seed)
 }
 
 /** How a claim names its predicate before its options are resolved: for `check`'s default name. */
@@ -354,10 +229,4 @@ function labelOf(claim: Claim): string {
 /** The function a claim asks about each rollout: its predicate, or its scorer. */
 function claimFunction(claim: Claim): (trajectory: never) => unknown {
   return 'scorer' in claim ? claim.scorer : claim.predicate
-}
-
-/** `file` relative to `root` with forward slashes, or as given when outside it. */
-function relativeTo(root: string, file: string): string {
-  const path = relative(root, file)
-  return (path.startsWith('..') || isAbsolute(path) ? file : path).replaceAll('\\', '/')
 }

@@ -1,7 +1,8 @@
-// Every kind of claim, declared once: the table below, its option types, and its builder. The
-// matchers and their types on `expect(…)` (`src/vitest`, `matchers/`), the names in messages and
-// the matcher names stored in reports are derived from them; a new claim is an entry here plus its
-// gate (a verdict case in `src/verdict/schema.ts`, run by `check`'s `resolveGate`).
+// Every kind of claim, declared once: the table below, its option types, its gate and its builder.
+// The matchers and their types on `expect(…)` (`src/vitest`, `matchers/`), the names in messages,
+// the matcher names stored in reports and how `check` resolves and runs a claim are derived from
+// them; a new claim is an entry here plus, unless an existing one decides it, its gate (`gates.ts`,
+// with its verdict case in `src/verdict/schema.ts`).
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
 import type { Json } from '../json.js'
@@ -10,18 +11,24 @@ import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import { InvalidOptionError } from '../errors.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { describeReceived } from '../options/received.js'
-import {
-  checkClaimOptions,
-  resolveScoreGate,
-  type BaselineClaimOptions,
-  type BaselineOptions,
-  type NoWorseThanOptions,
-  type RarelyOptions,
-  type ScoreOptions,
-  type UsuallyOptions,
-  type ZeroToleranceOptions,
+import type {
+  BaselineClaimOptions,
+  BaselineOptions,
+  NoWorseThanOptions,
+  RarelyOptions,
+  ScoreOptions,
+  UsuallyOptions,
+  ZeroToleranceOptions,
 } from '../verdict/options.js'
 import type { ClaimKind } from '../verdict/schema.js'
+import {
+  baselineGate,
+  comparisonGate,
+  scoreGate,
+  sequentialGate,
+  zeroToleranceGate,
+  type ClaimGate,
+} from './gates.js'
 
 /**
  * What a claim's builder and matcher take besides their options: a predicate; a baseline agent and
@@ -124,6 +131,23 @@ export interface ClaimOptionTypes {
   scoreAtLeast: { builder: ScoreOptions; matcher: ScoreOptions }
   scoreAtMost: { builder: ScoreOptions; matcher: ScoreOptions }
 }
+/** The gate that decides each claim: it checks the claim's options, resolves them and runs. */
+export const CLAIM_GATES: { readonly [K in ClaimKind]: ClaimGate<Claim & { readonly kind: K }> } = {
+  rarely: sequentialGate,
+  usually: sequentialGate,
+  never: zeroToleranceGate,
+  always: zeroToleranceGate,
+  baseline: baselineGate,
+  noWorseThan: comparisonGate,
+  scoreAtLeast: scoreGate,
+  scoreAtMost: scoreGate,
+}
+
+/** The gate that decides `claim`. */
+export function gateOf(claim: Claim): ClaimGate<Claim> {
+  return CLAIM_GATES[claim.kind] as ClaimGate<Claim>
+}
+
 // Every claim has its options, and every options entry is a claim.
 const _everyClaimTyped: [keyof ClaimOptionTypes, ClaimKind] extends [ClaimKind, keyof ClaimOptionTypes]
   ? true
@@ -290,9 +314,14 @@ export function noWorseThanClaim(
     unknown,
     unknown
   >
-  const checked = checkPredicate(caller, predicate)
-  checkClaimOptions('noWorseThan', caller, options)
-  return { kind: 'noWorseThan', predicate: checked, baseline: scenario, options }
+  const claim: Claim = {
+    kind: 'noWorseThan',
+    predicate: checkPredicate(caller, predicate),
+    baseline: scenario,
+    options,
+  }
+  gateOf(claim).check(claim, caller)
+  return claim
 }
 
 /**
@@ -333,8 +362,10 @@ export function scoreClaimOf(
       received: describeReceived(scorer),
     })
   }
-  resolveScoreGate(kind, caller, threshold, options, {}, 0)
-  return { kind, scorer: scorer as TrajectoryScorer, threshold: threshold as number, options }
+  // The threshold is checked with the options, against the scorer's range.
+  const claim: Claim = { kind, scorer: scorer as TrajectoryScorer, threshold: threshold as number, options }
+  gateOf(claim).check(claim, caller)
+  return claim
 }
 
 /**
@@ -349,9 +380,9 @@ export function claimOf<K extends ClaimKindTaking<'predicate'>>(
 ): Claim {
   const site = captureCallSite(claimOf)
   try {
-    const checked = checkPredicate(caller, predicate)
-    checkClaimOptions(kind, caller, options)
-    return { kind, predicate: checked, options } as Claim
+    const claim = { kind, predicate: checkPredicate(caller, predicate), options } as Claim
+    gateOf(claim).check(claim, caller)
+    return claim
   } catch (error) {
     throw pointAtCallSite(error, site)
   }

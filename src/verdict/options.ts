@@ -568,33 +568,6 @@ export function checkBaselineClaimOptions(caller: string, options: unknown): voi
 }
 
 /**
- * Checks a claim's options when the claim is made, so a typo fails where it was written; the
- * defaults are filled in later, when the claim is checked with its run's defaults and seed.
- */
-export function checkClaimOptions(
-  claim: 'rarely' | 'usually' | 'never' | 'always' | 'baseline' | 'noWorseThan',
-  caller: string,
-  options: unknown,
-): void {
-  // Score claims are checked with their threshold, by `resolveScoreGate`.
-  switch (claim) {
-    case 'rarely':
-    case 'usually':
-      resolveSequentialGate(claim, caller, options, {}, 0)
-      return
-    case 'never':
-    case 'always':
-      resolveZeroTolerance(claim, caller, options, {}, 0)
-      return
-    case 'baseline':
-      checkBaselineClaimOptions(caller, options)
-      return
-    case 'noWorseThan':
-      resolveComparison(caller, options, {}, 0)
-  }
-}
-
-/**
  * `parsed` with the run's defaults (the plugin's `confidence` and `concurrency`, which sit between
  * the call and the built-in defaults) and the chosen seed.
  */
