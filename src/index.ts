@@ -43,7 +43,8 @@ export {
   usually,
   type Claim,
 } from './check/claims.js'
-export { check, type CheckResult } from './check/check.js'
+export { check } from './entries/check.js'
+export type { CheckResult } from './check/check.js'
 export type { CheckOptions } from './check/check-options.js'
 export { Budget, type BudgetLimits } from './rollout/budget.js'
 export type {

@@ -303,18 +303,7 @@ export class Cassette {
   }
 }
 
-/**
- * Opens the cassette at `file` (a missing file is an empty cassette; a bad one throws an
- * `InvalidFileError` naming the field). Null when the mode, after `CAUSAL_REPLAY_CACHE`, is `off`.
- */
-export async function openCassette(
-  file: string,
-  options: OpenCassetteOptions = {},
-): Promise<Cassette | null> {
-  return openCassetteIn(process.env, file, options)
-}
-
-/** {@link openCassette} in the environment `env`, read by the caller where the library was entered. */
+/** The public `openCassette` in the environment `env`, read by the caller where the library was entered. */
 export async function openCassetteIn(
   env: Environment,
   file: string,

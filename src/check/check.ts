@@ -7,7 +7,6 @@ import { withCassette } from '../cassette/attach.js'
 import { openCassetteIn, type Cassette } from '../cassette/cassette.js'
 import { formatStaleCassetteLine } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
-import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import type { Environment } from '../options/environment.js'
 import { processRateLimit } from '../rollout/rate-limit.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
@@ -18,7 +17,7 @@ import { predicateLabel } from '../trajectory/predicate-label.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
 import { parseCheckOptions, type CheckOptions } from './check-options.js'
-import { checkClaim, CLAIMS, gateOf, type Claim, type KnownOrJson } from './claims.js'
+import { checkClaim, CLAIMS, gateOf, type Claim } from './claims.js'
 import type { GateContext, ResolvedGate } from './gates.js'
 import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
 
@@ -47,52 +46,14 @@ export interface CheckResult {
 }
 
 /**
- * Checks a claim about an agent's rate without a test framework: runs the gate, attributes a
- * failure, and returns the verdict as data with the message the matchers print. Use it from
- * `node:test`, another test runner or a CI script; the Vitest matchers are this same pipeline.
- *
- * ```ts
- * const result = await check(supportAgent, rarely(calledTool('issue_refund'), { atMost: 0.05 }))
- * assert.ok(result.passed, result.message)
- * ```
- *
- * It never throws for the agent's sake: an agent that throws, hangs or loops is an error outcome
- * in the verdict. Bad options throw an `InvalidOptionError`; a predicate that throws or returns a
- * non-boolean on a gate rollout is a bug in the test and throws (on an attribution replay, the gate's
- * verdict stands and the artifact says the attribution failed).
+ * The public `check` in the environment `env`, read by the caller where the library was entered.
+ * Its errors are not yet pointed at the user's line: the caller does that.
  */
-export function check<I, O>(
-  target: AgentOrScenario<I, O>,
-  // Through `KnownOrJson` the claim does not take part in inferring `I` and `O`: they come from the
-  // target alone, and type the predicate of `check(agent, rarely((t) => …))`.
-  claim: Claim<KnownOrJson<I>, KnownOrJson<O>>,
-  options?: CheckOptions,
-): Promise<CheckResult>
-/**
- * A claim whose predicate reads any JSON trajectory (a `Claim` built apart from its agent, such as
- * `rarely((t: Trajectory) => …)`) fits every agent: every run's input and output are JSON. Without
- * this overload it would not fit an agent whose input is an interface (which has no index signature).
- */
-export function check(target: AgentOrScenario, claim: Claim, options?: CheckOptions): Promise<CheckResult>
-export async function check(
-  target: AgentOrScenario,
-  claim: Claim,
-  options: CheckOptions = {},
-): Promise<CheckResult> {
-  const site = captureCallSite(check)
-  try {
-    return await checkAt(target, claim, options, process.env)
-  } catch (error) {
-    throw pointAtCallSite(error, site)
-  }
-}
-
-/** {@link check}, whose errors the caller points at the user's line. */
-async function checkAt(
+export async function checkIn(
+  env: Environment,
   target: AgentOrScenario,
   claim: Claim,
   options: CheckOptions,
-  env: Environment,
 ): Promise<CheckResult> {
   const scenario = toScenario(target, 'check') as Scenario<unknown, unknown>
   checkClaim(claim)

@@ -1,12 +1,9 @@
 // `vitest-causal-replay/cassette`: the store of model calls that lets an unchanged agent re-verify
 // with no calls. The matchers and `check({ cache })` open one for you; this is for your own runs.
+import { openCassetteIn, type Cassette, type OpenCassetteOptions } from '../cassette/cassette.js'
+
 export { withCassette } from '../cassette/attach.js'
-export {
-  Cassette,
-  openCassette,
-  type CassetteCounts,
-  type OpenCassetteOptions,
-} from '../cassette/cassette.js'
+export { Cassette, type CassetteCounts, type OpenCassetteOptions } from '../cassette/cassette.js'
 export { CassetteMissError } from '../cassette/miss-error.js'
 export type { CassetteMode, CassetteWrite } from '../cassette/mode.js'
 export { cassettePath } from '../cassette/path.js'
@@ -23,3 +20,16 @@ export {
 export { CausalReplayError } from '../errors.js'
 // The types the functions above reach, by name, as the root exports them (`core.Trajectory`).
 export type * as core from '../index.js'
+
+// `openCassette` is defined here, where the library is entered: it reads the environment
+// (`process.env`) and hands it to the cassette module, which reads none.
+/**
+ * Opens the cassette at `file` (a missing file is an empty cassette; a bad one throws an
+ * `InvalidFileError` naming the field). Null when the mode, after `CAUSAL_REPLAY_CACHE`, is `off`.
+ */
+export async function openCassette(
+  file: string,
+  options: OpenCassetteOptions = {},
+): Promise<Cassette | null> {
+  return openCassetteIn(process.env, file, options)
+}
