@@ -1,6 +1,5 @@
-import type { Json } from '../../json.js'
 import { makeJudge, type Judge, type JudgeOptions } from '../shared/judge.js'
-import { checkPriceTable, priceOf, tokenCost } from '../shared/pricing.js'
+import { checkPriceTable, costOption } from '../shared/pricing.js'
 import { callContext } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toGenerateResult } from './model-action.js'
 import { modelPolicy } from './model-policy.js'
@@ -37,12 +36,7 @@ export function judge(model: LanguageModelV3, rubric: string, options?: JudgeOpt
         context: callContext('generate', callOptions),
         model: model.modelId,
         meta: actionMeta,
-        ...(prices === undefined
-          ? {}
-          : {
-              costUsd: (action: Json) =>
-                tokenCost(priceOf(prices, answeringModel(action), 'judge'), tokenCounts(action)),
-            }),
+        ...costOption(prices, 'judge', answeringModel, tokenCounts),
       },
       text: (action, name) =>
         toGenerateResult(action, name)

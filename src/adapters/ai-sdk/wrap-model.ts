@@ -5,7 +5,7 @@ import type { Json } from '../../json.js'
 import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
 import { modelStepNames, ModelStepNameField } from '../shared/model-call.js'
-import { checkPriceTable, priceOf, PriceTableField, tokenCost } from '../shared/pricing.js'
+import { checkPriceTable, PriceTableField, costOption } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toGenerateResult, toStreamResult } from './model-action.js'
 import { modelPolicy } from './model-policy.js'
@@ -75,12 +75,7 @@ export function wrapModel(
     // Marks the step as a model call: cacheable, counted, rate-limited.
     model: model.modelId,
     meta: actionMeta,
-    ...(prices === undefined
-      ? {}
-      : {
-          costUsd: (action: Json) =>
-            tokenCost(priceOf(prices, answeringModel(action), 'wrapModel'), tokenCounts(action)),
-        }),
+    ...costOption(prices, 'wrapModel', answeringModel, tokenCounts),
   })
 
   return {

@@ -1,6 +1,5 @@
-import type { Json } from '../../json.js'
 import { makeJudge, type Judge, type JudgeOptions } from '../shared/judge.js'
-import { checkPriceTable, priceOf, tokenCost } from '../shared/pricing.js'
+import { checkPriceTable, costOption } from '../shared/pricing.js'
 import { encodeJson } from '../shared/json-codec.js'
 import { actionMeta, answeringModel, tokenCounts, toChatResult } from './model-action.js'
 import { modelPolicy } from './model-policy.js'
@@ -40,12 +39,7 @@ export function judge(model: ChatModel, rubric: string, options?: LangChainJudge
         context,
         model: modelId,
         meta: actionMeta,
-        ...(prices === undefined
-          ? {}
-          : {
-              costUsd: (action: Json) =>
-                tokenCost(priceOf(prices, answeringModel(action), 'judge'), tokenCounts(action)),
-            }),
+        ...costOption(prices, 'judge', answeringModel, tokenCounts),
       },
       text: (action, name) =>
         toChatResult(action, name)

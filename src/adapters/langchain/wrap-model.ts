@@ -8,7 +8,7 @@ import { BooleanField } from '../../options/fields.js'
 import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
 import { modelStepNames, ModelStepNameField, type ModelStepNames } from '../shared/model-call.js'
-import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
+import { checkPriceTable, PriceTableField, type PriceTable, costOption } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toChatResult, toChunks } from './model-action.js'
 import { modelPolicy, streamsNatively, type ModelPolicySettings } from './model-policy.js'
@@ -108,12 +108,7 @@ function recorded<Model extends ChatModel>(model: Model, recorder: Recorder): Mo
     // Marks the step as a model call: cacheable, counted, rate-limited.
     model: settings.modelId,
     meta: actionMeta,
-    ...(prices === undefined
-      ? {}
-      : {
-          costUsd: (action: Json) =>
-            tokenCost(priceOf(prices, answeringModel(action), 'wrapModel'), tokenCounts(action)),
-        }),
+    ...costOption(prices, 'wrapModel', answeringModel, tokenCounts),
   })
 
   const copy = Object.create(model) as Model

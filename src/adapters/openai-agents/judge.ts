@@ -1,7 +1,6 @@
 import type { ModelRequest, ModelResponse } from '@openai/agents'
-import type { Json } from '../../json.js'
 import { makeJudge, type Judge, type JudgeOptions } from '../shared/judge.js'
-import { checkPriceTable, priceOf, tokenCost } from '../shared/pricing.js'
+import { checkPriceTable, costOption } from '../shared/pricing.js'
 import { actionMeta, answeringModel, tokenCounts, toModelResponse } from './model-action.js'
 import { modelPolicy, type SeedOption } from './model-policy.js'
 import { requestContext } from './request-context.js'
@@ -59,12 +58,7 @@ export function judge(model: Model, rubric: string, options?: AgentsJudgeOptions
         context: requestContext('response', request),
         model: id,
         meta: actionMeta,
-        ...(prices === undefined
-          ? {}
-          : {
-              costUsd: (action: Json) =>
-                tokenCost(priceOf(prices, answeringModel(action) ?? id, 'judge'), tokenCounts(action)),
-            }),
+        ...costOption(prices, 'judge', (action) => answeringModel(action) ?? id, tokenCounts),
       },
       text: (action, name) => responseText(toModelResponse(action, name)),
     }

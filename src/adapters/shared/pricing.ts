@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { InvalidOptionError } from '../../errors.js'
+import type { Json } from '../../json.js'
 import { expecting } from '../../options/fields.js'
 import { describeReceived } from '../../options/received.js'
 
@@ -75,6 +76,21 @@ export function priceOf(prices: PriceTable, modelId: string, caller: string): To
     })
   }
   return price
+}
+
+/**
+ * The `costUsd` option of an adapter's model step: its answer priced from `prices` by the model that
+ * answered (`modelOf`) and the tokens it used (`tokensOf`). No option without a price table, so an
+ * unpriced call counts its tokens and no USD.
+ */
+export function costOption(
+  prices: PriceTable | undefined,
+  caller: string,
+  modelOf: (action: Json) => string,
+  tokensOf: (action: Json) => TokenCounts,
+): { costUsd?: (action: Json) => number } {
+  if (prices === undefined) return {}
+  return { costUsd: (action) => tokenCost(priceOf(prices, modelOf(action), caller), tokensOf(action)) }
 }
 
 /** USD for `tokens` at `price`. Cached input tokens are part of the input tokens, priced apart when the table says so. */
