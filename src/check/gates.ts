@@ -106,41 +106,49 @@ function accounted<Resolved extends ResolvedCommon>(resolved: Resolved, context:
   }
 }
 
-/** The sequential rate gate: samples until its confidence sequence decides. */
-export const sequentialGate: ClaimGate<PredicateClaim<Parameters<typeof resolveSequentialGate>[0]>> = {
-  check(claim, caller) {
-    resolveSequentialGate(claim.kind, caller, claim.options, {}, 0)
-  },
-  resolve(claim, caller, context, seed) {
-    const options = accounted(
-      resolveSequentialGate(claim.kind, caller, claim.options, context.defaults, seed),
-      context,
-    )
-    return {
-      options,
-      run: (scenario, subject, signal) =>
-        runSequentialGate(scenario, { ...subject, predicate: claim.predicate }, options, signal),
-    }
-  },
+/**
+ * A gate for a claim about a predicate's rate that one resolver reads and one runner decides: its
+ * options checked at build time with no run defaults, resolved for a run, run on the claim's
+ * predicate.
+ */
+function rateGate<K extends string, Resolved extends ResolvedCommon>(
+  resolveFor: (
+    kind: K,
+    caller: string,
+    options: unknown,
+    defaults: MatcherDefaults,
+    seed: number,
+  ) => Resolved,
+  runWith: (
+    scenario: Scenario<unknown, unknown>,
+    subject: GateSubject,
+    options: Resolved,
+    signal: AbortSignal | undefined,
+  ) => Promise<GateRun>,
+): ClaimGate<PredicateClaim<K>> {
+  return {
+    check(claim, caller) {
+      resolveFor(claim.kind, caller, claim.options, {}, 0)
+    },
+    resolve(claim, caller, context, seed) {
+      const options = accounted(
+        resolveFor(claim.kind, caller, claim.options, context.defaults, seed),
+        context,
+      )
+      return {
+        options,
+        run: (scenario, subject, signal) =>
+          runWith(scenario, { ...subject, predicate: claim.predicate }, options, signal),
+      }
+    },
+  }
 }
 
+/** The sequential rate gate: samples until its confidence sequence decides. */
+export const sequentialGate = rateGate(resolveSequentialGate, runSequentialGate)
+
 /** The zero-tolerance gate: a fixed number of rollouts, stopped by the first occurrence. */
-export const zeroToleranceGate: ClaimGate<PredicateClaim<Parameters<typeof resolveZeroTolerance>[0]>> = {
-  check(claim, caller) {
-    resolveZeroTolerance(claim.kind, caller, claim.options, {}, 0)
-  },
-  resolve(claim, caller, context, seed) {
-    const options = accounted(
-      resolveZeroTolerance(claim.kind, caller, claim.options, context.defaults, seed),
-      context,
-    )
-    return {
-      options,
-      run: (scenario, subject, signal) =>
-        runZeroToleranceGate(scenario, { ...subject, predicate: claim.predicate }, options, signal),
-    }
-  },
-}
+export const zeroToleranceGate = rateGate(resolveZeroTolerance, runZeroToleranceGate)
 
 /** The baseline gate: the rate against the one stored in the claim's file, under its key. */
 export const baselineGate: ClaimGate<PredicateClaim<'baseline', BaselineClaimOptions>> = {
