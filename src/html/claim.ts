@@ -48,12 +48,7 @@ function explanationText(explanation: Explanation, verdict: Verdict): string {
       return `after ${used}, the anytime-valid ${explanation.method} puts the ${level} ${explanation.end} confidence bound at ${percent(explanation.value)}, ${side} the bound of ${boundText(explanation.bound)}; stopping early keeps the error rate.`
     }
     case 'undecided': {
-      const why =
-        explanation.why === 'budget'
-          ? `the budget ran out after ${used}`
-          : explanation.why === 'deadline'
-            ? `${testTimeoutText(verdict)} was near after ${used} (raise ${RAISE_TEST_TIMEOUT} for more)`
-            : `after ${used} (maxRollouts)`
+      const why = stoppedAfter(explanation.why, used, testTimeoutText(verdict))
       const more =
         explanation.rolloutsToDecide === null
           ? ''
@@ -66,12 +61,7 @@ function explanationText(explanation: Explanation, verdict: Verdict): string {
       return `after ${used}, the anytime-valid ${explanation.method} puts the ${level} ${explanation.end} confidence bound on the mean score at ${scoreNumber(explanation.value)}, ${side} the threshold of ${scoreNumber(explanation.threshold)}; stopping early keeps the error rate.`
     }
     case 'score-undecided': {
-      const why =
-        explanation.why === 'budget'
-          ? `the budget ran out after ${used}`
-          : explanation.why === 'deadline'
-            ? `${testTimeoutText(verdict)} was near after ${used} (raise ${RAISE_TEST_TIMEOUT} for more)`
-            : `after ${used} (maxRollouts)`
+      const why = stoppedAfter(explanation.why, used, testTimeoutText(verdict))
       return `${why}, the anytime-valid ${explanation.method} bounds the mean score at ${scoreNumber(explanation.low)}–${scoreNumber(explanation.high)} (${confidenceLevel(explanation.level)} confidence bounds, one-sided each), which straddle the threshold of ${scoreNumber(explanation.threshold)}.`
     }
     case 'occurrence': {
@@ -150,4 +140,16 @@ export function unattributedReason(artifact: Artifact): string {
   if (failing.error !== undefined)
     return 'The failing run ended in an error: error outcomes are shown, not attributed.'
   return 'Attribution was not run for this test (attribute: false, or the budget was spent).'
+}
+
+/** What stopped an undecided sequential gate (a rate's or a score's), as its sentence opens. */
+function stoppedAfter(
+  why: 'budget' | 'deadline' | 'max-rollouts',
+  used: string,
+  testTimeout: string,
+): string {
+  if (why === 'budget') return `the budget ran out after ${used}`
+  if (why === 'deadline')
+    return `${testTimeout} was near after ${used} (raise ${RAISE_TEST_TIMEOUT} for more)`
+  return `after ${used} (maxRollouts)`
 }

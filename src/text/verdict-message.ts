@@ -313,18 +313,8 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
         `decided after ${used}: ${confidenceLevel(explanation.level)} ${explanation.end} confidence bound ${scoreNumber(explanation.value)} ${explanation.relation} ${scoreNumber(explanation.threshold)} (${explanation.method}, anytime-valid)`,
       ]
     case 'score-undecided': {
-      const why =
-        explanation.why === 'budget'
-          ? `the budget ran out after ${used}`
-          : explanation.why === 'deadline'
-            ? `undecided after ${used}, when ${testTimeoutText(verdict)} was near`
-            : `undecided after ${used} (maxRollouts)`
-      const raise =
-        explanation.why === 'budget'
-          ? 'raise the budget'
-          : explanation.why === 'deadline'
-            ? `raise ${RAISE_TEST_TIMEOUT}`
-            : 'raise maxRollouts'
+      const why = undecidedAfter(explanation.why, used, testTimeoutText(verdict))
+      const raise = raiseFor(explanation.why)
       return [
         `${why}: ${confidenceLevel(explanation.level)} confidence bounds ${scoreNumber(explanation.low)}–${scoreNumber(explanation.high)} straddle ${scoreNumber(explanation.threshold)} (${explanation.method}, anytime-valid)`,
         `a mean closer to the threshold needs more rollouts to decide: ${raise}, move the threshold, or accept the risk with onInconclusive: 'pass'`,
@@ -337,6 +327,22 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
   }
 }
 
+/** What stopped an undecided sequential gate (a rate's or a score's), as its decision line opens. */
+function undecidedAfter(why: UndecidedWhy, used: string, testTimeout: string): string {
+  if (why === 'budget') return `the budget ran out after ${used}`
+  if (why === 'deadline') return `undecided after ${used}, when ${testTimeout} was near`
+  return `undecided after ${used} (maxRollouts)`
+}
+
+/** What to raise for the rollouts an undecided sequential gate lacked. */
+function raiseFor(why: UndecidedWhy): string {
+  if (why === 'budget') return 'raise the budget'
+  if (why === 'deadline') return `raise ${RAISE_TEST_TIMEOUT}`
+  return 'raise maxRollouts'
+}
+
+type UndecidedWhy = Extract<Explanation, { reason: 'undecided' }>['why']
+
 function undecidedLines(
   explanation: Extract<Explanation, { reason: 'undecided' }>,
   used: string,
@@ -345,22 +351,12 @@ function undecidedLines(
   judged: boolean,
 ): string[] {
   const bound = boundText(explanation.bound)
-  const why =
-    explanation.why === 'budget'
-      ? `the budget ran out after ${used}`
-      : explanation.why === 'deadline'
-        ? `undecided after ${used}, when ${testTimeout} was near`
-        : `undecided after ${used} (maxRollouts)`
+  const why = undecidedAfter(explanation.why, used, testTimeout)
   const lines = [
     `${why}: ${confidenceLevel(explanation.level)} confidence bounds ${percent(explanation.low)}–${percent(explanation.high)} straddle ${bound} (${explanation.method}, anytime-valid)`,
   ]
   if (explanation.rolloutsToDecide !== null) {
-    const raise =
-      explanation.why === 'budget'
-        ? 'raise the budget'
-        : explanation.why === 'deadline'
-          ? `raise ${RAISE_TEST_TIMEOUT}`
-          : 'raise maxRollouts'
+    const raise = raiseFor(explanation.why)
     lines.push(
       `about ${count(explanation.rolloutsToDecide)} rollouts in all would decide it if the rate stays near ${percent(explanation.observed)}: ` +
         `${raise}, or accept the risk with onInconclusive: 'pass'`,
