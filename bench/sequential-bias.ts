@@ -139,10 +139,7 @@ for (const truth of [0.01, 0.03, 0.1, 0.2]) {
       {
         confidence: 0.95,
         seed,
-        concurrency: 1,
-        timeoutMs: 10_000,
-        maxSteps: 100,
-        budget: new Budget(),
+        execution: { concurrency: 1, timeoutMs: 10_000, maxSteps: 100, budget: new Budget() },
         attribute: false,
         allowErrors: false,
         label: undefined,
@@ -154,7 +151,6 @@ for (const truth of [0.01, 0.03, 0.1, 0.2]) {
         minRollouts: 0,
         onInconclusive: 'fail',
       },
-      undefined,
     )
     const { observed } = verdict
     points.push(observed.point)

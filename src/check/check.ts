@@ -17,8 +17,8 @@ import { predicateLabel } from '../trajectory/predicate-label.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
 import { parseCheckOptions, type CheckOptions } from './check-options.js'
-import { checkClaim, CLAIMS, gateOf, type Claim } from './claims.js'
-import type { GateContext, ResolvedGate } from './gates.js'
+import { checkClaim, CLAIMS, parsedClaimOf, type Claim } from './claims.js'
+import type { GateContext } from './gates.js'
 import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
 
 /** What {@link check} returns: the verdict and everything made from it. */
@@ -58,7 +58,9 @@ export async function checkIn(
   const scenario = toScenario(target, 'check') as Scenario<unknown, unknown>
   checkClaim(claim)
   const parsed = parseCheckOptions(options)
-  const name = parsed.name ?? `${scenario.agent.name} ${claim.kind} ${labelOf(claim)}`
+  const name =
+    parsed.name ??
+    `${scenario.agent.name} ${claim.kind} ${parsedClaimOf(claim, CLAIMS[claim.kind].builder).label ?? predicateLabel(claimFunction(claim))}`
   const cassette =
     parsed.cache === undefined
       ? null
@@ -98,7 +100,6 @@ async function saveCassette(cassette: Cassette): Promise<void> {
 export interface CheckContext extends GateContext {
   /** The test (or named check): seeds the run when the claim sets no seed, and names the artifact. */
   test: { name: string; file: string }
-  signal: AbortSignal | undefined
   /**
    * Where to write the artifact and the report, if anywhere. `assertion` numbers the claims of one
    * test from 1, so each gets its own files (see `artifactPath`).
@@ -114,8 +115,11 @@ export async function runCheck(
   claim: Claim,
   context: CheckContext,
 ): Promise<CheckResult> {
-  const chosen = chooseSeed(claim.options.seed, context.test, context.env)
-  const gate = resolveGate(claim, context, chosen.seed)
+  // Messages about the options name the matcher, else the claim's builder.
+  const parsed = parsedClaimOf(claim, context.caller ?? CLAIMS[claim.kind].builder)
+  const chosen = chooseSeed(parsed.seed, context.test, context.env)
+  // The claim's options for this run (claim > run defaults > built-in) and its execution context.
+  const gate = parsed.resolve(context, chosen.seed)
   const subject: Omit<GateSubject, 'predicate'> = {
     agent: scenario.agent.name,
     label: gate.options.label ?? predicateLabel(claimFunction(claim)),
@@ -123,10 +127,10 @@ export async function runCheck(
   }
   // Every rollout (gate and attribution) goes through the cassette: a warm run reproduces both.
   const target = context.cassette == null ? scenario : withCassette(scenario, context.cassette)
-  const run = await gate.run(target, subject, context.signal)
-  const diagnosis = await diagnose(target, run, gate.options, context.signal)
+  const run = await gate.run(target, subject)
+  const diagnosis = await diagnose(target, run, gate.options)
   // An attribution that failed rides along in the artifact: the verdict it could not explain stands.
-  const artifact = buildArtifact(context.test, run, diagnosis, modelCost(gate.options.budget.spend))
+  const artifact = buildArtifact(context.test, run, diagnosis, modelCost(gate.options.execution.budget.spend))
 
   const report = context.report === null ? null : await writeReport(context.report, context.test, artifact)
   let message = formatVerdictMessage(artifact, report === null ? {} : { report: report.shown })
@@ -172,19 +176,6 @@ async function writeReport(
     warnReportNotWritten(target.dir, error)
     return null
   }
-}
-
-/**
- * Resolves the claim's options (claim > run defaults > built-in) with the gate its kind names in
- * `CLAIM_GATES`; messages about the options name the matcher, else the claim's builder.
- */
-function resolveGate(claim: Claim, context: CheckContext, seed: number): ResolvedGate {
-  return gateOf(claim).resolve(claim, context.caller ?? CLAIMS[claim.kind].builder, context, seed)
-}
-
-/** How a claim names its predicate before its options are resolved: for `check`'s default name. */
-function labelOf(claim: Claim): string {
-  return claim.options.label?.trim() || predicateLabel(claimFunction(claim))
 }
 
 /** The function a claim asks about each rollout: its predicate, or its scorer. */

@@ -28,6 +28,7 @@ import {
   sequentialGate,
   zeroToleranceGate,
   type ClaimGate,
+  type ParsedClaim,
 } from './gates.js'
 
 /**
@@ -144,8 +145,27 @@ export const CLAIM_GATES: { readonly [K in ClaimKind]: ClaimGate<Claim & { reado
 }
 
 /** The gate that decides `claim`. */
-export function gateOf(claim: Claim): ClaimGate<Claim> {
+function gateOf(claim: Claim): ClaimGate<Claim> {
   return CLAIM_GATES[claim.kind] as ClaimGate<Claim>
+}
+
+// Each claim a builder made, parsed by its gate then: a check resolves it without parsing again.
+const parsedClaims = new WeakMap<Claim, ParsedClaim>()
+
+/** Parses a claim's options with its gate, and keeps the result for every check of the claim. */
+function parseClaim(claim: Claim, caller: string): ParsedClaim {
+  const parsed = gateOf(claim).parse(claim, caller)
+  parsedClaims.set(claim, parsed)
+  return parsed
+}
+
+/**
+ * The claim as its builder parsed it when it was made (so a typo failed there); a claim no builder
+ * made (an object written by hand, or a copy) is parsed on its first check, `caller` naming who
+ * checks it.
+ */
+export function parsedClaimOf(claim: Claim, caller: string): ParsedClaim {
+  return parsedClaims.get(claim) ?? parseClaim(claim, caller)
 }
 
 // Every claim has its options, and every options entry is a claim.
@@ -320,7 +340,7 @@ export function noWorseThanClaim(
     baseline: scenario,
     options,
   }
-  gateOf(claim).check(claim, caller)
+  parseClaim(claim, caller)
   return claim
 }
 
@@ -364,7 +384,7 @@ export function scoreClaimOf(
   }
   // The threshold is checked with the options, against the scorer's range.
   const claim: Claim = { kind, scorer: scorer as TrajectoryScorer, threshold: threshold as number, options }
-  gateOf(claim).check(claim, caller)
+  parseClaim(claim, caller)
   return claim
 }
 
@@ -381,7 +401,7 @@ export function claimOf<K extends ClaimKindTaking<'predicate'>>(
   const site = captureCallSite(claimOf)
   try {
     const claim = { kind, predicate: checkPredicate(caller, predicate), options } as Claim
-    gateOf(claim).check(claim, caller)
+    parseClaim(claim, caller)
     return claim
   } catch (error) {
     throw pointAtCallSite(error, site)

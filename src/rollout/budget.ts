@@ -120,13 +120,17 @@ export function toBudget(budget: Budget | BudgetLimits | undefined): Budget {
 }
 
 /**
- * The `budget` option of every entry point: limits or a shared `Budget`, resolved to a `Budget`
- * (a fresh unlimited one when absent). Here rather than with the other fields in `options/`,
- * which sits below `rollout/` and cannot know the class.
+ * The `budget` option checked and kept as given: what a claim holds, since each check of it makes
+ * its own `Budget` from limits. Here rather than with the other fields in `options/`, which sits
+ * below `rollout/` and cannot know the class.
  */
-export const BudgetField = expecting(
+export const BudgetInputField = expecting(
   z.union([z.instanceof(Budget), BudgetLimitsSchema]),
   'a Budget or limits { maxRollouts?, maxCostUsd? }',
-)
-  .optional()
-  .transform(toBudget)
+).optional()
+
+/**
+ * The `budget` option of every entry point: limits or a shared `Budget`, resolved to a `Budget`
+ * (a fresh unlimited one when absent).
+ */
+export const BudgetField = BudgetInputField.transform(toBudget)

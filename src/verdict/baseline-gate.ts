@@ -36,7 +36,6 @@ export async function runBaselineGate(
   subject: GateSubject,
   options: ResolvedBaseline,
   target: BaselineTarget,
-  signal: AbortSignal | undefined,
 ): Promise<GateRun<BaselineVerdict>> {
   refuseJudgeCorrection(
     subject.predicate,
@@ -52,7 +51,7 @@ export async function runBaselineGate(
 
   const predicateIsBad = options.better === 'lower'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
-  const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, signal, () => false)
+  const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, () => false)
   // A fixed sample: it only ends early on an error outcome, a spent budget or the test's deadline.
   const stop: BaselineVerdict['stop'] =
     sampling.end === 'error' || sampling.end === 'budget' || sampling.end === 'deadline'

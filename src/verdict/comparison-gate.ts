@@ -45,7 +45,6 @@ export async function runComparisonGate(
   baseline: { scenario: Scenario<unknown, unknown>; name: string },
   subject: GateSubject,
   options: ResolvedComparison,
-  signal: AbortSignal | undefined,
 ): Promise<GateRun<ComparisonVerdict>> {
   refuseJudgeCorrection(
     subject.predicate,
@@ -62,26 +61,20 @@ export async function runComparisonGate(
   // attribution explains.
   let firstWorse: Trajectory | null = null
 
-  const sampling = await samplePairsInOrder(
-    scenario,
-    baseline.scenario,
-    options,
-    signal,
-    async (mine, theirs) => {
-      await candidate.add(mine)
-      await reference.add(theirs)
-      if (mine.error !== undefined || theirs.error !== undefined) return 'skip'
-      if (sameSteps(mine, theirs)) sharedSteps++
-      const mineBad = (candidate.outcomes.at(-1) === '1') === predicateIsBad
-      const theirsBad = (reference.outcomes.at(-1) === '1') === predicateIsBad
-      if (mineBad && !theirsBad) {
-        pairs.worse++
-        firstWorse ??= mine
-      } else if (theirsBad && !mineBad) pairs.better++
-      else pairs.same++
-      return comparisonDecision(pairs, options.margin, alpha) === null ? 'go on' : 'stop'
-    },
-  )
+  const sampling = await samplePairsInOrder(scenario, baseline.scenario, options, async (mine, theirs) => {
+    await candidate.add(mine)
+    await reference.add(theirs)
+    if (mine.error !== undefined || theirs.error !== undefined) return 'skip'
+    if (sameSteps(mine, theirs)) sharedSteps++
+    const mineBad = (candidate.outcomes.at(-1) === '1') === predicateIsBad
+    const theirsBad = (reference.outcomes.at(-1) === '1') === predicateIsBad
+    if (mineBad && !theirsBad) {
+      pairs.worse++
+      firstWorse ??= mine
+    } else if (theirsBad && !mineBad) pairs.better++
+    else pairs.same++
+    return comparisonDecision(pairs, options.margin, alpha) === null ? 'go on' : 'stop'
+  })
   const stop = SEQUENTIAL_STOPS[sampling.end]
   const total = pairs.worse + pairs.better + pairs.same
   const decision = comparisonDecision(pairs, options.margin, alpha)
@@ -167,7 +160,6 @@ async function samplePairsInOrder(
   candidate: Scenario<unknown, unknown>,
   baseline: Scenario<unknown, unknown>,
   options: ResolvedComparison,
-  signal: AbortSignal | undefined,
   score: (candidate: Trajectory, baseline: Trajectory) => Promise<'go on' | 'skip' | 'stop'>,
 ): Promise<Sampling> {
   let started = 0
@@ -175,15 +167,16 @@ async function samplePairsInOrder(
   let ran = 0
   let cappedTimeoutMs: number | null = null
   const ended = (end: SamplingEnd): Sampling => ({ end, rolloutsRun: ran, cappedTimeoutMs })
+  const { execution } = options
   while (started < options.maxRollouts) {
-    const timeoutMs = rolloutTimeout(options)
+    const timeoutMs = rolloutTimeout(execution)
     if (timeoutMs === null) return ended('deadline')
-    if (timeoutMs < options.timeoutMs) cappedTimeoutMs ??= timeoutMs
-    const count = Math.min(options.concurrency, options.maxRollouts - started)
-    const mine = await runBatch(candidate, options, started, count, signal, timeoutMs)
+    if (timeoutMs < execution.timeoutMs) cappedTimeoutMs ??= timeoutMs
+    const count = Math.min(execution.concurrency, options.maxRollouts - started)
+    const mine = await runBatch(candidate, options, started, count, timeoutMs)
     const theirs = mine.budgetSpent
       ? { trajectories: [], budgetSpent: true }
-      : await runBatch(baseline, options, started, count, signal, timeoutMs)
+      : await runBatch(baseline, options, started, count, timeoutMs)
     ran += mine.trajectories.length + theirs.trajectories.length
     const paired = Math.min(mine.trajectories.length, theirs.trajectories.length)
     started += paired
@@ -191,7 +184,7 @@ async function samplePairsInOrder(
       const a = mine.trajectories[i] as Trajectory
       const b = theirs.trajectories[i] as Trajectory
       const answer = await score(a, b)
-      const cut = (t: Trajectory) => timeoutMs < options.timeoutMs && t.error?.kind === 'timeout'
+      const cut = (t: Trajectory) => timeoutMs < execution.timeoutMs && t.error?.kind === 'timeout'
       if (cut(a) || cut(b)) return ended('deadline')
       if (answer === 'skip' && !options.allowErrors) return ended('error')
       if (answer === 'stop') return ended('stopped')

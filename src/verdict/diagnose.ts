@@ -14,6 +14,7 @@ import type { Json } from '../json.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { deriveSeed } from '../random/streams.js'
 import type { Trajectory } from '../trajectory/schema.js'
+import type { Execution } from '../rollout/options.js'
 import type { ResolvedCommon, ResolvedContextAttribute } from './options.js'
 import type { GateRun } from './gate.js'
 import { rolloutTimeout, thrownMessage } from './sampling.js'
@@ -74,7 +75,6 @@ export async function diagnose(
   scenario: Scenario<unknown, unknown>,
   run: GateRun,
   options: ResolvedCommon,
-  signal: AbortSignal | undefined,
 ): Promise<Diagnosis> {
   const failing = run.failing
   if (
@@ -85,24 +85,28 @@ export async function diagnose(
   ) {
     return NO_DIAGNOSIS
   }
-  if (options.budget.remainingRollouts <= 0) return NO_DIAGNOSIS
-  const timeoutMs = rolloutTimeout(options)
+  const { execution } = options
+  if (execution.budget.remainingRollouts <= 0) return NO_DIAGNOSIS
+  const timeoutMs = rolloutTimeout(execution)
   if (timeoutMs === null) return DEADLINE_DIAGNOSIS
+  const { signal } = execution
   const deadline =
-    options.deadline === undefined
+    execution.deadline === undefined
       ? undefined
-      : AbortSignal.timeout(Math.max(1, options.deadline.at - Date.now()))
+      : AbortSignal.timeout(Math.max(1, execution.deadline.at - Date.now()))
   const stop =
     deadline === undefined ? signal : signal === undefined ? deadline : AbortSignal.any([signal, deadline])
   const stopped = { signal, deadline }
   try {
+    // The attribution's execution context: the gate's, its replays capped at the time left and
+    // stopped by the test's signal or its deadline.
     return await attribute(
       scenario,
       run,
       failing,
-      { ...options, timeoutMs },
+      options,
       options.attribute,
-      stop,
+      { ...execution, timeoutMs, signal: stop },
       stopped,
     )
   } catch (error) {
@@ -166,7 +170,7 @@ async function attribute(
   failing: Trajectory,
   options: ResolvedCommon,
   { method, rollouts, context }: Exclude<ResolvedCommon['attribute'], false>,
-  signal: AbortSignal | undefined,
+  execution: Execution,
   stops: Stops,
 ): Promise<Diagnosis> {
   const seed = deriveSeed(options.seed, `attribution/${failing.rollout}`)
@@ -180,16 +184,12 @@ async function attribute(
   // The attributions' options, resolved here from the gate's: the matchers' settings, and every
   // other option at its default, with no second parse.
   const shared: ResolvedAttributionOptions = {
+    ...execution,
     scenario: replayedScenario('contrastive', scenario, failing),
     isBad,
     confidence: options.confidence,
     seed,
-    concurrency: options.concurrency,
     tools: DEFAULTS.tools,
-    timeoutMs: options.timeoutMs,
-    maxSteps: options.maxSteps,
-    budget: options.budget,
-    signal,
   }
   const contrastiveRun =
     method === 'shapley'
@@ -220,7 +220,7 @@ async function attribute(
           // By default what a complete run could need, so that a prompt of a few messages is
           // narrowed to its sentence: a cap from the contrastive spend stopped a 4-message prompt
           // at its parts. Charged to the gate's budget too, whose limits still hold.
-          budget: options.budget.account({
+          budget: execution.budget.account({
             maxRollouts:
               maxRollouts ??
               Math.max(

@@ -16,7 +16,9 @@ import {
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { rolloutLimitFields } from '../options/run-fields.js'
 import { describeReceived } from '../options/received.js'
-import { BudgetField } from '../rollout/budget.js'
+import { BudgetInputField, toBudget } from '../rollout/budget.js'
+import type { Deadline, Execution } from '../rollout/options.js'
+import type { ModelRateLimit } from '../rollout/rate-limit.js'
 
 /** The most the matchers' context attribution may spend, and how it ablates (see `contextAttribution`). */
 const contextAttributeOwnFields = {
@@ -122,7 +124,9 @@ const commonTailFields = {
    * calls; the gate and its attribution spend from it. When it runs out the gate stops: undecided
    * becomes inconclusive, and attribution reports the work it did.
    */
-  budget: BudgetField,
+  // Kept as given: a claim is parsed once, when it is made, and each check of it makes its own
+  // `Budget` from limits (see `withRun`), so two checks of one claim share no spending.
+  budget: BudgetInputField,
   /**
    * Default `{ rollouts: 64, method: 'contrastive', context: true }`. Attribution of the first
    * failing rollout; `false` skips it.
@@ -336,29 +340,55 @@ export const MatcherDefaultsSchema: StrictOptions<typeof matcherDefaultsFields> 
 /** Defaults a plugin (or the environment) sets for every matcher in a run. */
 export type MatcherDefaults = z.input<typeof MatcherDefaultsSchema>
 
-/**
- * When the test that runs a gate times out, and so when the gate must have stopped for its message
- * and files to be written: `at` is that moment (epoch ms, the test's timeout less a margin),
- * `testTimeoutMs` the test's own timeout, which the message names as the option to raise.
- */
-export interface Deadline {
-  at: number
-  testTimeoutMs: number
-}
-
 /** Options shared by every gate as the schemas parse them, before the run's defaults and seed. */
 type ParsedCommon = z.output<StrictOptions<CommonFields>>
 
-/** Options shared by every gate, resolved: the run's defaults filled in and the seed chosen. */
-export type ResolvedCommon = Omit<ParsedCommon, 'confidence' | 'concurrency' | 'seed'> & {
+/** The parsed options a run completes: its defaults, its seed, and what goes into the execution context. */
+type RunKeys = 'confidence' | 'concurrency' | 'seed' | 'budget' | 'timeoutMs' | 'maxSteps'
+
+/** Options shared by every gate, resolved: the run's defaults filled in, the seed chosen. */
+export type ResolvedCommon = Omit<ParsedCommon, RunKeys> & {
   confidence: number
-  concurrency: number
   seed: number
   /**
-   * Default: none. The test's deadline: rollouts are capped at the time left before it, and no
-   * batch starts after it, so the gate answers before its test times out.
+   * How the gate's and its attribution's rollouts run, made for this check: a budget account of
+   * its own (the limits are the claim's budget's, the spending counted there this check's alone,
+   * and the run's rate limit on it), the concurrency, the rollout limits, the test's signal and
+   * deadline.
+   */
+  execution: Execution
+}
+
+/** What the run a claim is checked in adds to the claim's options. */
+export interface ClaimRun {
+  /** Defaults for every claim of the run (the plugin's `confidence`, `maxRollouts`, `concurrency`). */
+  defaults: MatcherDefaults
+  /** Default: none. The test's signal: aborting it stops the gate and its attribution. */
+  signal?: AbortSignal | undefined
+  /**
+   * Default: none. When the surrounding test times out, less a margin for the message and files:
+   * rollouts are capped at the time left before it, and no batch starts after it, so the gate and
+   * its attribution answer instead of being killed with the test.
    */
   deadline?: Deadline | undefined
+  /**
+   * Default: none. The rate limit live model calls wait for: the plugin's run-wide one, or the
+   * process-wide one of `check`'s `rateLimit`.
+   */
+  rateLimit?: ModelRateLimit | undefined
+}
+
+/**
+ * A claim's options as its schema parsed them when the claim was made, waiting for a run: `forRun`
+ * fills in the run's defaults and the chosen seed and makes the check's execution context.
+ */
+export interface ParsedGate<Resolved> {
+  /** The claim's own seed, if it sets one (otherwise the run chooses it). */
+  seed: number | undefined
+  /** The claim's own label, if it sets one. */
+  label: string | undefined
+  /** The options for one check in `run`, under `seed`. */
+  forRun(run: ClaimRun, seed: number): Resolved
 }
 
 /** How a gate that samples until its test answers samples (the rate and score gates). */
@@ -418,16 +448,14 @@ function extremeBoundHint(option: 'atMost' | 'atLeast', value: unknown): string 
 }
 
 /**
- * Resolves `rarely` / `usually` options (call > run defaults > built-in); `seed` is the already
- * chosen seed. `caller` names the claim or matcher in messages.
+ * Parses `rarely` / `usually` options, for runs to resolve (call > run defaults > built-in).
+ * `caller` names the claim or matcher in messages.
  */
-export function resolveSequentialGate(
+export function parseSequentialGate(
   claim: 'rarely' | 'usually',
   caller: string,
   options: unknown,
-  defaults: MatcherDefaults,
-  seed: number,
-): ResolvedSequentialGate {
+): ParsedGate<ResolvedSequentialGate> {
   const boundOption = claim === 'rarely' ? 'atMost' : 'atLeast'
   const hint = extremeBoundHint(boundOption, (options as Record<string, unknown> | null)?.[boundOption])
   if (hint !== undefined) {
@@ -451,27 +479,27 @@ export function resolveSequentialGate(
       : parseOptions(caller, UsuallyOptionsSchema, options)),
   }
   const bound = claim === 'rarely' ? _atMost : _atLeast
-  return {
-    ...withRunDefaults(parsed, defaults, seed),
+  // Checked against the built-in maximum when the claim is made, and against the run's in the run.
+  maxRolloutsOf(parsed, {}, caller)
+  return parsedGate(parsed, (common, run) => ({
+    ...common,
     kind: 'sequential',
     direction: boundOption,
     bound: bound ?? DEFAULTS[boundOption],
-    maxRollouts: maxRolloutsOf(parsed, defaults, caller),
-  }
+    maxRollouts: maxRolloutsOf(parsed, run.defaults, caller),
+  }))
 }
 
 /**
- * Resolves the options of a score claim and checks its threshold: a finite number strictly inside
+ * Parses the options of a score claim and checks its threshold: a finite number strictly inside
  * the scorer's range (at an end the claim would be decided before any rollout, or never).
  */
-export function resolveScoreGate(
+export function parseScoreGate(
   claim: 'scoreAtLeast' | 'scoreAtMost',
   caller: string,
   threshold: unknown,
   options: unknown,
-  defaults: MatcherDefaults,
-  seed: number,
-): ResolvedScoreGate {
+): ParsedGate<ResolvedScoreGate> {
   const { range, ...parsed } = parseOptions(caller, ScoreOptionsSchema, options)
   const [min, max] = range ?? DEFAULT_SCORE_RANGE
   if (typeof threshold !== 'number' || !(threshold > min && threshold < max)) {
@@ -485,15 +513,16 @@ export function resolveScoreGate(
         : {}),
     })
   }
-  return {
-    // A score defines no pass^k (see ScoreOptions): the score gate reports none.
-    ...withRunDefaults({ ...parsed, passK: DEFAULTS.passK }, defaults, seed),
+  maxRolloutsOf(parsed, {}, caller)
+  // A score defines no pass^k (see ScoreOptions): the score gate reports none.
+  return parsedGate({ ...parsed, passK: DEFAULTS.passK }, (common, run) => ({
+    ...common,
     kind: 'score',
     direction: claim === 'scoreAtMost' ? 'atMost' : 'atLeast',
     threshold,
     range: [min, max],
-    maxRollouts: maxRolloutsOf(parsed, defaults, caller),
-  }
+    maxRollouts: maxRolloutsOf(parsed, run.defaults, caller),
+  }))
 }
 
 /**
@@ -520,66 +549,85 @@ function maxRolloutsOf(
 /** The range a scorer's scores are in unless the claim declares one. */
 export const DEFAULT_SCORE_RANGE: readonly [number, number] = [0, 1]
 
-/** Resolves `never` / `always` options. */
-export function resolveZeroTolerance(
+/** Parses `never` / `always` options. */
+export function parseZeroTolerance(
   claim: 'never' | 'always',
   caller: string,
   options: unknown,
-  defaults: MatcherDefaults,
-  seed: number,
-): ResolvedZeroTolerance {
+): ParsedGate<ResolvedZeroTolerance> {
   const parsed = parseOptions(caller, ZeroToleranceOptionsSchema, options)
-  return {
-    ...withRunDefaults(parsed, defaults, seed),
+  return parsedGate(parsed, (common) => ({
+    ...common,
     kind: 'zero-tolerance',
     direction: claim === 'never' ? 'atMost' : 'atLeast',
-  }
+  }))
 }
 
-/** Resolves the baseline options of a matcher (`BaselineOptions`); the claim's file, key and update mode are its own. */
-export function resolveBaseline(
-  caller: string,
-  options: unknown,
-  defaults: MatcherDefaults,
-  seed: number,
-): ResolvedBaseline {
-  const parsed = parseOptions(caller, BaselineOptionsSchema, options)
-  return { ...withRunDefaults(parsed, defaults, seed), kind: 'baseline', name: parsed.name }
+/** Checks the baseline options of a matcher (`BaselineOptions`), before it adds the claim's file, key and update mode. */
+export function checkBaselineOptions(caller: string, options: unknown): void {
+  parseOptions(caller, BaselineOptionsSchema, options)
 }
 
-/** Resolves the options of an A/B comparison (`noWorseThan`, `toBeNoWorseThan`). */
-export function resolveComparison(
+/** Parses the options of a `matchesBaseline` claim: the gate's, and where the baseline lives and how it may change. */
+export function parseBaselineClaim(
   caller: string,
   options: unknown,
-  defaults: MatcherDefaults,
-  seed: number,
-): ResolvedComparison {
+): ParsedGate<ResolvedBaseline> & {
+  file: string
+  /** The entry's key as written: the file has always been keyed by the name untrimmed. */
+  key: string
+  update: BaselineClaimOptions['update']
+} {
+  const { file, name, update, ...parsed } = parseOptions(caller, BaselineClaimOptionsSchema, options)
+  const key = (options as { name: string }).name
+  return { file, key, update, ...parsedGate(parsed, (common) => ({ ...common, kind: 'baseline', name })) }
+}
+
+/** Parses the options of an A/B comparison (`noWorseThan`, `toBeNoWorseThan`). */
+export function parseComparison(caller: string, options: unknown): ParsedGate<ResolvedComparison> {
   const parsed = parseOptions(caller, NoWorseThanOptionsSchema, options)
-  return {
-    ...withRunDefaults(parsed, defaults, seed),
+  return parsedGate(parsed, (common, run) => ({
+    ...common,
     kind: 'comparison',
-    maxRollouts: parsed.maxRollouts ?? defaults.maxRollouts ?? DEFAULTS.maxRollouts,
-  }
+    maxRollouts: parsed.maxRollouts ?? run.defaults.maxRollouts ?? DEFAULTS.maxRollouts,
+  }))
 }
 
-/** Checks the options of a `matchesBaseline` claim, naming any it cannot use. */
-export function checkBaselineClaimOptions(caller: string, options: unknown): void {
-  parseOptions(caller, BaselineClaimOptionsSchema, options)
+/** `parsed` waiting for a run, which `complete` turns into the gate's resolved options. */
+function parsedGate<Parsed extends ParsedCommon, Resolved>(
+  parsed: Parsed,
+  complete: (common: Omit<Parsed, RunKeys> & ResolvedCommon, run: ClaimRun) => Resolved,
+): ParsedGate<Resolved> {
+  return {
+    seed: parsed.seed,
+    label: parsed.label,
+    forRun: (run, seed) => complete(withRun(parsed, run, seed), run),
+  }
 }
 
 /**
- * `parsed` with the run's defaults (the plugin's `confidence` and `concurrency`, which sit between
- * the call and the built-in defaults) and the chosen seed.
+ * `parsed` for one check in `run`: the run's defaults (the plugin's `confidence` and `concurrency`,
+ * which sit between the call and the built-in defaults), the chosen seed, and the check's
+ * execution context, whose budget is an account of its own on the claim's (a fresh `Budget` from
+ * limits, the user's own `Budget` shared).
  */
-function withRunDefaults<Parsed extends ParsedCommon>(
+function withRun<Parsed extends ParsedCommon>(
   parsed: Parsed,
-  defaults: MatcherDefaults,
+  run: ClaimRun,
   seed: number,
-): Omit<Parsed, 'confidence' | 'concurrency' | 'seed'> & ResolvedCommon {
+): Omit<Parsed, RunKeys> & ResolvedCommon {
+  const { confidence, concurrency, seed: _seed, budget, timeoutMs, maxSteps, ...claim } = parsed
   return {
-    ...parsed,
-    confidence: parsed.confidence ?? defaults.confidence ?? DEFAULTS.confidence,
+    ...claim,
+    confidence: confidence ?? run.defaults.confidence ?? DEFAULTS.confidence,
     seed,
-    concurrency: parsed.concurrency ?? defaults.concurrency ?? DEFAULTS.concurrency,
+    execution: {
+      budget: toBudget(budget).account({ rateLimit: run.rateLimit }),
+      concurrency: concurrency ?? run.defaults.concurrency ?? DEFAULTS.concurrency,
+      timeoutMs,
+      maxSteps,
+      signal: run.signal,
+      deadline: run.deadline,
+    },
   }
 }

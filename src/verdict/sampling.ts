@@ -1,6 +1,7 @@
 import type { Scenario } from '../agent/types.js'
 import { CausalReplayError, judgeErrorIn } from '../errors.js'
 import { describeReceived } from '../options/received.js'
+import type { Execution } from '../rollout/options.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
 import { runPlannedBatch, type PlannedBatch } from '../rollout/run-rollouts.js'
 import { checkPredicateResult } from '../trajectory/predicate-result.js'
@@ -172,31 +173,22 @@ export function thrownMessage(error: unknown): string {
 }
 
 /**
- * Runs rollouts `first … first + count − 1` of `scenario` (each on its own streams (seed, r, j), so
- * batches add up to exactly the rollouts one big run would give). A spent budget ends the batch
- * with the rollouts that finished; an aborted `signal` throws (the test is being stopped).
+ * Runs rollouts `first … first + count − 1` of `scenario` in the gate's execution context, each
+ * under `timeoutMs` (each on its own streams (seed, r, j), so batches add up to exactly the
+ * rollouts one big run would give). A spent budget ends the batch with the rollouts that finished;
+ * an aborted signal throws (the test is being stopped).
  */
 export async function runBatch(
   scenario: Scenario<unknown, unknown>,
-  options: ResolvedCommon,
+  { execution, seed }: ResolvedCommon,
   first: number,
   count: number,
-  signal: AbortSignal | undefined,
-  timeoutMs: number = options.timeoutMs,
+  timeoutMs: number,
 ): Promise<PlannedBatch> {
   return runPlannedBatch(
     scenario,
     SAMPLE_EVERYTHING,
-    {
-      rollouts: count,
-      seed: options.seed,
-      concurrency: options.concurrency,
-      timeoutMs,
-      maxSteps: options.maxSteps,
-      budget: options.budget,
-      signal,
-      onProgress: undefined,
-    },
+    { ...execution, rollouts: count, seed, timeoutMs },
     'count',
     first,
   )
@@ -236,11 +228,11 @@ export interface Sampling {
  * nearer, so that a hanging rollout becomes a `timeout` error before the test itself times out.
  * Null when the deadline has passed (no batch may start).
  */
-export function rolloutTimeout(options: ResolvedCommon, now: number = Date.now()): number | null {
-  if (options.deadline === undefined) return options.timeoutMs
-  const left = Math.floor(options.deadline.at - now)
+export function rolloutTimeout(execution: Execution, now: number = Date.now()): number | null {
+  if (execution.deadline === undefined) return execution.timeoutMs
+  const left = Math.floor(execution.deadline.at - now)
   if (left <= 0) return null
-  return Math.min(options.timeoutMs, left)
+  return Math.min(execution.timeoutMs, left)
 }
 
 /**
@@ -254,26 +246,26 @@ export async function sampleInOrder(
   options: ResolvedCommon,
   limit: number,
   tally: RolloutTally,
-  signal: AbortSignal | undefined,
   shouldStop: (trajectory: Trajectory) => boolean,
 ): Promise<Sampling> {
+  const { execution } = options
   let started = 0
   let cappedTimeoutMs: number | null = null
   const ended = (end: SamplingEnd): Sampling => ({ end, rolloutsRun: started, cappedTimeoutMs })
   while (started < limit) {
-    const timeoutMs = rolloutTimeout(options)
+    const timeoutMs = rolloutTimeout(execution)
     if (timeoutMs === null) return ended('deadline')
-    if (timeoutMs < options.timeoutMs) cappedTimeoutMs ??= timeoutMs
-    const count = Math.min(options.concurrency, limit - started)
-    const batch = await runBatch(scenario, options, started, count, signal, timeoutMs)
+    if (timeoutMs < execution.timeoutMs) cappedTimeoutMs ??= timeoutMs
+    const count = Math.min(execution.concurrency, limit - started)
+    const batch = await runBatch(scenario, options, started, count, timeoutMs)
     started += batch.trajectories.length
     tally.prefetch?.(batch.trajectories)
     for (const trajectory of batch.trajectories) {
-      if (timeoutMs < options.timeoutMs) nameTimeoutCap(trajectory, options, timeoutMs)
+      if (timeoutMs < execution.timeoutMs) nameTimeoutCap(trajectory, execution, timeoutMs)
       await tally.add(trajectory)
       // A rollout cut short by the test's deadline, not by the user's own `timeoutMs`, says
       // nothing against the agent: it is shown as a timeout, but the gate stops undecided there.
-      if (timeoutMs < options.timeoutMs && trajectory.error?.kind === 'timeout') return ended('deadline')
+      if (timeoutMs < execution.timeoutMs && trajectory.error?.kind === 'timeout') return ended('deadline')
       if (tally.errorCount > 0 && !options.allowErrors) return ended('error')
       if (shouldStop(trajectory)) return ended('stopped')
     }
@@ -287,10 +279,10 @@ export async function sampleInOrder(
  * only the `timeoutMs` it ran under, which the user never set ("exceeded timeoutMs (1461 ms)" while
  * theirs is 60,000).
  */
-function nameTimeoutCap(trajectory: Trajectory, options: ResolvedCommon, timeoutMs: number): void {
+function nameTimeoutCap(trajectory: Trajectory, execution: Execution, timeoutMs: number): void {
   const error = trajectory.error
-  if (error?.kind !== 'timeout' || options.deadline === undefined) return
-  error.message = `The rollout ran into the test's deadline: timeoutMs (${count(options.timeoutMs)} ms) was capped at the ${count(timeoutMs)} ms left before the test's timeout (${count(options.deadline.testTimeoutMs)} ms); raise the test's timeout to give rollouts their timeoutMs.`
+  if (error?.kind !== 'timeout' || execution.deadline === undefined) return
+  error.message = `The rollout ran into the test's deadline: timeoutMs (${count(execution.timeoutMs)} ms) was capped at the ${count(timeoutMs)} ms left before the test's timeout (${count(execution.deadline.testTimeoutMs)} ms); raise the test's timeout to give rollouts their timeoutMs.`
 }
 
 /** An integer with thousands separators. */
@@ -317,7 +309,7 @@ export function tallyFields(
   | 'allowErrors'
   | 'testTimeout'
 > {
-  const deadline = options.deadline
+  const { deadline, timeoutMs } = options.execution
   const cut = deadline !== undefined && (sampling.cappedTimeoutMs !== null || sampling.end === 'deadline')
   return {
     agent: subject.agent,
@@ -334,7 +326,7 @@ export function tallyFields(
       ? {
           testTimeout: {
             testTimeoutMs: deadline.testTimeoutMs,
-            rolloutTimeoutMs: sampling.cappedTimeoutMs ?? options.timeoutMs,
+            rolloutTimeoutMs: sampling.cappedTimeoutMs ?? timeoutMs,
           },
         }
       : {}),

@@ -32,7 +32,6 @@ export async function runScoreGate(
   scenario: Scenario<unknown, unknown>,
   subject: ScoreSubject,
   options: ResolvedScoreGate,
-  signal: AbortSignal | undefined,
 ): Promise<GateRun<ScoreVerdict>> {
   const { direction, threshold, range } = options
   const tally = new ScoreTally(subject.scorer, subject.label, range, direction, threshold)
@@ -41,18 +40,11 @@ export async function runScoreGate(
   // The first look the stopping rule could act on (completed rollouts then): the printed sequence
   // is intersected from there, over looks that were all undecided until the stop.
   let firstLook: number | null = null
-  const sampling = await sampleInOrder(
-    scenario,
-    options,
-    options.maxRollouts,
-    tally,
-    signal,
-    (trajectory) => {
-      if (trajectory.error !== undefined || tally.rollouts < options.minRollouts) return false
-      firstLook ??= tally.n
-      return scoreDecision(tally.values, bound, alpha) !== 'undecided'
-    },
-  )
+  const sampling = await sampleInOrder(scenario, options, options.maxRollouts, tally, (trajectory) => {
+    if (trajectory.error !== undefined || tally.rollouts < options.minRollouts) return false
+    firstLook ??= tally.n
+    return scoreDecision(tally.values, bound, alpha) !== 'undecided'
+  })
   const stop = SEQUENTIAL_STOPS[sampling.end]
   const decision = tally.n === 0 ? 'undecided' : scoreDecision(tally.values, bound, alpha)
   const passes = direction === 'atLeast' ? decision === 'above' : decision === 'below'

@@ -41,7 +41,6 @@ export async function runSequentialGate(
   scenario: Scenario<unknown, unknown>,
   subject: GateSubject,
   options: ResolvedSequentialGate,
-  signal: AbortSignal | undefined,
 ): Promise<GateRun<SequentialVerdict>> {
   const predicateIsBad = options.direction === 'atMost'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
@@ -56,7 +55,6 @@ export async function runSequentialGate(
     options,
     options.maxRollouts,
     tally,
-    signal,
     (trajectory) =>
       trajectory.error === undefined &&
       tally.rollouts >= options.minRollouts &&

@@ -19,7 +19,6 @@ export async function runZeroToleranceGate(
   scenario: Scenario<unknown, unknown>,
   subject: GateSubject,
   options: ResolvedZeroTolerance,
-  signal: AbortSignal | undefined,
 ): Promise<GateRun<ZeroToleranceVerdict>> {
   refuseJudgeCorrection(
     subject.predicate,
@@ -28,14 +27,7 @@ export async function runZeroToleranceGate(
   )
   const tally = new OutcomeTally(subject.predicate, options.direction === 'atMost', subject.label)
   // One rollout at a time in index order, so the first occurrence is the same at any concurrency.
-  const sampling = await sampleInOrder(
-    scenario,
-    options,
-    options.rollouts,
-    tally,
-    signal,
-    () => tally.bad > 0,
-  )
+  const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, () => tally.bad > 0)
   const stop = STOPS[sampling.end]
 
   const kind: ZeroToleranceVerdict['kind'] =

@@ -24,12 +24,8 @@ import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
-import {
-  resolveBaseline,
-  type BaselineOptions,
-  type Deadline,
-  type ScoreOptions,
-} from '../verdict/options.js'
+import type { Deadline } from '../rollout/options.js'
+import { checkBaselineOptions, type BaselineOptions, type ScoreOptions } from '../verdict/options.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { providedSettings } from './provided.js'
 import { coordinatedRateLimit } from './rate-limit-client.js'
@@ -311,7 +307,7 @@ function matcherClaim(
     throw new CausalReplayError(`${matcher} makes its claim with its baseline agent`)
   if (kind !== 'baseline') return claimOf(kind, predicate, options, matcher)
   // The matcher places and keys the baseline itself: check what the user passed before adding that.
-  resolveBaseline(matcher, options, {}, 0)
+  checkBaselineOptions(matcher, options)
   const { name, ...rest } = options as BaselineOptions
   return claimOf(
     'baseline',

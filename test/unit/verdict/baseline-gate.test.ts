@@ -7,7 +7,7 @@ import type { UpdateState } from '../../../src/verdict/baseline-file.js'
 import { runBaselineGate } from '../../../src/verdict/baseline-gate.js'
 import type { ResolvedBaseline } from '../../../src/verdict/options.js'
 import { claimDirection } from '../../../src/verdict/schema.js'
-import { baselineGate, coinAgent, subject } from './gate-helpers.js'
+import { baselineGate, coinAgent, subject, type GateOverrides } from './gate-helpers.js'
 
 let dir = ''
 beforeEach(async () => {
@@ -21,7 +21,7 @@ async function measure(
   p: number,
   updateState: UpdateState,
   key = 'agent keeps its refund rate 1',
-  overrides: Partial<ResolvedBaseline> = {},
+  overrides: GateOverrides<ResolvedBaseline> = {},
 ) {
   const file = baselinePath(join(dir, 'agent.test.ts'))
   return runBaselineGate(
@@ -29,7 +29,6 @@ async function measure(
     { ...subject(), agent: 'support' },
     baselineGate(overrides),
     { file, displayFile: '__baselines__/agent.test.ts.rates.json', key, updateState },
-    undefined,
   )
 }
 
@@ -153,7 +152,6 @@ describe('runBaselineGate', () => {
           key: 'agent keeps its refund rate 1',
           updateState,
         },
-        undefined,
       )
     const mismatch = await other('new')
     expect(mismatch.verdict.kind).toBe('fail')

@@ -3,19 +3,21 @@ import { defineAgent } from '../../../src/index.js'
 import { runComparisonGate } from '../../../src/verdict/comparison-gate.js'
 import type { ResolvedComparison } from '../../../src/verdict/options.js'
 import { claimDirection, VerdictSchema } from '../../../src/verdict/schema.js'
-import { coinAgent, common, returnedBad, subject } from './gate-helpers.js'
+import { coinAgent, common, returnedBad, subject, withOverrides, type GateOverrides } from './gate-helpers.js'
 
-function comparisonGate(overrides: Partial<ResolvedComparison> = {}): ResolvedComparison {
-  return { ...common(), kind: 'comparison', margin: 0.05, better: 'lower', maxRollouts: 400, ...overrides }
+function comparisonGate(overrides: GateOverrides<ResolvedComparison> = {}): ResolvedComparison {
+  return withOverrides(
+    { ...common(), kind: 'comparison', margin: 0.05, better: 'lower', maxRollouts: 400 },
+    overrides,
+  )
 }
 
-function compare(candidate: number, baseline: number, overrides: Partial<ResolvedComparison> = {}) {
+function compare(candidate: number, baseline: number, overrides: GateOverrides<ResolvedComparison> = {}) {
   return runComparisonGate(
     coinAgent(candidate, 'new-prompt').on({ p: candidate }),
     { scenario: coinAgent(baseline, 'old-prompt').on({ p: baseline }), name: 'old-prompt' },
     { ...subject(), agent: 'new-prompt' },
     comparisonGate(overrides),
-    undefined,
   )
 }
 
@@ -66,7 +68,6 @@ describe('runComparisonGate', () => {
       { scenario: coinAgent(0.3, 'old-prompt').on({ p: 0.3 }), name: 'old-prompt' },
       { ...subject(success), agent: 'new-prompt', label: 'return good' },
       comparisonGate({ better: 'higher' }),
-      undefined,
     )
     expect(verdict.kind).toBe('pass')
     // The success rate went up: the predicate's difference is positive, its worse (lower) end above −5%.
@@ -97,7 +98,6 @@ describe('runComparisonGate', () => {
       { scenario: coinAgent(0.1, 'old').on({ p: 0.1 }), name: 'old' },
       { ...subject(), agent: 'two-step' },
       comparisonGate({ maxRollouts: 16 }),
-      undefined,
     )
     expect(verdict.comparison.sharedSteps).toBe(0)
   })
@@ -115,7 +115,6 @@ describe('runComparisonGate', () => {
       { scenario: broken.on({}), name: 'broken' },
       { ...subject(), agent: 'new' },
       comparisonGate(),
-      undefined,
     )
     expect(verdict).toMatchObject({ kind: 'fail', stop: 'error', replay: null })
     expect(verdict.comparison.baselineErrors).toBe(1)
@@ -125,7 +124,6 @@ describe('runComparisonGate', () => {
       { scenario: broken.on({}), name: 'broken' },
       { ...subject(), agent: 'new' },
       comparisonGate({ allowErrors: true, maxRollouts: 8 }),
-      undefined,
     )
     expect(allowed.verdict).toMatchObject({ kind: 'inconclusive', stop: 'max-rollouts' })
     expect(allowed.verdict.comparison.difference).toBeNull()

@@ -41,24 +41,17 @@ const slow = defineAgent({
 
 describe("the test's deadline", () => {
   it('caps the rollout timeout at the time left, and refuses a batch once it has passed', () => {
-    const options = common({ timeoutMs: 60_000, deadline: { at: 10_000, testTimeoutMs: 5000 } })
-    expect(rolloutTimeout(options, 5_500)).toBe(4_500)
-    expect(rolloutTimeout(options, 10_000)).toBeNull()
-    expect(rolloutTimeout(common({ timeoutMs: 100 }), 0)).toBe(100)
-    expect(rolloutTimeout({ ...options, timeoutMs: 1000 }, 5_500)).toBe(1000)
+    const { execution } = common({ timeoutMs: 60_000, deadline: { at: 10_000, testTimeoutMs: 5000 } })
+    expect(rolloutTimeout(execution, 5_500)).toBe(4_500)
+    expect(rolloutTimeout(execution, 10_000)).toBeNull()
+    expect(rolloutTimeout(common({ timeoutMs: 100 }).execution, 0)).toBe(100)
+    expect(rolloutTimeout({ ...execution, timeoutMs: 1000 }, 5_500)).toBe(1000)
   })
 
   it('sampleInOrder starts no batch past the deadline and ends with "deadline"', async () => {
     const options = common({ deadline: past() })
     const tally = new OutcomeTally(returnedBad, true, 'return bad')
-    const sampling = await sampleInOrder(
-      coinAgent(0).on({ p: 0 }),
-      options,
-      100,
-      tally,
-      undefined,
-      () => false,
-    )
+    const sampling = await sampleInOrder(coinAgent(0).on({ p: 0 }), options, 100, tally, () => false)
     expect(sampling).toEqual({ end: 'deadline', rolloutsRun: 0, cappedTimeoutMs: null })
     expect(tally.rollouts).toBe(0)
   })
@@ -68,7 +61,6 @@ describe("the test's deadline", () => {
       coinAgent(0).on({ p: 0 }),
       subject(),
       sequentialGate({ deadline: past() }),
-      undefined,
     )
     expect(verdict.kind).toBe('inconclusive')
     expect(verdict.stop).toBe('deadline')
@@ -92,7 +84,6 @@ describe("the test's deadline", () => {
         allowErrors: true,
         deadline: { at: Date.now() + 60, testTimeoutMs: 2000 },
       }),
-      undefined,
     )
     expect(verdict.kind).toBe('inconclusive')
     expect(verdict.stop).toBe('deadline')
@@ -112,7 +103,6 @@ describe("the test's deadline", () => {
       coinAgent(0).on({ p: 0 }),
       subject(),
       zeroToleranceGate({ deadline: past() }),
-      undefined,
     )
     expect(verdict.kind).toBe('inconclusive')
     expect(verdict.stop).toBe('deadline')
@@ -125,7 +115,6 @@ describe("the test's deadline", () => {
       subject(),
       baselineGate({ deadline: past(), rollouts: 50 }),
       { file: '/nonexistent/never-written.json', displayFile: 'x.json', key: 'k', updateState: 'none' },
-      undefined,
     )
     expect(verdict.kind).toBe('inconclusive')
     expect(verdict.stop).toBe('deadline')
@@ -136,7 +125,6 @@ describe("the test's deadline", () => {
       hanging.on(null),
       subject(() => false),
       sequentialGate({ timeoutMs: 60_000, deadline: { at: Date.now() + 100, testTimeoutMs: 5000 } }),
-      undefined,
     )
     // The agent broke no limit of its own (timeoutMs is 60 s): the test ran out of time.
     expect(verdict.kind).toBe('inconclusive')
@@ -156,7 +144,6 @@ describe("the test's deadline", () => {
       coinAgent(0).on({ p: 0 }),
       subject(),
       sequentialGate({ deadline: { at: Date.now() + 60_000, testTimeoutMs: 120_000 } }),
-      undefined,
     )
     expect(verdict.stop).toBe('decided')
     expect(verdict.testTimeout).toBeUndefined()
@@ -164,14 +151,12 @@ describe("the test's deadline", () => {
 
   it('attribution stopped by the deadline is reported as data, and the verdict stands', async () => {
     const options = sequentialGate({ attribute: { rollouts: 64, method: 'contrastive', context: false } })
-    const run = await runSequentialGate(coinAgent(0.5).on({ p: 0.5 }), subject(), options, undefined)
+    const run = await runSequentialGate(coinAgent(0.5).on({ p: 0.5 }), subject(), options)
     expect(run.verdict.kind).toBe('fail')
-    const diagnosis = await diagnose(
-      coinAgent(0.5).on({ p: 0.5 }),
-      run,
-      { ...options, deadline: past() },
-      undefined,
-    )
+    const diagnosis = await diagnose(coinAgent(0.5).on({ p: 0.5 }), run, {
+      ...options,
+      execution: { ...options.execution, deadline: past() },
+    })
     expect(diagnosis.contrastive).toBeNull()
     expect(diagnosis.failure?.message).toMatch(/the test's timeout was near/)
   })

@@ -94,11 +94,12 @@ describe('diagnose, when the attribution fails', () => {
       failing: await firstBad(),
       isBad: (trajectory: Trajectory) => Promise.resolve(abortOnReplay(trajectory)),
     }
-    const options = common({ attribute: { rollouts: 20, method: 'contrastive', context: false } })
+    const options = common({
+      attribute: { rollouts: 20, method: 'contrastive', context: false },
+      signal: controller.signal,
+    })
     const scenario = toScenario(coinAgent(0.5), 'test') as Scenario<unknown, unknown>
-    await expect(diagnose(scenario, run, options, controller.signal)).rejects.toBeInstanceOf(
-      RolloutAbortedError,
-    )
+    await expect(diagnose(scenario, run, options)).rejects.toBeInstanceOf(RolloutAbortedError)
   })
 })
 

@@ -1,5 +1,6 @@
 import { defineAgent, type Predicate, type Trajectory } from '../../../src/index.js'
 import { Budget } from '../../../src/rollout/budget.js'
+import type { Execution } from '../../../src/rollout/options.js'
 import type {
   ResolvedBaseline,
   ResolvedCommon,
@@ -27,53 +28,69 @@ export function subject(predicate: Predicate = returnedBad): GateSubject {
   return { agent: 'coin', predicate, label: 'return bad', seedSource: 'option' }
 }
 
-/** Common resolved options with test-friendly values. */
-export function common(overrides: Partial<ResolvedCommon> = {}): ResolvedCommon {
-  return {
-    confidence: 0.95,
-    seed: 7,
-    concurrency: 8,
-    timeoutMs: 10_000,
-    maxSteps: 100,
-    budget: new Budget(),
-    attribute: false,
-    allowErrors: false,
-    label: undefined,
-    passK: [],
-    ...overrides,
+/** Resolved options to override: the gate's own, and the fields of its execution context. */
+export type GateOverrides<R> = Partial<Omit<R, 'execution'>> & Partial<Execution>
+
+const EXECUTION_KEYS = ['budget', 'concurrency', 'timeoutMs', 'maxSteps', 'signal', 'deadline', 'onProgress']
+
+/** `resolved` with `overrides`, those of its execution context put there. */
+export function withOverrides<R extends ResolvedCommon>(resolved: R, overrides: GateOverrides<R>): R {
+  const execution: Record<string, unknown> = { ...resolved.execution }
+  const own: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(overrides)) {
+    if (EXECUTION_KEYS.includes(key)) execution[key] = value
+    else own[key] = value
   }
+  return { ...resolved, ...own, execution: execution as unknown as Execution }
+}
+
+/** Common resolved options with test-friendly values. */
+export function common(overrides: GateOverrides<ResolvedCommon> = {}): ResolvedCommon {
+  return withOverrides(
+    {
+      confidence: 0.95,
+      seed: 7,
+      execution: { concurrency: 8, timeoutMs: 10_000, maxSteps: 100, budget: new Budget() },
+      attribute: false,
+      allowErrors: false,
+      label: undefined,
+      passK: [],
+    },
+    overrides,
+  )
 }
 
 /** A resolved "at most 5%" sequential gate over {@link common} options. */
-export function sequentialGate(overrides: Partial<ResolvedSequentialGate> = {}): ResolvedSequentialGate {
-  return {
-    ...common(),
-    kind: 'sequential',
-    direction: 'atMost',
-    bound: 0.05,
-    maxRollouts: 400,
-    minRollouts: 0,
-    onInconclusive: 'fail',
-    ...overrides,
-  }
+export function sequentialGate(
+  overrides: GateOverrides<ResolvedSequentialGate> = {},
+): ResolvedSequentialGate {
+  return withOverrides(
+    {
+      ...common(),
+      kind: 'sequential',
+      direction: 'atMost',
+      bound: 0.05,
+      maxRollouts: 400,
+      minRollouts: 0,
+      onInconclusive: 'fail',
+    },
+    overrides,
+  )
 }
 
 /** A resolved "never in 100" zero-tolerance gate over {@link common} options. */
-export function zeroToleranceGate(overrides: Partial<ResolvedZeroTolerance> = {}): ResolvedZeroTolerance {
-  return { ...common(), kind: 'zero-tolerance', direction: 'atMost', rollouts: 100, ...overrides }
+export function zeroToleranceGate(
+  overrides: GateOverrides<ResolvedZeroTolerance> = {},
+): ResolvedZeroTolerance {
+  return withOverrides({ ...common(), kind: 'zero-tolerance', direction: 'atMost', rollouts: 100 }, overrides)
 }
 
 /** A resolved baseline gate (100 rollouts, no tolerance, lower is better) over {@link common} options. */
-export function baselineGate(overrides: Partial<ResolvedBaseline> = {}): ResolvedBaseline {
-  return {
-    ...common(),
-    kind: 'baseline',
-    name: undefined,
-    tolerance: 0,
-    rollouts: 100,
-    better: 'lower',
-    ...overrides,
-  }
+export function baselineGate(overrides: GateOverrides<ResolvedBaseline> = {}): ResolvedBaseline {
+  return withOverrides(
+    { ...common(), kind: 'baseline', name: undefined, tolerance: 0, rollouts: 100, better: 'lower' },
+    overrides,
+  )
 }
 
 /** The injected ticket of {@link plantedContextAgent}: its second sentence is the planted instruction. */

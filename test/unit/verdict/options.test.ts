@@ -1,13 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidOptionError } from '../../../src/errors.js'
-import { Budget } from '../../../src/rollout/budget.js'
+import { accountOf, Budget } from '../../../src/rollout/budget.js'
 import {
-  checkBaselineClaimOptions,
-  resolveBaseline,
-  resolveScoreGate,
-  resolveSequentialGate,
-  resolveZeroTolerance,
+  checkBaselineOptions,
+  parseBaselineClaim,
+  parseScoreGate,
+  parseSequentialGate,
+  parseZeroTolerance,
+  type MatcherDefaults,
 } from '../../../src/verdict/options.js'
+
+// A claim's options parsed, then resolved for a run with `defaults` under `seed`.
+const resolveSequentialGate = (
+  claim: 'rarely' | 'usually',
+  caller: string,
+  options: unknown,
+  defaults: MatcherDefaults,
+  seed: number,
+) => parseSequentialGate(claim, caller, options).forRun({ defaults }, seed)
+const resolveZeroTolerance = (claim: 'never' | 'always', caller: string, options: unknown) =>
+  parseZeroTolerance(claim, caller, options).forRun({ defaults: {} }, 1)
+const resolveScoreGate = (claim: 'scoreAtLeast', caller: string, threshold: unknown, options: unknown) =>
+  parseScoreGate(claim, caller, threshold, options).forRun({ defaults: {} }, 1)
 
 describe('resolveSequentialGate', () => {
   it('fills every default; the run defaults (the plugin) sit between the call and the built-ins', () => {
@@ -19,10 +33,14 @@ describe('resolveSequentialGate', () => {
       confidence: 0.95,
       maxRollouts: 400,
       minRollouts: 0,
-      concurrency: 8,
-      timeoutMs: 60_000,
-      maxSteps: 100,
-      budget: expect.any(Budget),
+      execution: {
+        budget: expect.any(Budget),
+        concurrency: 8,
+        timeoutMs: 60_000,
+        maxSteps: 100,
+        signal: undefined,
+        deadline: undefined,
+      },
       onInconclusive: 'fail',
       allowErrors: false,
       attribute: {
@@ -46,7 +64,7 @@ describe('resolveSequentialGate', () => {
       bound: 0.95,
       confidence: 0.9,
       maxRollouts: 50,
-      concurrency: 2,
+      execution: { concurrency: 2 },
     })
     const fromCall = resolveSequentialGate(
       'usually',
@@ -58,11 +76,23 @@ describe('resolveSequentialGate', () => {
     expect(fromCall).toMatchObject({ confidence: 0.99, maxRollouts: 70 })
   })
 
-  it('keeps a shared Budget instance so the gate and its attribution spend from it', () => {
+  it('spends from a shared Budget through an account of its own, so the gate and its attribution spend from it', () => {
     const budget = new Budget({ maxRollouts: 10 })
-    expect(resolveSequentialGate('rarely', 'toRarely', { budget }, {}, 1).budget).toBe(budget)
+    const { execution } = resolveSequentialGate('rarely', 'toRarely', { budget }, {}, 1)
+    expect(accountOf(execution.budget).tryChargeRollouts(4)).toBe(true)
+    expect([execution.budget.spentRollouts, budget.spentRollouts, execution.budget.maxRollouts]).toEqual([
+      4, 4, 10,
+    ])
     const limited = resolveSequentialGate('rarely', 'toRarely', { budget: { maxRollouts: 3 } }, {}, 1)
-    expect(limited.budget.maxRollouts).toBe(3)
+    expect(limited.execution.budget.maxRollouts).toBe(3)
+  })
+
+  it('makes a fresh budget from limits for each run, so two checks of one parsed claim share no spending', () => {
+    const parsed = parseSequentialGate('rarely', 'rarely', { budget: { maxRollouts: 3 } })
+    const first = parsed.forRun({ defaults: {} }, 1).execution.budget
+    expect(accountOf(first).tryChargeRollouts(3)).toBe(true)
+    const second = parsed.forRun({ defaults: {} }, 1).execution.budget
+    expect([first.remainingRollouts, second.remainingRollouts]).toEqual([0, 3])
   })
 
   it('resolves attribute.context: on by default, false turns it off, an object sets the ablation', () => {
@@ -160,51 +190,52 @@ describe('resolveSequentialGate', () => {
 
 describe('resolveZeroTolerance and resolveBaseline', () => {
   it('default to 100 rollouts', () => {
-    expect(resolveZeroTolerance('never', 'toNever', {}, {}, 1)).toMatchObject({
+    expect(resolveZeroTolerance('never', 'toNever', {})).toMatchObject({
       rollouts: 100,
       direction: 'atMost',
     })
-    expect(resolveZeroTolerance('always', 'toAlways', {}, {}, 1)).toMatchObject({
+    expect(resolveZeroTolerance('always', 'toAlways', {})).toMatchObject({
       rollouts: 100,
       direction: 'atLeast',
     })
-    expect(resolveBaseline('toMatchRateBaseline', {}, {}, 1)).toMatchObject({
+    const baseline = parseBaselineClaim('matchesBaseline', { file: 'b.json', name: 'k' })
+    expect(baseline.forRun({ defaults: {} }, 1)).toMatchObject({
       rollouts: 100,
       tolerance: 0,
       better: 'lower',
-      name: undefined,
+      name: 'k',
     })
   })
 
   it('reject options of other claims and bad values', () => {
-    expect(() => resolveZeroTolerance('never', 'toNever', { maxRollouts: 5 }, {}, 1)).toThrow(
+    expect(() => resolveZeroTolerance('never', 'toNever', { maxRollouts: 5 })).toThrow(
       /toNever: unknown option `maxRollouts`/,
     )
-    expect(() => resolveBaseline('toMatchRateBaseline', { tolerance: -0.1 }, {}, 1)).toThrow(
+    expect(() => checkBaselineOptions('toMatchRateBaseline', { tolerance: -0.1 })).toThrow(
       'toMatchRateBaseline: `tolerance` must be a rate in [0, 1), e.g. 0.02, got -0.1.',
     )
-    expect(() => resolveBaseline('toMatchRateBaseline', { better: 'up' }, {}, 1)).toThrow(
+    expect(() => checkBaselineOptions('toMatchRateBaseline', { better: 'up' })).toThrow(
       "toMatchRateBaseline: `better` must be 'lower' or 'higher'",
     )
-    expect(() => resolveBaseline('toMatchRateBaseline', { file: 'x.json' }, {}, 1)).toThrow(
+    expect(() => checkBaselineOptions('toMatchRateBaseline', { file: 'x.json' })).toThrow(
       /toMatchRateBaseline: unknown option `file`/,
     )
   })
 
   it('a baseline claim needs its file and key, and takes an update mode', () => {
-    expect(() => checkBaselineClaimOptions('matchesBaseline', { file: 'b.json', name: 'k' })).not.toThrow()
-    expect(() => checkBaselineClaimOptions('matchesBaseline', { name: 'k' })).toThrow(
+    expect(() => parseBaselineClaim('matchesBaseline', { file: 'b.json', name: 'k' })).not.toThrow()
+    expect(() => parseBaselineClaim('matchesBaseline', { name: 'k' })).toThrow(
       'matchesBaseline: `file` must be a non-empty path, got undefined.',
     )
     expect(() =>
-      checkBaselineClaimOptions('matchesBaseline', { file: 'b.json', name: 'k', update: 'some' }),
+      parseBaselineClaim('matchesBaseline', { file: 'b.json', name: 'k', update: 'some' }),
     ).toThrow("`update` must be 'all', 'new' or 'none'")
   })
 })
 
 describe('resolveScoreGate', () => {
   it('refuses passK, which a score does not define, naming it', () => {
-    expect(() => resolveScoreGate('scoreAtLeast', 'toScoreAtLeast', 0.8, { passK: [1, 3] }, {}, 1)).toThrow(
+    expect(() => resolveScoreGate('scoreAtLeast', 'toScoreAtLeast', 0.8, { passK: [1, 3] })).toThrow(
       /toScoreAtLeast: unknown option `passK`/,
     )
   })

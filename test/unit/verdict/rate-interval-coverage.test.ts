@@ -3,7 +3,7 @@ import { wilson } from '../../../src/stats/wilson.js'
 import type { ResolvedSequentialGate } from '../../../src/verdict/options.js'
 import { runSequentialGate } from '../../../src/verdict/sequential-gate.js'
 import { runZeroToleranceGate } from '../../../src/verdict/zero-tolerance-gate.js'
-import { coinAgent, sequentialGate, subject, zeroToleranceGate } from './gate-helpers.js'
+import { coinAgent, sequentialGate, subject, zeroToleranceGate, type GateOverrides } from './gate-helpers.js'
 
 // The rate a gate prints must cover the true rate at the level it states, after the gate stopped
 // wherever its test let it. Seeded simulations (the same counts on every run) on coin agents,
@@ -21,7 +21,7 @@ interface Coverage {
 async function sequentialCoverage(
   truth: number,
   runs: number,
-  overrides: Partial<ResolvedSequentialGate>,
+  overrides: GateOverrides<ResolvedSequentialGate>,
 ): Promise<Coverage> {
   const agent = coinAgent(truth)
   let covered = 0
@@ -33,7 +33,6 @@ async function sequentialCoverage(
       agent.on({ p: truth }),
       subject(),
       sequentialGate({ seed, concurrency: 1, ...overrides }),
-      undefined,
     )
     const { observed } = verdict
     // The rate is the predicate's (the coin coming up "bad"), for "at most" and "at least" alike.
@@ -52,7 +51,7 @@ describe("a sequential gate's printed rate interval", () => {
     name: string
     truth: number
     runs: number
-    overrides: Partial<ResolvedSequentialGate>
+    overrides: GateOverrides<ResolvedSequentialGate>
   }> = [
     { name: '"≤ 5%", true 10% (stops early to fail)', truth: 0.1, runs: 300, overrides: {} },
     { name: '"≤ 5%", true 20%', truth: 0.2, runs: 300, overrides: {} },
@@ -91,12 +90,7 @@ describe("a sequential gate's printed rate interval", () => {
 
 describe("a zero-tolerance gate's printed rate interval", () => {
   it('is two-sided at 1 − 2α: its upper end is the one-sided bound the pass line prints', async () => {
-    const { verdict } = await runZeroToleranceGate(
-      coinAgent(0).on({ p: 0 }),
-      subject(),
-      zeroToleranceGate(),
-      undefined,
-    )
+    const { verdict } = await runZeroToleranceGate(coinAgent(0).on({ p: 0 }), subject(), zeroToleranceGate())
     expect(verdict.kind).toBe('pass')
     expect(verdict.observed.confidence).toBeCloseTo(0.9, 12)
     expect(verdict.observed.high).toBe(verdict.oneSidedBound?.high)
@@ -112,7 +106,6 @@ describe("a zero-tolerance gate's printed rate interval", () => {
           coinAgent(truth).on({ p: truth }),
           subject(),
           zeroToleranceGate({ seed, concurrency: 1 }),
-          undefined,
         )
         if (verdict.observed.low <= truth && truth <= verdict.observed.high) covered++
       }

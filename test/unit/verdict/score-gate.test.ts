@@ -5,7 +5,7 @@ import { bettingLogWealthPath } from '../../../src/stats/betting-mean-test.js'
 import type { ResolvedScoreGate } from '../../../src/verdict/options.js'
 import { ArtifactSchema, VerdictSchema } from '../../../src/verdict/schema.js'
 import { runScoreGate, scoreDecision, type ScoreSubject } from '../../../src/verdict/score-gate.js'
-import { common } from './gate-helpers.js'
+import { common, withOverrides, type GateOverrides } from './gate-helpers.js'
 
 /** An agent whose one step draws a score from `draw`; its output is the score. */
 function scoreAgent(draw: (rng: () => number) => number, name = 'scored') {
@@ -24,18 +24,20 @@ function subject(scorer: ScoreSubject['scorer'] = output): ScoreSubject {
   return { agent: 'scored', scorer, label: 'helpfulness', seedSource: 'option' }
 }
 
-function scoreGate(overrides: Partial<ResolvedScoreGate> = {}): ResolvedScoreGate {
-  return {
-    ...common(),
-    kind: 'score',
-    direction: 'atLeast',
-    threshold: 0.8,
-    range: [0, 1],
-    maxRollouts: 400,
-    minRollouts: 0,
-    onInconclusive: 'fail',
-    ...overrides,
-  }
+function scoreGate(overrides: GateOverrides<ResolvedScoreGate> = {}): ResolvedScoreGate {
+  return withOverrides(
+    {
+      ...common(),
+      kind: 'score',
+      direction: 'atLeast',
+      threshold: 0.8,
+      range: [0, 1],
+      maxRollouts: 400,
+      minRollouts: 0,
+      onInconclusive: 'fail',
+    },
+    overrides,
+  )
 }
 
 // Left-skewed scores near 1 (mean 6/7 ≈ 0.857) and right-skewed ones (mean 1/5).
@@ -48,7 +50,6 @@ describe('runScoreGate', () => {
       scoreAgent((rng) => 0.9 + 0.1 * rng()),
       subject(),
       scoreGate(),
-      undefined,
     )
     expect(verdict).toMatchObject({ gate: 'score', claim: 'scoreAtLeast', kind: 'pass', stop: 'decided' })
     expect(verdict.score.mean!.low).toBeGreaterThanOrEqual(0.8)
@@ -70,7 +71,6 @@ describe('runScoreGate', () => {
         return output(trajectory)
       }),
       scoreGate(),
-      undefined,
     )
     const { verdict, failing, isBad } = run
     const gateScores = [...scores]
@@ -100,7 +100,6 @@ describe('runScoreGate', () => {
         return output(trajectory)
       }),
       scoreGate({ threshold: 0.7, concurrency: 3 }),
-      undefined,
     )
     const path = bettingLogWealthPath(scores, 0.7, 0.05)
     const first = path.findIndex((wealth) => wealth.above >= Math.log(20) || wealth.below >= Math.log(20))
@@ -114,8 +113,7 @@ describe('runScoreGate', () => {
     const verdicts = await Promise.all(
       [1, 3, 8, 32].map(
         async (concurrency) =>
-          (await runScoreGate(scoreAgent(leftSkewed), subject(), scoreGate({ concurrency }), undefined))
-            .verdict,
+          (await runScoreGate(scoreAgent(leftSkewed), subject(), scoreGate({ concurrency }))).verdict,
       ),
     )
     const scored = ({ rolloutsRun: _ran, ...verdict }: (typeof verdicts)[number]) => verdict
@@ -127,7 +125,6 @@ describe('runScoreGate', () => {
       scoreAgent(leftSkewed),
       subject(),
       scoreGate({ threshold: 6 / 7, maxRollouts: 60 }),
-      undefined,
     )
     expect(verdict).toMatchObject({ kind: 'inconclusive', stop: 'max-rollouts', rolloutsUsed: 60 })
     expect(verdict.score.mean!.low).toBeLessThanOrEqual(6 / 7)
@@ -143,7 +140,6 @@ describe('runScoreGate', () => {
         return output(trajectory)
       }),
       scoreGate({ direction: 'atMost', threshold: 0.5 }),
-      undefined,
     )
     expect(verdict).toMatchObject({ claim: 'scoreAtMost', kind: 'fail' })
     expect(verdict.score.mean!.low).toBeGreaterThan(0.5)
@@ -153,12 +149,11 @@ describe('runScoreGate', () => {
 
   it('rescales a declared range for the test and reports in the user’s units', async () => {
     // Grades 1–5: the same draws as [0, 1] scores mapped onto the scale decide identically.
-    const unit = await runScoreGate(scoreAgent(leftSkewed), subject(), scoreGate(), undefined)
+    const unit = await runScoreGate(scoreAgent(leftSkewed), subject(), scoreGate())
     const graded = await runScoreGate(
       scoreAgent((rng) => 1 + 4 * leftSkewed(rng)),
       subject(),
       scoreGate({ threshold: 1 + 4 * 0.8, range: [1, 5] }),
-      undefined,
     )
     expect(graded.verdict.kind).toBe(unit.verdict.kind)
     expect(graded.verdict.rolloutsUsed).toBe(unit.verdict.rolloutsUsed)
@@ -173,7 +168,6 @@ describe('runScoreGate', () => {
         scoreAgent(() => 4),
         subject(),
         scoreGate(),
-        undefined,
       ),
     ).rejects.toThrow(
       /the scorer "helpfulness".*scorer.*scores in \[0, 1\].*returned 4 on rollout 0.*range: \[min, max\]/s,
@@ -183,7 +177,6 @@ describe('runScoreGate', () => {
         scoreAgent(() => 0.5),
         subject(() => Number.NaN),
         scoreGate(),
-        undefined,
       ),
     ).rejects.toThrow(/the scorer "helpfulness".*returned NaN on rollout 0/s)
     await expect(
@@ -193,7 +186,6 @@ describe('runScoreGate', () => {
           throw new Error('judge is down')
         }),
         scoreGate(),
-        undefined,
       ),
     ).rejects.toThrow('The scorer "helpfulness" threw on rollout 0: judge is down')
   })
@@ -208,10 +200,10 @@ describe('runScoreGate', () => {
         return 0.95
       },
     }).on({})
-    const strict = await runScoreGate(flaky, subject(), scoreGate(), undefined)
+    const strict = await runScoreGate(flaky, subject(), scoreGate())
     expect(strict.verdict).toMatchObject({ kind: 'fail', stop: 'error' })
     expect(strict.failing!.error).toBeDefined()
-    const lenient = await runScoreGate(flaky, subject(), scoreGate({ allowErrors: true }), undefined)
+    const lenient = await runScoreGate(flaky, subject(), scoreGate({ allowErrors: true }))
     expect(lenient.verdict.kind).toBe('pass')
     expect(lenient.verdict.errors.count).toBeGreaterThan(0)
     expect(lenient.verdict.observed.n).toBe(lenient.verdict.rolloutsUsed - lenient.verdict.errors.count)

@@ -6,10 +6,10 @@ import { sequentialBoundaries } from '../../../src/stats/sequential-rate-test.js
 import type { ResolvedSequentialGate } from '../../../src/verdict/options.js'
 import { VerdictSchema } from '../../../src/verdict/schema.js'
 import { runSequentialGate } from '../../../src/verdict/sequential-gate.js'
-import { coinAgent, sequentialGate, subject, type returnedBad } from './gate-helpers.js'
+import { coinAgent, sequentialGate, subject, type GateOverrides, type returnedBad } from './gate-helpers.js'
 
-const rarely = (p: number, overrides: Partial<ResolvedSequentialGate> = {}) =>
-  runSequentialGate(coinAgent(p).on({ p }), subject(), sequentialGate(overrides), undefined)
+const rarely = (p: number, overrides: GateOverrides<ResolvedSequentialGate> = {}) =>
+  runSequentialGate(coinAgent(p).on({ p }), subject(), sequentialGate(overrides))
 
 describe('runSequentialGate', () => {
   it('passes a perfect agent at the first n where the sequential test allows it (≥ 59 clean rollouts)', async () => {
@@ -72,7 +72,6 @@ describe('runSequentialGate', () => {
       coinAgent(0.3).on({ p: 0.3 }),
       subject(good),
       sequentialGate({ direction: 'atLeast', bound: 0.95 }),
-      undefined,
     )
     expect(run.verdict.kind).toBe('fail')
     expect(run.verdict).toMatchObject({ claim: 'usually', bound: 0.95 })
@@ -90,7 +89,7 @@ describe('runSequentialGate', () => {
         return action < 0 ? 'bad' : 'good'
       },
     })
-    const strict = await runSequentialGate(flaky.on(null), subject(), sequentialGate(), undefined)
+    const strict = await runSequentialGate(flaky.on(null), subject(), sequentialGate())
     expect(strict.verdict.kind).toBe('fail')
     expect(strict.verdict.stop).toBe('error')
     expect(strict.verdict.rolloutsUsed).toBe(6)
@@ -100,12 +99,7 @@ describe('runSequentialGate', () => {
       error: { kind: 'threw', name: 'TypeError' },
     })
 
-    const lenient = await runSequentialGate(
-      flaky.on(null),
-      subject(),
-      sequentialGate({ allowErrors: true }),
-      undefined,
-    )
+    const lenient = await runSequentialGate(flaky.on(null), subject(), sequentialGate({ allowErrors: true }))
     expect(lenient.verdict.kind).toBe('pass')
     expect(lenient.verdict.errors.count).toBe(1)
     expect(lenient.verdict.observed.n).toBe(lenient.verdict.rolloutsUsed - 1)
@@ -134,7 +128,11 @@ describe('runSequentialGate', () => {
       },
     })
     await expect(
-      runSequentialGate(slow.on(null), subject(), sequentialGate({ concurrency: 2 }), controller.signal),
+      runSequentialGate(
+        slow.on(null),
+        subject(),
+        sequentialGate({ concurrency: 2, signal: controller.signal }),
+      ),
     ).rejects.toThrow(RolloutAbortedError)
     expect(started).toBeLessThanOrEqual(11)
   })
@@ -142,7 +140,7 @@ describe('runSequentialGate', () => {
   it('rejects a predicate that does not return a boolean, naming the rollout', async () => {
     const sloppy = (() => undefined) as unknown as typeof returnedBad
     await expect(
-      runSequentialGate(coinAgent(0.1).on({ p: 0.1 }), subject(sloppy), sequentialGate(), undefined),
+      runSequentialGate(coinAgent(0.1).on({ p: 0.1 }), subject(sloppy), sequentialGate()),
     ).rejects.toThrow(
       'the predicate "return bad": `predicate` must be a function (trajectory) => boolean (or a promise of one), got one that returned undefined on rollout 0. A missing `return`?',
     )
@@ -154,7 +152,6 @@ describe('runSequentialGate', () => {
       coinAgent(0.6).on({ p: 0.6 }),
       subject(judge),
       sequentialGate(),
-      undefined,
     )
     expect(verdict.kind).toBe('fail')
   })

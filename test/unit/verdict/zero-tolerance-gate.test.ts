@@ -5,12 +5,7 @@ import { coinAgent, returnedBad, subject, zeroToleranceGate } from './gate-helpe
 
 describe('runZeroToleranceGate', () => {
   it('toNever: zero in 100 passes with the exact one-sided bound 1 − 0.05^(1/100) ≈ 2.95%', async () => {
-    const { verdict } = await runZeroToleranceGate(
-      coinAgent(0).on({ p: 0 }),
-      subject(),
-      zeroToleranceGate(),
-      undefined,
-    )
+    const { verdict } = await runZeroToleranceGate(coinAgent(0).on({ p: 0 }), subject(), zeroToleranceGate())
     expect(verdict.kind).toBe('pass')
     expect(verdict.stop).toBe('completed')
     expect(verdict.rolloutsUsed).toBe(100)
@@ -25,12 +20,7 @@ describe('runZeroToleranceGate', () => {
   it('toNever: the first occurrence (by index) stops the run and fails it, at any concurrency', async () => {
     const runs = await Promise.all(
       [1, 8].map((concurrency) =>
-        runZeroToleranceGate(
-          coinAgent(0.05).on({ p: 0.05 }),
-          subject(),
-          zeroToleranceGate({ concurrency }),
-          undefined,
-        ),
+        runZeroToleranceGate(coinAgent(0.05).on({ p: 0.05 }), subject(), zeroToleranceGate({ concurrency })),
       ),
     )
     const [first, second] = runs
@@ -48,7 +38,6 @@ describe('runZeroToleranceGate', () => {
       coinAgent(0).on({ p: 0 }),
       subject(good),
       zeroToleranceGate({ direction: 'atLeast', rollouts: 60 }),
-      undefined,
     )
     expect(pass.verdict.kind).toBe('pass')
     expect(pass.verdict.claim).toBe('always')
@@ -59,7 +48,6 @@ describe('runZeroToleranceGate', () => {
       coinAgent(0.2).on({ p: 0.2 }),
       subject(good),
       zeroToleranceGate({ direction: 'atLeast', rollouts: 60 }),
-      undefined,
     )
     expect(fail.verdict.kind).toBe('fail')
     expect(fail.failing!.output).toBe('bad')
