@@ -257,12 +257,15 @@ export async function outputBlocks(): Promise<Record<OutputBlock, string>> {
     savedUsd: 0.118,
   })
   if (costLine === null) throw new Error('formatCostLine printed no line for 412 model calls.')
-  const staleLine = formatStaleCassetteLine({
-    file: join(process.cwd(), '__cassettes__', 'support.test.js.cassette.json'),
-    misses: 132,
-    firstDifference:
-      'step 0 "decide#1" prompt[0].content: … otherwise escalate." → … otherwise escalate. Be brief."',
-  })
+  const staleLine = formatStaleCassetteLine(
+    {
+      file: join(process.cwd(), '__cassettes__', 'support.test.js.cassette.json'),
+      misses: 132,
+      firstDifference:
+        'step 0 "decide#1" prompt[0].content: … otherwise escalate." → … otherwise escalate. Be brief."',
+    },
+    process.cwd(),
+  )
   return {
     'output:cost-line': fenced('', [`  ${costLine}`]),
     'output:stale-cassette': fenced('', [staleLine]),

@@ -136,7 +136,7 @@ export class Cassette {
       toolKey(call),
       'tool',
       () =>
-        `Cassette miss (offline): tool call "${call.tool}" at step ${call.stream.step}, position ${call.stream.position} (seed ${call.stream.seed}, rollout ${call.stream.rollout}) with args ${shortJson(call.args)} is not in ${displayPath(this.file)}. Run once without CAUSAL_REPLAY_CACHE=offline to record it.`,
+        `Cassette miss (offline): tool call "${call.tool}" at step ${call.stream.step}, position ${call.stream.position} (seed ${call.stream.seed}, rollout ${call.stream.rollout}) with args ${shortJson(call.args)} is not in ${displayPath(this.file, process.cwd())}. Run once without CAUSAL_REPLAY_CACHE=offline to record it.`,
     )
   }
 
@@ -272,7 +272,7 @@ export class Cassette {
   private describeStepMiss(call: StepCallKey): string {
     const { stream } = call
     const model = call.model === undefined ? '' : `model ${call.model}, `
-    const head = `Cassette miss (offline): step ${stream.step} "${call.name}" (${model}seed ${stream.seed}, rollout ${stream.rollout}) is not in ${displayPath(this.file)}.`
+    const head = `Cassette miss (offline): step ${stream.step} "${call.name}" (${model}seed ${stream.seed}, rollout ${stream.rollout}) is not in ${displayPath(this.file, process.cwd())}.`
     const nearest = this.nearestStep(call)
     const tail = 'Run once without CAUSAL_REPLAY_CACHE=offline to record it.'
     if (nearest === undefined) return `${head}\nNo stored call of step "${call.name}". ${tail}`

@@ -10,18 +10,18 @@ const ADVICE = 'run locally and commit the cassette, or set CAUSAL_REPLAY_CACHE=
  *
  * `vitest-causal-replay: stale cassette __cassettes__/a.test.ts.cassette.json: 34 calls were not in it and were made live, not written (first difference: step 0 "decide#1" prompt[0].content: "…" → "…"); run locally and commit the cassette, or set CAUSAL_REPLAY_CACHE=offline in CI to fail instead.`
  */
-export function formatStaleCassetteLine(stale: CassetteStaleness): string {
-  return `vitest-causal-replay: stale cassette ${displayPath(stale.file)}: ${missed(stale)}${difference(stale)}; ${ADVICE}.`
+export function formatStaleCassetteLine(stale: CassetteStaleness, cwd: string): string {
+  return `vitest-causal-replay: stale cassette ${displayPath(stale.file, cwd)}: ${missed(stale)}${difference(stale)}; ${ADVICE}.`
 }
 
 /** The same warning as a GitHub job summary block (Markdown alert). */
-export function formatStaleCassetteMarkdown(stale: CassetteStaleness): string {
+export function formatStaleCassetteMarkdown(stale: CassetteStaleness, cwd: string): string {
   const first =
     stale.firstDifference === null
       ? ''
       : ` First difference: \`${stale.firstDifference.replaceAll('`', "'")}\`.`
   const advice = ADVICE.replace('CAUSAL_REPLAY_CACHE=offline', '`CAUSAL_REPLAY_CACHE=offline`')
-  return `> [!WARNING]\n> **Stale cassette** \`${displayPath(stale.file)}\`: ${missed(stale)}.${first} To fix: ${advice}.\n\n`
+  return `> [!WARNING]\n> **Stale cassette** \`${displayPath(stale.file, cwd)}\`: ${missed(stale)}.${first} To fix: ${advice}.\n\n`
 }
 
 function missed(stale: CassetteStaleness): string {

@@ -46,11 +46,14 @@ export interface CheckResult {
 }
 
 /**
- * The public `check` in the environment `env`, read by the caller where the library was entered.
- * Its errors are not yet pointed at the user's line: the caller does that.
+ * The public `check` in the environment `env` and the working directory `cwd`, read by the caller
+ * where the library was entered: relative paths (`reportDir`, the cassette, a baseline's `file`)
+ * are taken from `cwd`, and messages show paths relative to it. Its errors are not yet pointed at
+ * the user's line: the caller does that.
  */
 export async function checkIn(
   env: Environment,
+  cwd: string,
   target: AgentOrScenario,
   claim: Claim,
   options: CheckOptions,
@@ -64,7 +67,7 @@ export async function checkIn(
   const cassette =
     parsed.cache === undefined
       ? null
-      : await openCassetteIn(env, parsed.cache.file, {
+      : await openCassetteIn(env, resolve(cwd, parsed.cache.file), {
           ...(parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode }),
           ...(parsed.cache.redact === undefined ? {} : { redact: parsed.cache.redact }),
         })
@@ -73,25 +76,26 @@ export async function checkIn(
     defaults: {},
     signal: parsed.signal,
     rateLimit: parsed.rateLimit === undefined ? undefined : processRateLimit(parsed.rateLimit),
-    report: parsed.reportDir === undefined ? null : { dir: resolve(parsed.reportDir), assertion: 1 },
-    root: process.cwd(),
+    report: parsed.reportDir === undefined ? null : { dir: resolve(cwd, parsed.reportDir), assertion: 1 },
+    root: cwd,
+    cwd,
     env,
     cassette,
   })
-  if (cassette !== null) await saveCassette(cassette)
+  if (cassette !== null) await saveCassette(cassette, cwd)
   return result
 }
 
 /** Saves a check's cassette; a file that cannot be written is a warning, never another verdict. */
-async function saveCassette(cassette: Cassette): Promise<void> {
+async function saveCassette(cassette: Cassette, cwd: string): Promise<void> {
   // Misses called live and not written (CI): say so, once per check.
   const stale = cassette.staleness()
-  if (stale !== null) process.stderr.write(`${formatStaleCassetteLine(stale)}\n`)
+  if (stale !== null) process.stderr.write(`${formatStaleCassetteLine(stale, cwd)}\n`)
   try {
     await cassette.save()
   } catch (error) {
     process.stderr.write(
-      `vitest-causal-replay: the cassette ${displayPath(cassette.file)} could not be written (${error instanceof Error ? error.message : String(error)}); the verdict stands, the calls will be made again next run.\n`,
+      `vitest-causal-replay: the cassette ${displayPath(cassette.file, cwd)} could not be written (${error instanceof Error ? error.message : String(error)}); the verdict stands, the calls will be made again next run.\n`,
     )
   }
 }
@@ -100,6 +104,8 @@ async function saveCassette(cassette: Cassette): Promise<void> {
 export interface CheckContext extends GateContext {
   /** The test (or named check): seeds the run when the claim sets no seed, and names the artifact. */
   test: { name: string; file: string }
+  /** The working directory, read where the library was entered: paths in the message are shown relative to it. */
+  cwd: string
   /**
    * Where to write the artifact and the report, if anywhere. `assertion` numbers the claims of one
    * test from 1, so each gets its own files (see `artifactPath`).
@@ -132,7 +138,8 @@ export async function runCheck(
   // An attribution that failed rides along in the artifact: the verdict it could not explain stands.
   const artifact = buildArtifact(context.test, run, diagnosis, modelCost(gate.options.execution.budget.spend))
 
-  const report = context.report === null ? null : await writeReport(context.report, context.test, artifact)
+  const report =
+    context.report === null ? null : await writeReport(context.report, context.test, artifact, context.cwd)
   let message = formatVerdictMessage(artifact, report === null ? {} : { report: report.shown })
   if (report?.files.htmlError) {
     message += `\n  (the HTML report could not be rendered: ${report.files.htmlError.message})`
@@ -162,6 +169,7 @@ async function writeReport(
   target: { dir: string; assertion: number },
   test: { name: string; file: string },
   artifact: Artifact,
+  cwd: string,
 ): Promise<{ files: ReportFiles; shown: string } | null> {
   const path = artifactPath({
     file: test.file,
@@ -171,7 +179,7 @@ async function writeReport(
   })
   try {
     const files = await writeReportFiles(target.dir, path, artifact)
-    return { files, shown: displayPath(join(target.dir, files.html ?? files.json)) }
+    return { files, shown: displayPath(join(target.dir, files.html ?? files.json), cwd) }
   } catch (error) {
     warnReportNotWritten(target.dir, error)
     return null

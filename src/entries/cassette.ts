@@ -1,5 +1,6 @@
 // `vitest-causal-replay/cassette`: the store of model calls that lets an unchanged agent re-verify
 // with no calls. The matchers and `check({ cache })` open one for you; this is for your own runs.
+import { resolve } from 'node:path'
 import { openCassetteIn, type Cassette, type OpenCassetteOptions } from '../cassette/cassette.js'
 
 export { withCassette } from '../cassette/attach.js'
@@ -22,7 +23,8 @@ export { CausalReplayError } from '../errors.js'
 export type * as core from '../index.js'
 
 // `openCassette` is defined here, where the library is entered: it reads the environment
-// (`process.env`) and hands it to the cassette module, which reads none.
+// (`process.env`) and resolves the file against the working directory, and hands both to the
+// cassette module.
 /**
  * Opens the cassette at `file` (a missing file is an empty cassette; a bad one throws an
  * `InvalidFileError` naming the field). Null when the mode, after `CAUSAL_REPLAY_CACHE`, is `off`.
@@ -31,5 +33,5 @@ export async function openCassette(
   file: string,
   options: OpenCassetteOptions = {},
 ): Promise<Cassette | null> {
-  return openCassetteIn(process.env, file, options)
+  return openCassetteIn(process.env, resolve(file), options)
 }

@@ -1,6 +1,6 @@
 // The root's `check`, not an entry of its own: it is defined at the top layer, where the library is
-// entered, because it reads the environment (`process.env`) and hands it to the pipeline below,
-// which reads none.
+// entered, because it reads the environment (`process.env`) and the working directory and hands
+// them to the pipeline below, which reads neither.
 
 import type { AgentOrScenario } from '../agent/define-agent.js'
 import { checkIn, type CheckResult } from '../check/check.js'
@@ -43,7 +43,7 @@ export async function check(
 ): Promise<CheckResult> {
   const site = captureCallSite(check)
   try {
-    return await checkIn(process.env, target, claim, options)
+    return await checkIn(process.env, process.cwd(), target, claim, options)
   } catch (error) {
     throw pointAtCallSite(error, site)
   }

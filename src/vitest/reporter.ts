@@ -90,7 +90,7 @@ export default class CausalReplayReporter implements Reporter {
       this.warn(`causal-replay: could not write ${reportFile}: ${messageOf(error)}`)
     }
     const indexFile = join(this.reportDir, 'index.html')
-    let index: string | null = displayPath(indexFile)
+    let index: string | null = displayPath(indexFile, process.cwd())
     try {
       // Loaded on use: a broken page renderer costs the index page, not the summary.
       const { renderIndexHtml } = await import('../html/index-page.js')
@@ -123,7 +123,7 @@ export default class CausalReplayReporter implements Reporter {
 
   /** A path relative to the report directory, as a user would type it (from the working directory); null stays null. */
   private reportPath(path: string | null): string | null {
-    return path === null ? null : displayPath(join(this.reportDir, path))
+    return path === null ? null : displayPath(join(this.reportDir, path), process.cwd())
   }
 
   private collect(testCase: TestCase): void {

@@ -188,6 +188,7 @@ async function runClaimMatcher(
       signal: watch.signal,
       report: { dir: settings.reportDir, assertion: index },
       root: test.root,
+      cwd: process.cwd(),
       env: process.env,
       caller: matcher,
       deadline: testDeadline(task),

@@ -61,7 +61,7 @@ export async function saveTestFileCassette(testPath: string, file: RunnerTask | 
     await cassette.save({ prune: file === undefined ? false : everyTestRan(file) })
   } catch (error) {
     process.stderr.write(
-      `vitest-causal-replay: the cassette ${displayPath(path)} could not be written (${error instanceof Error ? error.message : String(error)}); the verdicts stand, the calls will be made again next run.\n`,
+      `vitest-causal-replay: the cassette ${displayPath(path, process.cwd())} could not be written (${error instanceof Error ? error.message : String(error)}); the verdicts stand, the calls will be made again next run.\n`,
     )
   }
 }
@@ -73,9 +73,9 @@ export async function saveTestFileCassette(testPath: string, file: RunnerTask | 
 async function warnIfStale(cassette: Cassette): Promise<void> {
   const stale = cassette.staleness()
   if (stale === null) return
-  process.stderr.write(`${formatStaleCassetteLine(stale)}\n`)
+  process.stderr.write(`${formatStaleCassetteLine(stale, process.cwd())}\n`)
   try {
-    await appendJobSummary(() => formatStaleCassetteMarkdown(stale))
+    await appendJobSummary(() => formatStaleCassetteMarkdown(stale, process.cwd()))
   } catch (error) {
     process.stderr.write(
       `vitest-causal-replay: could not write the job summary (${STEP_SUMMARY_ENV}): ${error instanceof Error ? error.message : String(error)}\n`,

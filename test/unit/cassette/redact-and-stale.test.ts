@@ -123,10 +123,10 @@ describe('a stale cassette in CI', () => {
     const stale = ci!.staleness()!
     expect(stale.misses).toBe(3)
     const shown = { ...stale, file: 'stale.cassette.json' }
-    expect(formatStaleCassetteLine(shown)).toMatchInlineSnapshot(
+    expect(formatStaleCassetteLine(shown, process.cwd())).toMatchInlineSnapshot(
       `"vitest-causal-replay: stale cassette stale.cassette.json: 3 calls were not in it and were made live, not written (first difference: step 0 "decide" system: "Escalate late orders." → "Never refund."); run locally and commit the cassette, or set CAUSAL_REPLAY_CACHE=offline in CI to fail instead."`,
     )
-    expect(formatStaleCassetteMarkdown(shown)).toMatchInlineSnapshot(`
+    expect(formatStaleCassetteMarkdown(shown, process.cwd())).toMatchInlineSnapshot(`
       "> [!WARNING]
       > **Stale cassette** \`stale.cassette.json\`: 3 calls were not in it and were made live, not written. First difference: \`step 0 "decide" system: "Escalate late orders." → "Never refund."\`. To fix: run locally and commit the cassette, or set \`CAUSAL_REPLAY_CACHE=offline\` in CI to fail instead.
 

@@ -68,6 +68,7 @@ async function artifactOf(
     env: process.env,
     signal: undefined,
     report: null,
+    cwd: process.cwd(),
     root,
   })
   return ArtifactSchema.parse(JSON.parse(JSON.stringify(artifact)))

@@ -27,6 +27,7 @@ async function artifactOf(target: AgentOrScenario, claim: Claim, root = process.
     env: process.env,
     signal: undefined,
     report: null,
+    cwd: process.cwd(),
     root,
   })
   return ArtifactSchema.parse(artifact)

@@ -80,6 +80,7 @@ describe('the rate-limit coordinator', () => {
         signal: undefined,
         report: null,
         root: process.cwd(),
+        cwd: process.cwd(),
         rateLimit: worker,
       },
     )
