@@ -8,7 +8,7 @@ import type { StrictOptions } from '../options/parse-options.js'
 import { describeReceived } from '../options/received.js'
 import { deriveSeed } from '../random/streams.js'
 import { ToolModeField } from '../replay/replay.js'
-import { rolloutFields } from '../rollout/options.js'
+import { rolloutFields, type Execution } from '../rollout/options.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
 
@@ -60,6 +60,8 @@ export type ResolvedAttributionOptions = ParsedAttributionOptions & {
   scenario: Scenario<unknown, unknown>
   seed: number
 }
+// The parsed options are the attribution's execution context, which its arms' pool takes as it is.
+const _attributionOptionsExecute: ResolvedAttributionOptions extends Execution ? true : false = true
 
 /**
  * Checks the target and the factual run, and completes the parsed shared options. `caller` names

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CassetteOptionField } from '../cassette/mode.js'
+import { DEFAULTS } from '../options/defaults.js'
 import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { RateLimitField } from '../rollout/rate-limit.js'
@@ -12,7 +13,7 @@ const checkFields = {
    */
   name: expecting(z.string().trim().min(1), 'a non-empty string').optional(),
   /** Default `''`. The file the check belongs to (relative to the project root); part of the derived seed. */
-  file: expecting(z.string(), 'a path relative to the project root').default(''),
+  file: expecting(z.string(), 'a path relative to the project root').default(DEFAULTS.checkFile),
   /**
    * Default: none (nothing is written). A directory for the artifact (`<agent>/<name>.json`) and
    * its HTML report; the message then ends with the report's path.

@@ -50,6 +50,9 @@ export const DEFAULTS = {
   permutationSamplesPerEval: 1,
   antithetic: true,
 
+  // check
+  checkFile: '',
+
   // The plugin and the reporter
   reporter: true,
   silent: false,

@@ -1,7 +1,8 @@
 import type { Scenario } from '../agent/types.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import { accountOf, type Budget } from './budget.js'
+import { accountOf } from './budget.js'
 import { executeRollout } from './execute.js'
+import type { Execution } from './options.js'
 import type { Plan } from './plan.js'
 import { limitConcurrency } from './pool.js'
 
@@ -12,15 +13,12 @@ export interface PooledRollout {
   readonly plan: Plan
 }
 
-/** What every rollout of a pool shares. */
-export interface RolloutPoolSettings {
+/**
+ * What every rollout of a pool shares: the caller's execution context (its `concurrency` bounds the
+ * rollouts in flight over every `run` of the pool), the scenario, and what a divergence does.
+ */
+export interface RolloutPoolSettings extends Execution {
   scenario: Scenario<unknown, unknown>
-  /** Rollouts in flight at once, over every `run` of the pool. */
-  concurrency: number
-  budget: Budget
-  signal?: AbortSignal | undefined
-  timeoutMs: number
-  maxSteps: number
   /** `count`: divergences of held steps are only counted; `error`: one ends its rollout as an error. */
   onDivergence: 'count' | 'error'
 }

@@ -1,6 +1,5 @@
 import { judgeErrorIn, RolloutAbortedError } from '../../errors.js'
 import type { Plan } from '../../rollout/plan.js'
-import type { RolloutProgress } from '../../rollout/options.js'
 import { RolloutPool, type RolloutPoolSettings } from '../../rollout/rollout-pool.js'
 import { checkPredicateResult } from '../../trajectory/predicate-result.js'
 import type { Predicate } from '../../trajectory/queries.js'
@@ -98,7 +97,6 @@ export interface ReplayArmsSettings extends Omit<RolloutPoolSettings, 'onDiverge
   isBad: Predicate
   /** Names the caller in messages: `contrastive`, `shapley`. */
   caller: string
-  onProgress?: ((progress: RolloutProgress) => void) | undefined
   /** The most rollouts the attribution can spend, reported as `total` in progress. */
   total: number
 }
