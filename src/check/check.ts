@@ -125,7 +125,7 @@ export async function runCheck(
   const parsed = parsedClaimOf(claim, context.caller ?? CLAIMS[claim.kind].builder)
   const chosen = chooseSeed(parsed.seed, context.test, context.env)
   // The claim's options for this run (claim > run defaults > built-in) and its execution context.
-  const gate = parsed.resolve(context, chosen.seed)
+  const gate = parsed.forRun(context, chosen.seed)
   const subject: Omit<GateSubject, 'predicate'> = {
     agent: scenario.agent.name,
     label: gate.options.label ?? predicateLabel(claimFunction(claim)),

@@ -64,17 +64,10 @@ export interface ResolvedGate {
 }
 
 /**
- * A claim whose options its gate parsed when it was made: a check resolves it for its run (the
- * run's defaults, the seed, a fresh execution context) without parsing again.
+ * A claim whose options its gate parsed when it was made: each check resolves it into its gate for
+ * its run (the run's defaults, the seed, a fresh execution context) without parsing again.
  */
-export interface ParsedClaim {
-  /** The claim's own seed, if it sets one. */
-  readonly seed: number | undefined
-  /** The claim's own label, if it sets one. */
-  readonly label: string | undefined
-  /** The claim's gate for one check in `context`, under `seed`. */
-  resolve(context: GateContext, seed: number): ResolvedGate
-}
+export type ParsedClaim = ParsedGate<ResolvedGate, GateContext>
 
 /** The gate that decides claims shaped as `C` (a claim of one kind, or of any of some kinds). */
 export interface ClaimGate<C> {
@@ -93,7 +86,7 @@ function parsedClaim<Resolved extends ResolvedCommon>(
   return {
     seed: parsed.seed,
     label: parsed.label,
-    resolve(context, seed) {
+    forRun(context, seed) {
       const options = parsed.forRun(context, seed)
       return { options, run: runner(options, context) }
     },

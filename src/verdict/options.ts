@@ -382,13 +382,13 @@ export interface ClaimRun {
  * A claim's options as its schema parsed them when the claim was made, waiting for a run: `forRun`
  * fills in the run's defaults and the chosen seed and makes the check's execution context.
  */
-export interface ParsedGate<Resolved> {
+export interface ParsedGate<Resolved, Run extends ClaimRun = ClaimRun> {
   /** The claim's own seed, if it sets one (otherwise the run chooses it). */
   seed: number | undefined
   /** The claim's own label, if it sets one. */
   label: string | undefined
   /** The options for one check in `run`, under `seed`. */
-  forRun(run: ClaimRun, seed: number): Resolved
+  forRun(run: Run, seed: number): Resolved
 }
 
 /** How a gate that samples until its test answers samples (the rate and score gates). */
