@@ -52,6 +52,34 @@ describe('check', () => {
     expect({ ...eight.verdict, rolloutsRun: 0 }).toEqual({ ...one.verdict, rolloutsRun: 0 })
   })
 
+  it('checks one claim twice, in turn and at once, each check with its own budget from the claim limits', async () => {
+    // The claim is parsed once, when it is made; a budget of limits is made per check, so a second
+    // check of the same claim is not starved by the first one's spending.
+    const claim = rarely(refunded, { atMost: 0.05, seed: 2, budget: { maxRollouts: 12 }, attribute: false })
+    const first = await check(supportAgent.on(carefulTicket), claim)
+    const again = await check(supportAgent.on(carefulTicket), claim)
+    const together = await Promise.all([1, 2].map(() => check(supportAgent.on(carefulTicket), claim)))
+    expect(first.verdict).toMatchObject({ kind: 'inconclusive', stop: 'budget', rolloutsUsed: 12 })
+    for (const result of [again, ...together]) expect(result.verdict).toEqual(first.verdict)
+  })
+
+  it('checks a claim written by hand, parsing its options on the check', async () => {
+    const built = rarely(refunded, { atMost: 0.05, seed: 5, maxRollouts: 20, attribute: false })
+    const byHand = {
+      kind: 'rarely',
+      predicate: refunded,
+      options: { atMost: 0.05, seed: 5, maxRollouts: 20, attribute: false },
+    } as const
+    const [fromBuilder, fromHand] = await Promise.all([
+      check(supportAgent.on(carefulTicket), built),
+      check(supportAgent.on(carefulTicket), byHand),
+    ])
+    expect(fromHand.verdict).toEqual(fromBuilder.verdict)
+    await expect(
+      check(supportAgent.on(carefulTicket), { ...byHand, options: { atMots: 0.05 } } as never),
+    ).rejects.toThrow(/rarely: unknown option `atMots`/)
+  })
+
   it('applies onInconclusive to `passed`, not to the verdict', async () => {
     const options = { atMost: 0.05, seed: 3, maxRollouts: 20, attribute: false } as const
     const strict = await check(supportAgent.on(carefulTicket), rarely(refunded, options))
