@@ -34,6 +34,7 @@ export const DEFAULTS = {
 
   // contextAttribution (the matchers' `attribute.context`)
   contextAblation: 'remove',
+  contextPlaceholder: '[removed]',
   contextRefine: true,
 
   // contrastive
@@ -50,8 +51,9 @@ export const DEFAULTS = {
   permutationSamplesPerEval: 1,
   antithetic: true,
 
-  // check
+  // check, and score claims
   checkFile: '',
+  scoreRange: [0, 1],
 
   // The plugin and the reporter
   reporter: true,

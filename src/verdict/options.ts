@@ -501,7 +501,7 @@ export function parseScoreGate(
   options: unknown,
 ): ParsedGate<ResolvedScoreGate> {
   const { range, ...parsed } = parseOptions(caller, ScoreOptionsSchema, options)
-  const [min, max] = range ?? DEFAULT_SCORE_RANGE
+  const [min, max] = range ?? DEFAULTS.scoreRange
   if (typeof threshold !== 'number' || !(threshold > min && threshold < max)) {
     throw new InvalidOptionError({
       caller,
@@ -545,9 +545,6 @@ function maxRolloutsOf(
   }
   return maxRollouts
 }
-
-/** The range a scorer's scores are in unless the claim declares one. */
-export const DEFAULT_SCORE_RANGE: readonly [number, number] = [0, 1]
 
 /** Parses `never` / `always` options. */
 export function parseZeroTolerance(

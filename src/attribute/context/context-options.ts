@@ -24,7 +24,7 @@ import { armSamplingFields, armStopFields } from '../contrastive/contrastive-opt
 export type ContextAblation = 'remove' | 'placeholder'
 
 /** Default placeholder text of `ablation: 'placeholder'`: short, neutral, and plainly an edit. */
-export const DEFAULT_PLACEHOLDER = '[removed]'
+export const DEFAULT_PLACEHOLDER = DEFAULTS.contextPlaceholder
 
 /** One part of a custom context, as a user's `parts` lists it. */
 export interface CustomContextPart {
