@@ -92,6 +92,11 @@ function checkedNamer(namer: StepNamer, caller: string): StepNamer {
   }
 }
 
+/** The live call's signal and the rollout's: the call stops when either aborts. */
+export function callSignal(live: AbortSignal | undefined, view: StepView): AbortSignal {
+  return live === undefined ? view.signal : AbortSignal.any([live, view.signal])
+}
+
 /** `json` when it is a JSON object (not an array, not null), else undefined. */
 export function asObject(json: Json | undefined): JsonObject | undefined {
   return typeof json === 'object' && json !== null && !Array.isArray(json) ? json : undefined
