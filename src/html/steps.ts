@@ -5,8 +5,8 @@ import type { Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel } from './claim.js'
 import { jsonSummary, prettyJson } from './json-text.js'
 import { markup, type Markup } from './markup.js'
-import { percentInterval, pValueText, signedInterval } from './numbers.js'
-import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { pValueText, signedInterval } from './numbers.js'
+import { confidenceLevel, methodName, percent, rateIntervalText } from '../text/numbers.js'
 import { renderOutcomeBar } from './outcome-bar.js'
 
 /** What a card shows of one step; from the failing trajectory, or (without one) from the attribution. */
@@ -183,7 +183,7 @@ function stepOutcome(
           high: -step.rescues.low,
         })}`
   return markup`${renderOutcomeBar(step.pBad, what, contrastive.baseline)}
-<p class="bar-caption"><strong>${what} ${percent(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays · ${percentInterval(step.pBad)}<br>
+<p class="bar-caption"><strong>${what} ${percent(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays · ${rateIntervalText(step.pBad)}<br>
 effect ${signedInterval(step.effect)} · ${direction} (Holm-adjusted ${pValueText(step.pValue)})${alone}</p>`
 }
 
