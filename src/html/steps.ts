@@ -3,7 +3,7 @@ import type { Json } from '../json.js'
 import type { Observation, Trajectory } from '../trajectory/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel } from './claim.js'
-import { jsonSummary, prettyJson } from './json-text.js'
+import { cutEnd, jsonSummary, prettyJson } from './json-text.js'
 import { markup, type Markup } from './markup.js'
 import { pValueText, signedInterval } from './numbers.js'
 import { confidenceLevel, methodName, percent, rateIntervalText } from '../text/numbers.js'
@@ -149,10 +149,6 @@ export function stepSummary(failing: Trajectory | null, index: number): string |
 
 // A summary is one line already; the cut only guards the card against an adapter that says more.
 const SUMMARY_LENGTH = 160
-
-function cutEnd(text: string, maxLength: number): string {
-  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`
-}
 
 function stepOutcome(
   index: number,
