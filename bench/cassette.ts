@@ -35,7 +35,8 @@ import { z } from 'zod'
 import { wrapModel, wrapTools, type CallOptions } from '../src/adapters/ai-sdk/index.js'
 import { readCassetteFile, sortKeys } from '../src/cassette/cassette-file.js'
 import { CASSETTE_SCHEMA_V1, type CassetteEntry } from '../src/cassette/schema.js'
-import { calledTool, check, defineAgent, rarely, type CheckResult, type Json } from '../src/index.js'
+import { calledTool, check, defineAgent, rarely, type CheckResult } from '../src/index.js'
+import type { Json } from '../src/entries/types.js'
 import type { CassetteMode } from '../src/entries/cassette.js'
 
 const LATENCY_MS = 300

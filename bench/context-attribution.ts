@@ -30,7 +30,8 @@ import {
   contextAttributionReusing,
 } from '../src/attribute/context/context-attribution.js'
 import { contrastiveWithArms } from '../src/attribute/contrastive/contrastive.js'
-import { calledTool, type Agent, type Json, type Trajectory } from '../src/index.js'
+import { calledTool, type Agent, type Trajectory } from '../src/index.js'
+import type { Json } from '../src/entries/types.js'
 import { wilson } from '../src/stats/index.js'
 import { createSupportAgent } from '../examples/ai-sdk/support-agent.js'
 import { injectedTicket, supportAgent } from '../examples/support-agent/agent.js'

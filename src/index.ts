@@ -6,30 +6,15 @@
 // and `/types` (every other type the functions here reach).
 
 // The agent.
-export { defineAgent, type AgentOrScenario } from './agent/define-agent.js'
-export type {
-  Agent,
-  AgentContext,
-  AgentDefinition,
-  Policy,
-  Scenario,
-  StepOptions,
-  ToolOptions,
-} from './agent/types.js'
-export type { Json } from './json.js'
+export { defineAgent } from './agent/define-agent.js'
+export type { Agent, AgentContext } from './agent/types.js'
 
 // Predicates on a run.
 export { allObservations, calledTool, findStep, findSteps, type Predicate } from './trajectory/queries.js'
 export { and, not, or } from './trajectory/combinators.js'
-export { stepMatches, type StepExpectation } from './trajectory/step-matches.js'
-export {
-  calledToolWith,
-  calledTools,
-  type CalledToolsOptions,
-  type ToolCallPattern,
-} from './trajectory/tool-calls.js'
-export type { TrajectoryScorer } from './trajectory/score-result.js'
-export type { Observation, Step, Trajectory } from './trajectory/schema.js'
+export { stepMatches } from './trajectory/step-matches.js'
+export { calledToolWith, calledTools } from './trajectory/tool-calls.js'
+export type { Trajectory } from './trajectory/schema.js'
 
 // Claims, and `check`.
 export {
@@ -45,23 +30,12 @@ export {
 } from './check/claims.js'
 export { check } from './entries/check.js'
 export type { CheckResult } from './check/check.js'
-export type { CheckOptions } from './check/check-options.js'
-export { Budget, type BudgetLimits } from './rollout/budget.js'
-export type {
-  BaselineClaimOptions,
-  NoWorseThanOptions,
-  RarelyOptions,
-  ScoreOptions,
-  UsuallyOptions,
-  ZeroToleranceOptions,
-} from './verdict/options.js'
+export { Budget } from './rollout/budget.js'
 export type { Verdict } from './verdict/schema.js'
-// Every other type the functions above reach, by name (`types.ContrastiveResult`), also flat at
-// `vitest-causal-replay/types`.
+// Every other type the functions above reach, by name (`types.RarelyOptions`, and the results'
+// parts as `types.formats.SequentialVerdict`), also flat at `vitest-causal-replay/types`. One
+// namespace rather than thirty names keeps the root to what a test is written with.
 export type * as types from './entries/types.js'
-// Every type a result holds, by name (`formats.SequentialVerdict`); with their zod schemas at
-// `vitest-causal-replay/schemas`.
-export type * as formats from './entries/schemas.js'
 // Type-only, so the root still loads nothing of Vitest at run time. Being in the root's .d.ts, it
 // also brings the module's augmentation of Vitest's `Matchers` into every program that imports the
 // root: `expect(agent).toRarely(…)` type-checks with no `types` entry. Without Vitest installed the

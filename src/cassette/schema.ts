@@ -79,7 +79,6 @@ export const StoredStepEntrySchema = z.strictObject({
   action: ValueRefSchema,
   meta: ValueRefSchema.optional(),
 })
-export type StoredStepEntry = z.infer<typeof StoredStepEntrySchema>
 
 /** A tool entry as written: its arguments and result are digests into the file's `values`. */
 export const StoredToolEntrySchema = z.strictObject({
@@ -89,7 +88,6 @@ export const StoredToolEntrySchema = z.strictObject({
   args: ValueRefSchema,
   result: ValueRefSchema.optional(),
 })
-export type StoredToolEntry = z.infer<typeof StoredToolEntrySchema>
 
 /** A cassette file of the first version: entries by key, each with its values inline. */
 export const CassetteFileV1Schema = z.strictObject({
@@ -111,4 +109,3 @@ export type CassetteFileV2 = z.infer<typeof CassetteFileV2Schema>
 
 /** Every cassette file this version reads, told apart by `schema`. */
 export const CassetteFileSchema = z.discriminatedUnion('schema', [CassetteFileV1Schema, CassetteFileV2Schema])
-export type CassetteFile = z.infer<typeof CassetteFileSchema>

@@ -42,7 +42,10 @@ export type { RolloutProgress } from '../rollout/options.js'
 export type { ToolMode } from '../replay/plan.js'
 export type { MatcherSignature } from '../vitest/rate-matchers.js'
 export type { AttributionOptions } from '../attribute/options.js'
-// The root's types these reach in turn, and the results' schemas (`formats.TrajectorySchema`).
+// The types a test names less often than the root's (what an agent is built from, the options of
+// each claim, a step of a run), then the root's own types these reach in turn, and the results'
+// types (`formats.SequentialVerdict`, with their schemas at `vitest-causal-replay/schemas`).
+export type { AgentOrScenario } from '../agent/define-agent.js'
 export type {
   Agent,
   AgentContext,
@@ -52,12 +55,18 @@ export type {
   StepOptions,
   ToolOptions,
 } from '../agent/types.js'
+export type { StepExpectation } from '../trajectory/step-matches.js'
+export type { CalledToolsOptions, ToolCallPattern } from '../trajectory/tool-calls.js'
+export type { CheckResult } from '../check/check.js'
+export type { CheckOptions } from '../check/check-options.js'
+export type { Claim } from '../check/claims.js'
+export type { RateMatchers } from '../vitest/rate-matchers.js'
 export type { ContextPath } from '../attribute/context-schema.js'
 export type { Json } from '../json.js'
 export type { Budget, BudgetLimits } from '../rollout/budget.js'
 export type { Predicate } from '../trajectory/queries.js'
 export type { TrajectoryScorer } from '../trajectory/score-result.js'
-export type { Trajectory } from '../trajectory/schema.js'
+export type { Observation, Step, Trajectory } from '../trajectory/schema.js'
 export type {
   BaselineClaimOptions,
   NoWorseThanOptions,
@@ -66,5 +75,5 @@ export type {
   UsuallyOptions,
   ZeroToleranceOptions,
 } from '../verdict/options.js'
-export type { ClaimKind } from '../verdict/schema.js'
+export type { ClaimKind, Verdict } from '../verdict/schema.js'
 export type * as formats from './schemas.js'

@@ -1,4 +1,5 @@
 import { markup, type Markup } from './markup.js'
+import { cutEnd } from './json-text.js'
 
 /** One row of an interval chart: a step, its point estimate and interval (or none), and how to draw it. */
 export interface ChartRow {
@@ -57,7 +58,7 @@ export function renderIntervalChart(spec: ChartSpec): Markup {
     const background = row.highlight
       ? markup`<rect class="row-locus" x="2" y="${middle - ROW_HEIGHT / 2 + 2}" width="${WIDTH - 4}" height="${ROW_HEIGHT - 4}" rx="6"/>`
       : null
-    const label = markup`<text class="row-label${row.highlight ? ' label-locus' : ''}" x="12" y="${middle + 4.5}">${truncate(row.label)}<title>${row.label}</title></text>`
+    const label = markup`<text class="row-label${row.highlight ? ' label-locus' : ''}" x="12" y="${middle + 4.5}">${cutEnd(row.label, LABEL_CHARACTERS)}<title>${row.label}</title></text>`
     if (row.interval === null) {
       return markup`<g class="chart-row" data-row="${index}">${background}${label}<text class="value-text is-muted" x="${PLOT_LEFT}" y="${middle + 4.5}">not evaluated</text></g>`
     }
@@ -95,10 +96,6 @@ export function niceDomain(values: readonly number[]): { domain: [number, number
 
 function tickLabel(tick: number): string {
   return tick === 0 ? '0' : tick.toFixed(2).replace(/0$/, '')
-}
-
-function truncate(label: string): string {
-  return label.length <= LABEL_CHARACTERS ? label : `${label.slice(0, LABEL_CHARACTERS - 1)}…`
 }
 
 function round(value: number): number {

@@ -1,9 +1,9 @@
 import type { ContextAttributionResult, ContextPart } from '../attribute/context-schema.js'
 import type { Interval } from '../stats/estimate.js'
 import { formatContextAttribution, partName, rescueOf } from '../text/context-attribution.js'
-import { confidenceLevel, percent } from '../text/numbers.js'
+import { confidenceLevel, percent, rateIntervalText } from '../text/numbers.js'
 import { markup, type Markup } from './markup.js'
-import { describeMethod, percentInterval, pValueText, rescueLowerPercent, signedInterval } from './numbers.js'
+import { describeMethod, pValueText, rescueLowerPercent, signedInterval } from './numbers.js'
 
 /**
  * The locus step's context as the context attribution took it apart: one block per part (label,
@@ -33,7 +33,7 @@ export function renderContextTable(result: ContextAttributionResult): Markup {
       part,
     ) => markup`<tr data-part="${part.path.join('.')}"${result.culprit !== null && samePath(part.path, result.culprit.path) ? markup` class="is-culprit"` : null}>
 <th scope="row">${part.label}</th>
-<td class="rate">${part.evaluated ? `${percent(part.pBad.point)} (${percentInterval(part.pBad)})` : 'not evaluated'}</td>
+<td class="rate">${part.evaluated ? `${percent(part.pBad.point)} (${rateIntervalText(part.pBad)})` : 'not evaluated'}</td>
 <td>${part.evaluated ? effectBar(part) : null}<div class="bar-caption">${part.evaluated ? signedInterval(part.effect) : '—'}</div></td>
 <td class="rate">${part.evaluated ? pValueText(part.pValue) : '—'}</td>
 <td class="direction-${part.direction}">${DIRECTIONS[part.direction]}</td>
@@ -53,7 +53,7 @@ export function renderContextTable(result: ContextAttributionResult): Markup {
 ${rows}
 </tbody>
 </table>
-<p class="note">Each part ${ablation}, step ${result.step} (${result.stepName}) drawn afresh, the steps before it held: P(bad) against the intact context, ${percent(result.intact.point)} (${percentInterval(result.intact)}). Effects: ${describeMethod(result.methods.effect)}, two-sided ${level} (each upper end is the one-sided ${confidenceLevel(result.confidence)} bound the rescue test inverts)${result.crn ? ', paired by common random numbers' : ''}; p-values one-sided, Holm-adjusted over the ${result.parts.length} parts. Action match of the held steps: ${percent(result.actionMatchRate)}. ${result.rolloutsUsed} rollouts.</p>
+<p class="note">Each part ${ablation}, step ${result.step} (${result.stepName}) drawn afresh, the steps before it held: P(bad) against the intact context, ${percent(result.intact.point)} (${rateIntervalText(result.intact)}). Effects: ${describeMethod(result.methods.effect)}, two-sided ${level} (each upper end is the one-sided ${confidenceLevel(result.confidence)} bound the rescue test inverts)${result.crn ? ', paired by common random numbers' : ''}; p-values one-sided, Holm-adjusted over the ${result.parts.length} parts. Action match of the held steps: ${percent(result.actionMatchRate)}. ${result.rolloutsUsed} rollouts.</p>
 ${formatContextAttribution(result).map((line) => markup`<p class="note${CAVEATS.some((caveat) => line.startsWith(caveat)) ? ' warning' : ''}">${line}</p>`)}
 </div>`
 }

@@ -5,8 +5,8 @@ import { attributionFailedText, claim, SEQUENTIAL_POINT } from '../text/verdict-
 import { jsonSummary } from './json-text.js'
 import { markup, type Markup } from './markup.js'
 import { actionDetails, stepSummary } from './steps.js'
-import { complement, percentInterval, pValueText, signedInterval } from './numbers.js'
-import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
+import { complement, pValueText, signedInterval } from './numbers.js'
+import { confidenceLevel, methodName, percent, rateIntervalText, scoreNumber } from '../text/numbers.js'
 import { passKLine } from '../text/pass-k.js'
 import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 
@@ -58,7 +58,7 @@ ${
     ? markup`<div class="stat-value">—</div>
 <div class="stat-detail">${NO_ROLLOUT_COMPLETED}</div>`
     : markup`<div class="stat-value">${percent(observed.point)}</div>
-<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' && verdict.judgeCorrection !== undefined ? ' judged yes; judge-corrected rate' : ''}${verdict.gate === 'sequential' || verdict.gate === 'comparison' ? ` ${SEQUENTIAL_POINT}` : ''} · ${percentInterval(observed)}</div>`
+<div class="stat-detail">${observed.successes}/${observed.n} rollouts${verdict.gate === 'sequential' && verdict.judgeCorrection !== undefined ? ' judged yes; judge-corrected rate' : ''}${verdict.gate === 'sequential' || verdict.gate === 'comparison' ? ` ${SEQUENTIAL_POINT}` : ''} · ${rateIntervalText(observed)}</div>`
 }
 ${judgeCorrectionDetail(verdict)}
 ${passKDetail(verdict)}
@@ -124,14 +124,14 @@ function rescueStat(contrastive: ContrastiveResult | null, bad: string): Markup 
     return markup`<div class="stat" data-stat="fidelity">
 <div class="stat-label">Replay fidelity</div>
 <div class="stat-value">${percent(fidelity.point)}</div>
-<div class="stat-detail">of replays with every step held end in “${bad}” · ${percentInterval(fidelity)}</div>
+<div class="stat-detail">of replays with every step held end in “${bad}” · ${rateIntervalText(fidelity)}</div>
 </div>`
   }
   const rescue = complement(step.pBad)
   return markup`<div class="stat" data-stat="rescue">
 <div class="stat-label">Resampling step ${step.index} rescues</div>
 <div class="stat-value">${percent(rescue.point)}</div>
-<div class="stat-detail">of ${step.pBad.n} replays avoid “${bad}” · ${percentInterval(rescue)}</div>
-<div class="stat-detail">vs replay fidelity ${percent(fidelity.point)} (${percentInterval(fidelity)}): holding every step reproduces the failure that often</div>
+<div class="stat-detail">of ${step.pBad.n} replays avoid “${bad}” · ${rateIntervalText(rescue)}</div>
+<div class="stat-detail">vs replay fidelity ${percent(fidelity.point)} (${rateIntervalText(fidelity)}): holding every step reproduces the failure that often</div>
 </div>`
 }

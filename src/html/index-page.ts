@@ -3,8 +3,7 @@ import { versusText } from '../text/comparison-lines.js'
 import type { ComparisonSummary } from '../verdict/schema.js'
 import { hrefForRelativePath } from './escape.js'
 import { markup, type Markup } from './markup.js'
-import { percentInterval } from './numbers.js'
-import { confidenceLevel, percent, scoreNumber } from '../text/numbers.js'
+import { confidenceLevel, percent, rateIntervalText, scoreNumber } from '../text/numbers.js'
 import type { ScoreSummary } from '../verdict/schema.js'
 import { renderPage } from './page.js'
 
@@ -96,7 +95,7 @@ function row(entry: ReportIndexEntry): Markup {
 function observedCell(entry: ReportIndexEntry): Markup {
   const score = entry.score
   if (score === undefined) {
-    return markup`${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${percentInterval(entry.rate)}</div>`
+    return markup`${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${rateIntervalText(entry.rate)}</div>`
   }
   const side = `${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
   const mean = score.mean

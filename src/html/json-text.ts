@@ -10,6 +10,10 @@ export function prettyJson(value: Json | undefined): string {
  * `{"orderId":"A-1001",…}`. For table cells and chart labels, where a whole LLM reply would not fit.
  */
 export function jsonSummary(value: Json | undefined, maxLength = 48): string {
-  const text = value === undefined ? '(none)' : JSON.stringify(value)
+  return cutEnd(value === undefined ? '(none)' : JSON.stringify(value), maxLength)
+}
+
+/** `text`, cut to `maxLength` characters with an ellipsis at the end. */
+export function cutEnd(text: string, maxLength: number): string {
   return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`
 }

@@ -7,8 +7,8 @@ import type { Artifact, Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
 import { markup, type Markup } from './markup.js'
 import { oneSidedLevel } from './claim.js'
-import { describeMethod, percentInterval, signedInterval } from './numbers.js'
-import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
+import { describeMethod, signedInterval } from './numbers.js'
+import { confidenceLevel, methodName, percent, rateIntervalText, scoreNumber } from '../text/numbers.js'
 
 /**
  * How the numbers were made, so a reader can judge them: rollouts per step, CRN, the multiple
@@ -35,8 +35,8 @@ function gateLine(verdict: Verdict): Markup {
   const seed = `seed ${verdict.seed} (${SEED_SOURCES[verdict.seedSource]})`
   const observed =
     verdict.gate === 'score'
-      ? `share of rollouts scoring on the claim's side of ${scoreNumber(verdict.score.threshold)} ${percent(verdict.observed.point)} (${percentInterval(verdict.observed)})`
-      : `observed rate ${verdict.gate === 'sequential' ? `${SEQUENTIAL_POINT} ` : ''}${percent(verdict.observed.point)} (${percentInterval(verdict.observed)})`
+      ? `share of rollouts scoring on the claim's side of ${scoreNumber(verdict.score.threshold)} ${percent(verdict.observed.point)} (${rateIntervalText(verdict.observed)})`
+      : `observed rate ${verdict.gate === 'sequential' ? `${SEQUENTIAL_POINT} ` : ''}${percent(verdict.observed.point)} (${rateIntervalText(verdict.observed)})`
   return markup`<li data-method="gate"><strong>Gate:</strong> ${gateSampling(verdict)}; ${seed}; ${observed}; ${errors}.</li>`
 }
 
@@ -99,7 +99,7 @@ function contrastiveLine(result: ContrastiveResult): Markup {
   const sampling = result.sequential
     ? `at most ${result.rolloutsPerStep} rollouts per step${extended}, sequential${result.methods.sequential === null ? '' : ` (${describeMethod(result.methods.sequential)})`}: an arm stops once its test is decided`
     : `${result.rolloutsPerStep} rollouts per step`
-  return markup`<li data-method="contrastive"><strong>Contrastive:</strong> ${sampling}; ${result.search} search (${evaluated} of ${result.steps.length} steps evaluated); ${result.crn ? 'CRN on: every arm uses the same random streams, so arms are paired' : 'CRN off: independent arms'}; Holm-corrected one-sided tests at ${confidenceLevel(result.confidence)}; action-match rate ${percent(result.actionMatchRate)}; replay fidelity ${percent(result.baseline.point)} (${percentInterval(result.baseline)}); ${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals: P(bad) ${describeMethod(result.methods.proportion)}, effects ${describeMethod(result.methods.effect)}.${result.truncated ? markup` <span class="warning">The budget stopped the attribution early; the steps show the work done.</span>` : null}</li>`
+  return markup`<li data-method="contrastive"><strong>Contrastive:</strong> ${sampling}; ${result.search} search (${evaluated} of ${result.steps.length} steps evaluated); ${result.crn ? 'CRN on: every arm uses the same random streams, so arms are paired' : 'CRN off: independent arms'}; Holm-corrected one-sided tests at ${confidenceLevel(result.confidence)}; action-match rate ${percent(result.actionMatchRate)}; replay fidelity ${percent(result.baseline.point)} (${rateIntervalText(result.baseline)}); ${result.seed === undefined ? '' : `replay seed ${result.seed}; `}${result.rolloutsUsed} rollouts spent; intervals: P(bad) ${describeMethod(result.methods.proportion)}, effects ${describeMethod(result.methods.effect)}.${result.truncated ? markup` <span class="warning">The budget stopped the attribution early; the steps show the work done.</span>` : null}</li>`
 }
 
 function shapleyLine(result: ShapleyResult): Markup {

@@ -1,9 +1,10 @@
-import { methodName, percent, rateIntervalText } from '../text/numbers.js'
+import { methodName, percent } from '../text/numbers.js'
 import { IntervalMethodSchema, type Estimate, type Interval } from '../stats/estimate.js'
 
 // How numbers read on the HTML page: the interval phrases the page needs, in the terminal
-// formatter's words for percentages, levels and methods (text/numbers.ts). Every rate is shown
-// with its interval and the interval's method. These return plain text; callers escape it.
+// formatter's words for percentages, levels, methods and rate intervals (text/numbers.ts, whose
+// `rateIntervalText` the page uses as is). Every rate is shown with its interval and the interval's
+// method. These return plain text; callers escape it.
 
 /**
  * A method name as recorded in an artifact's free-text `methods` fields: a known interval method
@@ -12,14 +13,6 @@ import { IntervalMethodSchema, type Estimate, type Interval } from '../stats/est
 export function describeMethod(name: string): string {
   const known = IntervalMethodSchema.safeParse(name)
   return known.success ? methodName(known.data) : name
-}
-
-/**
- * "95% Wilson CI 15.8%–32.2%": the interval of a proportion, its level and its method ("90%
- * anytime-valid confidence sequence …" for a sequential gate's rate).
- */
-export function percentInterval(interval: Interval | Estimate): string {
-  return rateIntervalText(interval)
 }
 
 /** A signed difference with two decimals: -0.7412 → "-0.74", 0.1 → "+0.10", 0 → "0.00". */

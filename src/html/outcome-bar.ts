@@ -1,7 +1,6 @@
 import type { Estimate } from '../stats/estimate.js'
 import { markup, type Markup } from './markup.js'
-import { percentInterval } from './numbers.js'
-import { percent } from '../text/numbers.js'
+import { percent, rateIntervalText } from '../text/numbers.js'
 
 /** A share in [0, 1] as a CSS percentage, clamped so a rounding error cannot break the layout. */
 function cssPercent(value: number): string {
@@ -14,7 +13,7 @@ function cssPercent(value: number): string {
  * dashed tick to compare against.
  */
 export function renderOutcomeBar(pBad: Estimate, what: string, fidelity: Estimate | null): Markup {
-  const label = `${what} = ${percent(pBad.point)}, ${percentInterval(pBad)}`
+  const label = `${what} = ${percent(pBad.point)}, ${rateIntervalText(pBad)}`
   const baselineTick =
     fidelity === null
       ? null

@@ -3,10 +3,10 @@ import type { Json } from '../json.js'
 import type { Observation, Trajectory } from '../trajectory/schema.js'
 import type { Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel } from './claim.js'
-import { jsonSummary, prettyJson } from './json-text.js'
+import { cutEnd, jsonSummary, prettyJson } from './json-text.js'
 import { markup, type Markup } from './markup.js'
-import { percentInterval, pValueText, signedInterval } from './numbers.js'
-import { confidenceLevel, methodName, percent } from '../text/numbers.js'
+import { pValueText, signedInterval } from './numbers.js'
+import { confidenceLevel, methodName, percent, rateIntervalText } from '../text/numbers.js'
 import { renderOutcomeBar } from './outcome-bar.js'
 
 /** What a card shows of one step; from the failing trajectory, or (without one) from the attribution. */
@@ -150,10 +150,6 @@ export function stepSummary(failing: Trajectory | null, index: number): string |
 // A summary is one line already; the cut only guards the card against an adapter that says more.
 const SUMMARY_LENGTH = 160
 
-function cutEnd(text: string, maxLength: number): string {
-  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`
-}
-
 function stepOutcome(
   index: number,
   step: ContrastiveStep | undefined,
@@ -183,7 +179,7 @@ function stepOutcome(
           high: -step.rescues.low,
         })}`
   return markup`${renderOutcomeBar(step.pBad, what, contrastive.baseline)}
-<p class="bar-caption"><strong>${what} ${percent(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays · ${percentInterval(step.pBad)}<br>
+<p class="bar-caption"><strong>${what} ${percent(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays · ${rateIntervalText(step.pBad)}<br>
 effect ${signedInterval(step.effect)} · ${direction} (Holm-adjusted ${pValueText(step.pValue)})${alone}</p>`
 }
 

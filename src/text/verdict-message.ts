@@ -189,11 +189,7 @@ function observedLine(verdict: Verdict): string {
       ? `${confidenceLevel(observed.confidence)} ${methodName(observed.method)} interval ${percent(observed.low)}–${percent(observed.high)}, descriptive only after a sequential stop`
       : rateIntervalText(observed)
   const rate = observed.n === 0 ? 'no completed rollout' : `${point}, ${interval}`
-  const tail =
-    verdict.kind === 'inconclusive' && verdict.gate === 'sequential' && verdict.onInconclusive === 'pass'
-      ? " (passes: onInconclusive is 'pass')"
-      : ''
-  return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${tail}`
+  return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${passesAnyway(verdict)}`
 }
 
 /**
@@ -207,11 +203,16 @@ function judgedObservedLine(verdict: SequentialVerdict): string {
     observed.n === 0
       ? 'no completed rollout'
       : `judge-corrected rate ${percent(observed.point)} ${SEQUENTIAL_POINT}, ${rateIntervalText(observed)}`
-  const tail =
-    verdict.kind === 'inconclusive' && verdict.onInconclusive === 'pass'
-      ? " (passes: onInconclusive is 'pass')"
-      : ''
-  return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} judged yes; ${rate}  → ${verdict.kind}${tail}`
+  return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} judged yes; ${rate}  → ${verdict.kind}${passesAnyway(verdict)}`
+}
+
+/** After the outcome of an undecided sequential or score gate told to pass: why it passes. */
+function passesAnyway(verdict: Verdict): string {
+  return verdict.kind === 'inconclusive' &&
+    (verdict.gate === 'sequential' || verdict.gate === 'score') &&
+    verdict.onInconclusive === 'pass'
+    ? " (passes: onInconclusive is 'pass')"
+    : ''
 }
 
 /**
@@ -251,10 +252,7 @@ export const SEQUENTIAL_POINT = 'at the sequential stop'
 function observedScoreLine(verdict: ScoreVerdict): string {
   const { observed } = verdict
   const { mean, threshold } = verdict.score
-  const tail =
-    verdict.kind === 'inconclusive' && verdict.onInconclusive === 'pass'
-      ? " (passes: onInconclusive is 'pass')"
-      : ''
+  const tail = passesAnyway(verdict)
   if (mean === null) return `observed no completed rollout  → ${verdict.kind}${tail}`
   const good = verdict.claim === 'scoreAtLeast' ? '≥' : '≤'
   return (

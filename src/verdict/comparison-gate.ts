@@ -5,7 +5,6 @@ import {
   logEValueAbove,
   logEValueBelow,
   pairedConfidenceBounds,
-  PAIRED_E_PROCESS_METHOD,
   type PairedCounts,
 } from '../stats/paired-confidence-sequence.js'
 import type { Trajectory } from '../trajectory/schema.js'
@@ -22,9 +21,6 @@ import {
   type SamplingEnd,
 } from './sampling.js'
 import type { ComparisonVerdict } from './schema.js'
-
-/** The method named on a comparison's difference interval. */
-export const COMPARISON_METHOD = `${PAIRED_E_PROCESS_METHOD}, paired by rollout index`
 
 /**
  * The A/B gate of `noWorseThan` / `toBeNoWorseThan`: runs the candidate (`scenario`) and the

@@ -15,7 +15,8 @@ import {
   type CallOptions,
   type LanguageModelV3,
 } from '../../src/adapters/ai-sdk/index.js'
-import { calledTool, defineAgent, type Json, type Trajectory } from '../../src/index.js'
+import { calledTool, defineAgent, type Trajectory } from '../../src/index.js'
+import type { Json } from '../../src/entries/types.js'
 import {
   editContext,
   hold,

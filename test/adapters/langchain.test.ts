@@ -11,7 +11,8 @@ import { createSupportAgent, supportTools } from '../../examples/langgraph/suppo
 import { SupportChatModel, type SupportCallOptions } from '../../examples/langgraph/support-model.js'
 import { carefulTicket, injectedTicket } from '../../examples/support-agent/agent.js'
 import { swapModel, wrapModel, wrapTools } from '../../src/adapters/langchain/index.js'
-import { calledTool, defineAgent, type Json, type Trajectory } from '../../src/index.js'
+import { calledTool, defineAgent, type Trajectory } from '../../src/index.js'
+import type { Json } from '../../src/entries/types.js'
 import {
   editContext,
   hold,

@@ -19,7 +19,8 @@ import { createSupportAgent, supportTools } from '../../examples/openai-agents/s
 import { SupportModel } from '../../examples/openai-agents/support-model.js'
 import { carefulTicket, injectedTicket } from '../../examples/support-agent/agent.js'
 import { swapModel, wrapModel, wrapTools } from '../../src/adapters/openai-agents/index.js'
-import { calledTool, defineAgent, type Json, type Trajectory } from '../../src/index.js'
+import { calledTool, defineAgent, type Trajectory } from '../../src/index.js'
+import type { Json } from '../../src/entries/types.js'
 import {
   editContext,
   hold,

@@ -1,6 +1,7 @@
 // Test agents shared by the unit tests of rollout/, replay/ and trajectory/. Each factory returns
 // fresh counters, so a test can check how often the engine really ran an agent, a policy or a tool.
-import { defineAgent, type AgentContext, type Json } from '../../src/index.js'
+import { defineAgent, type AgentContext } from '../../src/index.js'
+import type { Json } from '../../src/entries/types.js'
 
 /** Input of {@link chainAgent}: how many decisions to make. */
 export interface ChainInput {

@@ -18,10 +18,9 @@ import {
   usually,
   type Agent,
   type Predicate,
-  type Scenario,
   type Trajectory,
 } from '../../src/index.js'
-import type { ContextAttributeOptions, PredicateFor } from '../../src/entries/types.js'
+import type { ContextAttributeOptions, PredicateFor, Scenario } from '../../src/entries/types.js'
 
 type Ticket = { orderId: string }
 type Decision = 'refund' | 'escalate'

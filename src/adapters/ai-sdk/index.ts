@@ -2,20 +2,9 @@
 import './sdk.js'
 
 export { judge } from './judge.js'
-export { swapModel, type SwapModelOptions } from './swap-model.js'
+export { swapModel } from './swap-model.js'
+export type { SwapModelOptions } from '../shared/model-call.js'
 export type { CallOptions, GenerateResult, LanguageModelV3, StreamPart, StreamResult } from './types.js'
-export { DEFAULT_MODEL_STEP, wrapModel, type WrapModelOptions } from './wrap-model.js'
+export { wrapModel, type WrapModelOptions } from './wrap-model.js'
 export { wrapTools } from './wrap-tools.js'
-export { CausalReplayError, JudgeError, MissingPeerDependencyError } from '../../errors.js'
-export type { StepNamer } from '../../trajectory/step-name.js'
-export type { PriceTable, TokenPrice } from '../shared/pricing.js'
-export type { WrapToolsOptions } from '../shared/tool-options.js'
-export type { Intervention, ObservationSelector } from '../../replay/interventions.js'
-export {
-  type CalibrateOptions,
-  type Judge,
-  type JudgeCalibrationReport,
-  type JudgeOptions,
-  type LabelledTrajectory,
-} from '../shared/judge.js'
-export type { JudgeAccuracy, JudgeCalibration } from '../../trajectory/judge-calibration.js'
+export * from '../shared/adapter-exports.js'

@@ -1,4 +1,5 @@
-import type { Policy, StepView } from '../../agent/types.js'
+import type { Policy } from '../../agent/types.js'
+import { callSignal } from '../shared/model-call.js'
 import { passedOnOptions, readCallContext } from './call-context.js'
 import { generateAction, streamAction } from './model-action.js'
 import type { CallOptions, LanguageModelV3, StreamPart } from './types.js'
@@ -23,18 +24,12 @@ export function modelPolicy(model: LanguageModelV3, live?: CallOptions): Policy 
       ...(live === undefined ? {} : passedOnOptions(live)),
       ...options,
       seed: view.seed,
-      abortSignal: abortSignalOf(live, view),
+      abortSignal: callSignal(live?.abortSignal, view),
     }
     if (call === 'generate') return generateAction(model.modelId, await model.doGenerate(callOptions))
     const result = await model.doStream(callOptions)
     return streamAction(model.modelId, await readAll(result.stream), result.response)
   }
-}
-
-/** The live call's signal and the rollout's: the call stops when either aborts. */
-function abortSignalOf(live: CallOptions | undefined, view: StepView): AbortSignal {
-  const signal = live?.abortSignal
-  return signal === undefined ? view.signal : AbortSignal.any([signal, view.signal])
 }
 
 async function readAll(stream: ReadableStream<StreamPart>): Promise<StreamPart[]> {

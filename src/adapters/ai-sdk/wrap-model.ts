@@ -4,18 +4,12 @@ import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
 import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
-import { modelStepNames, ModelStepNameField } from '../shared/model-call.js'
+import { DEFAULT_MODEL_STEP, modelStepNames, ModelStepNameField } from '../shared/model-call.js'
 import { checkPriceTable, PriceTableField, costOption } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toGenerateResult, toStreamResult } from './model-action.js'
 import { modelPolicy } from './model-policy.js'
 import type { CallOptions, LanguageModelV3 } from './types.js'
-
-/**
- * The family of a wrapped model's steps unless `name` says otherwise (its calls are the steps
- * `model#1`, `model#2`, …); `swapModel` swaps this family unless told another.
- */
-export const DEFAULT_MODEL_STEP = 'model'
 
 const wrapModelOptionFields = {
   /**

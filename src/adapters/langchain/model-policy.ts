@@ -1,4 +1,5 @@
-import type { Policy, StepView } from '../../agent/types.js'
+import type { Policy } from '../../agent/types.js'
+import { callSignal } from '../shared/model-call.js'
 import { passedOnOptions, readCallContext } from './call-context.js'
 import { generateAction, streamAction } from './model-action.js'
 import { langchain } from './sdk.js'
@@ -34,7 +35,7 @@ export function modelPolicy(model: ChatModel, settings: ModelPolicySettings, liv
     const callOptions = {
       ...(live === undefined ? {} : passedOnOptions(live)),
       ...options,
-      signal: signalOf(live, view),
+      signal: callSignal(live?.signal, view),
     } as CallOptions & { seed?: number }
     if (settings.passSeed) callOptions.seed = view.seed
     else if (live !== undefined && 'seed' in live) callOptions.seed = live.seed as number
@@ -84,10 +85,4 @@ async function readStream(
   const chunks: ChatGenerationChunk[] = []
   for await (const chunk of model._streamResponseChunks(messages, options)) chunks.push(chunk)
   return chunks
-}
-
-/** The live call's signal and the rollout's: the call stops when either aborts. */
-function signalOf(live: CallOptions | undefined, view: StepView): AbortSignal {
-  const signal = live?.signal
-  return signal === undefined ? view.signal : AbortSignal.any([signal, view.signal])
 }

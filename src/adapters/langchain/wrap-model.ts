@@ -7,16 +7,18 @@ import type { Json } from '../../json.js'
 import { BooleanField } from '../../options/fields.js'
 import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
-import { modelStepNames, ModelStepNameField, type ModelStepNames } from '../shared/model-call.js'
+import {
+  DEFAULT_MODEL_STEP,
+  modelStepNames,
+  ModelStepNameField,
+  type ModelStepNames,
+} from '../shared/model-call.js'
 import { checkPriceTable, PriceTableField, type PriceTable, costOption } from '../shared/pricing.js'
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toChatResult, toChunks } from './model-action.js'
 import { modelPolicy, streamsNatively, type ModelPolicySettings } from './model-policy.js'
 import { langchain } from './sdk.js'
 import type { BaseMessage, CallOptions, ChatModel } from './types.js'
-
-/** The step family of a wrapped model's calls unless `name` says otherwise; `swapModel` uses it too. */
-export const DEFAULT_MODEL_STEP = 'model'
 
 const wrapModelOptionFields = {
   /**

@@ -1,5 +1,6 @@
 import type { Model, ModelRequest, StreamEvent } from '@openai/agents'
-import type { Policy, StepView } from '../../agent/types.js'
+import type { Policy } from '../../agent/types.js'
+import { callSignal } from '../shared/model-call.js'
 import { passedOnFields, readRequestContext } from './request-context.js'
 import { responseAction, streamAction } from './model-action.js'
 import { isResponsesApiModel } from './sdk.js'
@@ -48,17 +49,11 @@ export function modelPolicy(model: Model, settings: ModelPolicySettings, live?: 
       ...(live === undefined ? { tracing: false } : passedOnFields(live)),
       ...request,
       modelSettings,
-      signal: signalOf(live, view),
+      signal: callSignal(live?.signal, view),
     } as ModelRequest
     if (call === 'response') return responseAction(settings.modelId, await model.getResponse(callRequest))
     const events: StreamEvent[] = []
     for await (const event of model.getStreamedResponse(callRequest)) events.push(event)
     return streamAction(settings.modelId, events)
   }
-}
-
-/** The live request's signal and the rollout's: the call stops when either aborts. */
-function signalOf(live: ModelRequest | undefined, view: StepView): AbortSignal {
-  const signal = live?.signal
-  return signal === undefined ? view.signal : AbortSignal.any([signal, view.signal])
 }

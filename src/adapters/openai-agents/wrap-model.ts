@@ -7,17 +7,11 @@ import { expecting, oneOf } from '../../options/fields.js'
 import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
 import type { StepNamer } from '../../trajectory/step-name.js'
-import { modelStepNames, ModelStepNameField } from '../shared/model-call.js'
+import { DEFAULT_MODEL_STEP, modelStepNames, ModelStepNameField } from '../shared/model-call.js'
 import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
 import { actionMeta, answeringModel, tokenCounts, toModelResponse, toStreamEvents } from './model-action.js'
 import { modelPolicy, type ModelPolicySettings, type SeedOption } from './model-policy.js'
 import { requestContext, type ModelCall } from './request-context.js'
-
-/**
- * The family of a wrapped model's steps unless `name` says otherwise (its calls are the steps
- * `model#1`, `model#2`, …); `swapModel` swaps this family unless told another.
- */
-export const DEFAULT_MODEL_STEP = 'model'
 
 /** The `model` of a wrapped model's steps when no `modelId` was given. */
 const UNNAMED_MODEL = 'openai-agents model'

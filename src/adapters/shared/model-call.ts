@@ -3,9 +3,34 @@ import type { StepView } from '../../agent/types.js'
 import { InvalidOptionError, ReplayDivergenceError } from '../../errors.js'
 import type { Json, JsonObject } from '../../json.js'
 import { expecting } from '../../options/fields.js'
+import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
 import { stepNames, type StepNamer } from '../../trajectory/step-name.js'
 import { decodeJson } from './json-codec.js'
+
+/**
+ * The family of a wrapped model's steps unless `name` says otherwise (its calls are the steps
+ * `model#1`, `model#2`, …); `swapModel` swaps this family unless told another.
+ */
+export const DEFAULT_MODEL_STEP = 'model'
+
+const swapModelOptionFields = {
+  /**
+   * Default `'model'`. The family of the steps `model` answers: the `name` given to `wrapModel`,
+   * so `'model'` reaches `model#1`, `model#2`, … (an exact step name reaches that step only).
+   */
+  name: expecting(z.string().min(1), 'a non-empty string').optional(),
+}
+const SwapModelOptionsSchema: StrictOptions<typeof swapModelOptionFields> =
+  z.strictObject(swapModelOptionFields)
+
+/** Options of `swapModel` (the AI SDK's and LangChain's). */
+export type SwapModelOptions = z.input<typeof SwapModelOptionsSchema>
+
+/** The family `swapModel` swaps: its `name` option, checked, else {@link DEFAULT_MODEL_STEP}. */
+export function swappedFamily(options: SwapModelOptions): string {
+  return parseOptions('swapModel', SwapModelOptionsSchema, options).name ?? DEFAULT_MODEL_STEP
+}
 
 /**
  * The `name` option of an adapter's `wrapModel`: a family (`model` names the calls `model#1`,
@@ -65,6 +90,11 @@ function checkedNamer(namer: StepNamer, caller: string): StepNamer {
     }
     return stepName
   }
+}
+
+/** The live call's signal and the rollout's: the call stops when either aborts. */
+export function callSignal(live: AbortSignal | undefined, view: StepView): AbortSignal {
+  return live === undefined ? view.signal : AbortSignal.any([live, view.signal])
 }
 
 /** `json` when it is a JSON object (not an array, not null), else undefined. */

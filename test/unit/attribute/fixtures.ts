@@ -1,4 +1,5 @@
-import { defineAgent, type AgentOrScenario, type Trajectory } from '../../../src/index.js'
+import { defineAgent, type Trajectory } from '../../../src/index.js'
+import type { AgentOrScenario } from '../../../src/entries/types.js'
 import { record } from '../../../src/entries/replay.js'
 import { stepStream } from '../../../src/random/streams.js'
 import { returnedBad } from '../../../examples/synthetic/scms.js'

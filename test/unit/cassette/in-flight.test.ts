@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { check, defineAgent, rarely, type CheckResult, type Json } from '../../../src/index.js'
+import { check, defineAgent, rarely, type CheckResult } from '../../../src/index.js'
+import type { Json } from '../../../src/entries/types.js'
 import { openCassette } from '../../../src/entries/cassette.js'
 
 let dir: string

@@ -2,7 +2,8 @@
 // step counts, intervention steps and seeds.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { defineAgent, type Json, type Trajectory } from '../../../src/index.js'
+import { defineAgent, type Trajectory } from '../../../src/index.js'
+import type { Json } from '../../../src/entries/types.js'
 import {
   editContext,
   forceAction,

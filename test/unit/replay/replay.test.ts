@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defineAgent, type AgentContext, type Json } from '../../../src/index.js'
+import { defineAgent, type AgentContext } from '../../../src/index.js'
+import type { Json } from '../../../src/entries/types.js'
 import { hold, record, replay, resample, runRollouts } from '../../../src/entries/replay.js'
 import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { chainAgent } from '../agents.js'

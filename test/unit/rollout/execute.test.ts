@@ -1,7 +1,8 @@
 // Agents that misbehave: every failure is a counted error outcome with its message, never a crash
 // and never a good or bad outcome.
 import { describe, expect, it } from 'vitest'
-import { defineAgent, type Json } from '../../../src/index.js'
+import { defineAgent } from '../../../src/index.js'
+import type { Json } from '../../../src/entries/types.js'
 import { runRollouts, type RolloutSet } from '../../../src/entries/replay.js'
 
 /** The rate of "returned bad" must ignore error outcomes; this checks the bookkeeping of a set. */

@@ -1,15 +1,8 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import {
-  Budget,
-  calledTool,
-  check,
-  defineAgent,
-  never,
-  rarely,
-  type StepOptions,
-} from '../../../src/index.js'
+import { Budget, calledTool, check, defineAgent, never, rarely } from '../../../src/index.js'
+import type { StepOptions } from '../../../src/entries/types.js'
 import { openCassette, withCassette } from '../../../src/entries/cassette.js'
 import { modelCost } from '../../../src/verdict/artifact.js'
 import { accountOf } from '../../../src/rollout/budget.js'

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { defineAgent, type Json } from '../../../src/index.js'
+import { defineAgent } from '../../../src/index.js'
+import type { Json } from '../../../src/entries/types.js'
 import { record, runRollouts, type RolloutProgress } from '../../../src/entries/replay.js'
 import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { contextDigest } from '../../../src/json.js'

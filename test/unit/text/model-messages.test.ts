@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Json } from '../../../src/index.js'
+import type { Json } from '../../../src/entries/types.js'
 import { actionText } from '../../../src/text/attribution.js'
 import { shortenContext } from '../../../src/text/context.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { calledToolWith, calledTools, type Json, type Trajectory } from '../../../src/index.js'
-import type { TrajectoryMatchMode } from '../../../src/entries/types.js'
+import { calledToolWith, calledTools, type Trajectory } from '../../../src/index.js'
+import type { Json, TrajectoryMatchMode } from '../../../src/entries/types.js'
 import { TRAJECTORY_SCHEMA } from '../../../src/entries/schemas.js'
 import { InvalidOptionError } from '../../../src/entries/errors.js'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Budget, defineAgent, type Json } from '../../../../src/index.js'
+import { Budget, defineAgent } from '../../../../src/index.js'
+import type { Json } from '../../../../src/entries/types.js'
 import { contextAttribution, type ContextAttributionResult } from '../../../../src/entries/attribution.js'
 import { ContextAttributionResultSchema } from '../../../../src/entries/schemas.js'
 import { InvalidOptionError } from '../../../../src/entries/errors.js'

@@ -9,7 +9,7 @@ import {
   type ContextPartHandle,
 } from '../../../../src/attribute/context/context-parts.js'
 import { splitLeafUnits, splitUnits, unitRange } from '../../../../src/attribute/context/context-spans.js'
-import type { Json } from '../../../../src/index.js'
+import type { Json } from '../../../../src/entries/types.js'
 
 function labels(parts: ContextPartHandle[] | undefined): Array<[string, string, string]> {
   return (parts ?? []).map((part) => [JSON.stringify(part.path), part.kind, part.label])
