@@ -22,13 +22,23 @@ export function stepStream(seed: number, rollout: number, step: number): Rng {
   let c = 1
   return () => {
     if (s0 < 0) {
-      const key = streamKey(seed, rollout, step)
-      let n = mash(MASH_3, key)
-      s0 = fraction(MASH_1, n)
-      n = mash(n, key)
-      s1 = fraction(MASH_2, n)
-      n = mash(n, key)
-      s2 = fraction(MASH_3, n)
+      const length = writeStreamKey(seed, rollout, step)
+      if (length < 0) {
+        const key = streamKey(seed, rollout, step)
+        let n = mash(MASH_3, key)
+        s0 = fraction(MASH_1, n)
+        n = mash(n, key)
+        s1 = fraction(MASH_2, n)
+        n = mash(n, key)
+        s2 = fraction(MASH_3, n)
+      } else {
+        let n = mashBytes(MASH_3, length)
+        s0 = fraction(MASH_1, n)
+        n = mashBytes(n, length)
+        s1 = fraction(MASH_2, n)
+        n = mashBytes(n, length)
+        s2 = fraction(MASH_3, n)
+      }
     }
     const t = 2091639 * s0 + c * TWO_TO_MINUS_32
     s0 = s1
@@ -44,6 +54,60 @@ const TWO_TO_MINUS_32 = 2.3283064365386963e-10
 function mash(n: number, data: string): number {
   for (let i = 0; i < data.length; i++) {
     n += data.charCodeAt(i)
+    let h = 0.02519603282416938 * n
+    n = h >>> 0
+    h -= n
+    h *= n
+    n = h >>> 0
+    h -= n
+    n += h * 0x100000000 // 2^32
+  }
+  return n
+}
+
+// The character codes of a step's stream key, written by writeStreamKey: the key of almost every
+// step is three small non-negative integers, whose text (number strings, the concatenation and its
+// flattening for charCodeAt) was most of a stream's seeding cost.
+const KEY_CODES = new Uint8Array(3 * 16 + 2)
+
+/**
+ * Writes the character codes of `streamKey(seed, rollout, step)` into KEY_CODES and returns their
+ * count, or −1 when a number is not a non-negative safe integer (its text is left to `String`).
+ */
+function writeStreamKey(seed: number, rollout: number, step: number): number {
+  if (!isPlainInteger(seed) || !isPlainInteger(rollout) || !isPlainInteger(step)) return -1
+  let at = writeDigits(seed, 0)
+  KEY_CODES[at++] = SLASH
+  at = writeDigits(rollout, at)
+  KEY_CODES[at++] = SLASH
+  return writeDigits(step, at)
+}
+
+const SLASH = 0x2f
+const DIGIT_ZERO = 0x30
+
+/** True for a number whose text is its decimal digits (−0 too: its text is "0", as its digits are). */
+function isPlainInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0
+}
+
+/** Writes the decimal digits of a non-negative safe integer at `at`; returns the index after them. */
+function writeDigits(value: number, at: number): number {
+  let digits = 1
+  for (let rest = value; rest >= 10; rest = (rest - (rest % 10)) / 10) digits++
+  let rest = value
+  for (let i = at + digits - 1; i >= at; i--) {
+    const digit = rest % 10
+    KEY_CODES[i] = DIGIT_ZERO + digit
+    rest = (rest - digit) / 10
+  }
+  return at + digits
+}
+
+/** {@link mash} over the first `length` codes of KEY_CODES. */
+function mashBytes(n: number, length: number): number {
+  for (let i = 0; i < length; i++) {
+    n += KEY_CODES[i] as number
     let h = 0.02519603282416938 * n
     n = h >>> 0
     h -= n

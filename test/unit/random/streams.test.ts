@@ -18,6 +18,18 @@ describe('stepStream', () => {
     )
   })
 
+  it('writes the key of any number as String does: large, negative, -0 and fractional ones too', () => {
+    const number = fc.oneof(fc.maxSafeNat(), fc.integer(), fc.constant(-0), fc.constant(2 ** 53), fc.double())
+    fc.assert(
+      fc.property(number, number, number, (seed, rollout, step) => {
+        expect(draws(stepStream(seed, rollout, step), 5)).toEqual(
+          draws(seedrandom.alea(`${seed}/${rollout}/${step}`), 5),
+        )
+      }),
+      { numRuns: 300, seed: 3 },
+    )
+  })
+
   it('is a pure function of (seed, rollout, step): two streams of one key agree draw for draw', () => {
     fc.assert(
       fc.property(fc.integer(), fc.nat(1000), fc.nat(1000), (seed, rollout, step) => {
