@@ -22,29 +22,57 @@ export function stepStream(seed: number, rollout: number, step: number): Rng {
   let c = 1
   return () => {
     if (s0 < 0) {
-      const length = writeStreamKey(seed, rollout, step)
-      if (length < 0) {
-        const key = streamKey(seed, rollout, step)
-        let n = mash(MASH_3, key)
-        s0 = fraction(MASH_1, n)
-        n = mash(n, key)
-        s1 = fraction(MASH_2, n)
-        n = mash(n, key)
-        s2 = fraction(MASH_3, n)
-      } else {
-        let n = mashBytes(MASH_3, length)
-        s0 = fraction(MASH_1, n)
-        n = mashBytes(n, length)
-        s1 = fraction(MASH_2, n)
-        n = mashBytes(n, length)
-        s2 = fraction(MASH_3, n)
-      }
+      const at = seededState(seed, rollout, step)
+      s0 = SEEDED_STATES[at] as number
+      s1 = SEEDED_STATES[at + 1] as number
+      s2 = SEEDED_STATES[at + 2] as number
     }
     const t = 2091639 * s0 + c * TWO_TO_MINUS_32
     s0 = s1
     s1 = s2
     return (s2 = t - (c = t | 0))
   }
+}
+
+// The seeded states of recent stream keys, one slot per key hash, overwritten on a collision. Arms
+// of an attribution draw on the same streams (common random numbers: every arm's rollout r draws
+// step j from (seed, r, j), and Shapley's prefixes share their permutation's seed), so about half
+// the streams of an attribution were seeded before, by another arm. Typed arrays, not objects:
+// the cache adds nothing for the garbage collector to trace or copy.
+const SEEDED_SLOTS = 1024
+const SEEDED_KEYS = new Float64Array(SEEDED_SLOTS * 3).fill(NaN)
+const SEEDED_STATES = new Float64Array(SEEDED_SLOTS * 3)
+
+/**
+ * Alea's seeding of the stream (seed, rollout, step): its three state fractions (the carry starts
+ * at 1), left in SEEDED_STATES at the returned index. Equal numbers have equal key text (0 and −0
+ * both give "0"), so a slot whose numbers match holds the same state.
+ */
+function seededState(seed: number, rollout: number, step: number): number {
+  const at =
+    3 * ((Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(rollout | 0, 0x85ebca6b) ^ step) & (SEEDED_SLOTS - 1))
+  if (SEEDED_KEYS[at] === seed && SEEDED_KEYS[at + 1] === rollout && SEEDED_KEYS[at + 2] === step) return at
+  const length = writeStreamKey(seed, rollout, step)
+  let n0: number
+  let n1: number
+  let n2: number
+  if (length < 0) {
+    const key = streamKey(seed, rollout, step)
+    n0 = mash(MASH_3, key)
+    n1 = mash(n0, key)
+    n2 = mash(n1, key)
+  } else {
+    n0 = mashBytes(MASH_3, length)
+    n1 = mashBytes(n0, length)
+    n2 = mashBytes(n1, length)
+  }
+  SEEDED_KEYS[at] = seed
+  SEEDED_KEYS[at + 1] = rollout
+  SEEDED_KEYS[at + 2] = step
+  SEEDED_STATES[at] = fraction(MASH_1, n0)
+  SEEDED_STATES[at + 1] = fraction(MASH_2, n1)
+  SEEDED_STATES[at + 2] = fraction(MASH_3, n2)
+  return at
 }
 
 // Johannes Baagøe's Alea, as in seedrandom 3.0.5 (lib/alea.js, MIT): a Mash hash seeds three
