@@ -18,9 +18,9 @@ export interface Watched {
 // has to be made again for the next rollout; a stale timer only fires early and re-arms.
 //
 // The rollouts in flight are a list linked through the rollouts themselves, in the order they were
-// watched, rather than a Set: the long-lived Set's tables, rebuilt as rollouts came and went, held
-// finished rollouts across scavenges, so a fifth of every byte a warm Shapley call allocated was
-// copied by the garbage collector (its steps, its recorder); with the list it is a hundredth.
+// watched, rather than a Set: the Set's tables, rebuilt as rollouts came and went, were about 80
+// bytes of garbage per rollout and its add and delete about 2% of a warm Shapley profile; linking
+// allocates nothing. A rollout's links are cleared when it leaves, so that it holds no other alive.
 let first: Watched | undefined
 let last: Watched | undefined
 let watchedCount = 0
