@@ -23,6 +23,7 @@
  * awaits the agent, scores the output and counts; no trajectory, no timeout, no budget, no pool, no
  * statistics. What it takes is a floor no engine of async agents can go below on this machine, so
  * it shows how much of a first call is the engine's and how much is V8 running cold async code.
+ * "CPU × floor" divides a build's median CPU time by the floor's, first call / warm call.
  *
  * Workloads, the reference implementation's own:
  * - contrastive, K = 80, `sequential: false`, on the pivotal model (lookup → decide → reply);
@@ -287,6 +288,19 @@ for (let run = 0; run < RUNS; run++) {
   }
 }
 
+/**
+ * A build's median CPU time over the floor's, first call / warm call: how far the engine is from
+ * the least an engine can do. CPU rather than wall time, as the steadier figure on a shared
+ * machine; empty without a floor in the run.
+ */
+function overFloor(workload: Workload, list: readonly Sample[]): string {
+  const floor = samples.get(key(workload, FLOOR))
+  if (floor === undefined) return ''
+  const ratio = (of: (sample: Sample) => number) =>
+    `${(median(list.map(of)) / median(floor.map(of))).toFixed(1)}×`
+  return `${ratio((sample) => sample.firstCpuMs)} / ${ratio((sample) => sample.warmCpuMs)}`
+}
+
 const rows = (['contrastive', 'shapley'] as const).flatMap((workload) =>
   DISTS.map((dist) => {
     const list = samples.get(key(workload, dist)) ?? []
@@ -301,6 +315,7 @@ const rows = (['contrastive', 'shapley'] as const).flatMap((workload) =>
       spread(list.map((sample) => sample.firstCpuMs)),
       spread(list.map((sample) => sample.warmMs)),
       spread(list.map((sample) => sample.warmCpuMs)),
+      overFloor(workload, list),
       String(list[0]?.rollouts ?? 0),
       spread(
         list.map((sample) => (sample.firstMs * 1000) / sample.rollouts),
@@ -327,6 +342,7 @@ console.log(
       'first CPU ms',
       'warm call ms',
       'warm CPU ms',
+      'CPU × floor (first / warm)',
       'rollouts',
       'first µs/rollout',
       'warm µs/rollout',

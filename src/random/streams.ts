@@ -22,19 +22,57 @@ export function stepStream(seed: number, rollout: number, step: number): Rng {
   let c = 1
   return () => {
     if (s0 < 0) {
-      const key = streamKey(seed, rollout, step)
-      let n = mash(MASH_3, key)
-      s0 = fraction(MASH_1, n)
-      n = mash(n, key)
-      s1 = fraction(MASH_2, n)
-      n = mash(n, key)
-      s2 = fraction(MASH_3, n)
+      const at = seededState(seed, rollout, step)
+      s0 = SEEDED_STATES[at] as number
+      s1 = SEEDED_STATES[at + 1] as number
+      s2 = SEEDED_STATES[at + 2] as number
     }
     const t = 2091639 * s0 + c * TWO_TO_MINUS_32
     s0 = s1
     s1 = s2
     return (s2 = t - (c = t | 0))
   }
+}
+
+// The seeded states of recent stream keys, one slot per key hash, overwritten on a collision. Arms
+// of an attribution draw on the same streams (common random numbers: every arm's rollout r draws
+// step j from (seed, r, j), and Shapley's prefixes share their permutation's seed), so about half
+// the streams of an attribution were seeded before, by another arm. Typed arrays, not objects:
+// the cache adds nothing for the garbage collector to trace or copy.
+const SEEDED_SLOTS = 1024
+const SEEDED_KEYS = new Float64Array(SEEDED_SLOTS * 3).fill(NaN)
+const SEEDED_STATES = new Float64Array(SEEDED_SLOTS * 3)
+
+/**
+ * Alea's seeding of the stream (seed, rollout, step): its three state fractions (the carry starts
+ * at 1), left in SEEDED_STATES at the returned index. Equal numbers have equal key text (0 and −0
+ * both give "0"), so a slot whose numbers match holds the same state.
+ */
+function seededState(seed: number, rollout: number, step: number): number {
+  const at =
+    3 * ((Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(rollout | 0, 0x85ebca6b) ^ step) & (SEEDED_SLOTS - 1))
+  if (SEEDED_KEYS[at] === seed && SEEDED_KEYS[at + 1] === rollout && SEEDED_KEYS[at + 2] === step) return at
+  const length = writeStreamKey(seed, rollout, step)
+  let n0: number
+  let n1: number
+  let n2: number
+  if (length < 0) {
+    const key = streamKey(seed, rollout, step)
+    n0 = mash(MASH_3, key)
+    n1 = mash(n0, key)
+    n2 = mash(n1, key)
+  } else {
+    n0 = mashBytes(MASH_3, length)
+    n1 = mashBytes(n0, length)
+    n2 = mashBytes(n1, length)
+  }
+  SEEDED_KEYS[at] = seed
+  SEEDED_KEYS[at + 1] = rollout
+  SEEDED_KEYS[at + 2] = step
+  SEEDED_STATES[at] = fraction(MASH_1, n0)
+  SEEDED_STATES[at + 1] = fraction(MASH_2, n1)
+  SEEDED_STATES[at + 2] = fraction(MASH_3, n2)
+  return at
 }
 
 // Johannes Baagøe's Alea, as in seedrandom 3.0.5 (lib/alea.js, MIT): a Mash hash seeds three
@@ -44,6 +82,60 @@ const TWO_TO_MINUS_32 = 2.3283064365386963e-10
 function mash(n: number, data: string): number {
   for (let i = 0; i < data.length; i++) {
     n += data.charCodeAt(i)
+    let h = 0.02519603282416938 * n
+    n = h >>> 0
+    h -= n
+    h *= n
+    n = h >>> 0
+    h -= n
+    n += h * 0x100000000 // 2^32
+  }
+  return n
+}
+
+// The character codes of a step's stream key, written by writeStreamKey: the key of almost every
+// step is three small non-negative integers, whose text (number strings, the concatenation and its
+// flattening for charCodeAt) was most of a stream's seeding cost.
+const KEY_CODES = new Uint8Array(3 * 16 + 2)
+
+/**
+ * Writes the character codes of `streamKey(seed, rollout, step)` into KEY_CODES and returns their
+ * count, or −1 when a number is not a non-negative safe integer (its text is left to `String`).
+ */
+function writeStreamKey(seed: number, rollout: number, step: number): number {
+  if (!isPlainInteger(seed) || !isPlainInteger(rollout) || !isPlainInteger(step)) return -1
+  let at = writeDigits(seed, 0)
+  KEY_CODES[at++] = SLASH
+  at = writeDigits(rollout, at)
+  KEY_CODES[at++] = SLASH
+  return writeDigits(step, at)
+}
+
+const SLASH = 0x2f
+const DIGIT_ZERO = 0x30
+
+/** True for a number whose text is its decimal digits (−0 too: its text is "0", as its digits are). */
+function isPlainInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0
+}
+
+/** Writes the decimal digits of a non-negative safe integer at `at`; returns the index after them. */
+function writeDigits(value: number, at: number): number {
+  let digits = 1
+  for (let rest = value; rest >= 10; rest = (rest - (rest % 10)) / 10) digits++
+  let rest = value
+  for (let i = at + digits - 1; i >= at; i--) {
+    const digit = rest % 10
+    KEY_CODES[i] = DIGIT_ZERO + digit
+    rest = (rest - digit) / 10
+  }
+  return at + digits
+}
+
+/** {@link mash} over the first `length` codes of KEY_CODES. */
+function mashBytes(n: number, length: number): number {
+  for (let i = 0; i < length; i++) {
+    n += KEY_CODES[i] as number
     let h = 0.02519603282416938 * n
     n = h >>> 0
     h -= n

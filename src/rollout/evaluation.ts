@@ -33,16 +33,21 @@ export interface EvaluationContext {
   ): Promise<A>
 }
 
-// Which trajectory was produced under which run: a WeakMap, as for cassettes on agents, so that a
-// trajectory keeps its schema's shape and one that is dropped takes its context with it.
-const evaluations = new WeakMap<object, EvaluationContext>()
+// Which run a trajectory was produced under: a non-enumerable symbol-keyed property of the
+// trajectory, invisible to JSON, spreads, structuredClone, printing and Vitest's equality, so it
+// keeps its schema's shape, and a copy (as before) has no context. Not a WeakMap: its set was the
+// largest self time of a warm attribution's rollout, and its entries slowed every scavenge.
+const EVALUATION = Symbol('evaluation')
 
 /** Registers the context predicates of `trajectory` get (the engine calls it once per rollout). */
 export function registerEvaluation(
   trajectory: Trajectory,
-  run: { seed: number; rollout: number; budget: Budget; cassette: Cassette | undefined },
+  seed: number,
+  rollout: number,
+  budget: Budget,
+  cassette: Cassette | undefined,
 ): void {
-  evaluations.set(trajectory, new RunEvaluation(run.seed, run.rollout, run.budget, run.cassette))
+  Object.defineProperty(trajectory, EVALUATION, { value: new RunEvaluation(seed, rollout, budget, cassette) })
 }
 
 /**
@@ -56,7 +61,7 @@ export function evaluationOf(
   fallback: { budget?: Budget | undefined; agent?: object | undefined } = {},
 ): EvaluationContext {
   return (
-    evaluations.get(trajectory) ??
+    (trajectory as { [EVALUATION]?: EvaluationContext })[EVALUATION] ??
     new RunEvaluation(
       trajectory.seed,
       trajectory.rollout,

@@ -1,5 +1,4 @@
 import type { Scenario } from '../agent/types.js'
-import { cassetteOf } from '../cassette/attach.js'
 import { RolloutAbortedError } from '../errors.js'
 import { copyJson } from '../json.js'
 import type { Trajectory } from '../trajectory/schema.js'
@@ -50,7 +49,7 @@ export function executeRollout(
     recorder.end()
     const trajectory = recorder.finish()
     // What a judge predicate reaches of this run: its streams, its cassette, its claim's account.
-    registerEvaluation(trajectory, { ...settings, cassette: cassetteOf(scenario.agent) })
+    registerEvaluation(trajectory, settings.seed, settings.rollout, settings.budget, recorder.cassette)
     return { trajectory, stoppedByBudget: recorder.stoppedByBudget }
   }
   const failed = (error: unknown): RolloutResult => {

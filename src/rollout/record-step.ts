@@ -17,6 +17,24 @@ export function recordStep<A extends Json>(
 ): Step {
   const { index, name, context, contextDigest, options, hit } = pending
   const { source, diverged } = pending.resolution
+  const observations = recorder.observations[index] as Observation[]
+  if (
+    !diverged &&
+    hit === undefined &&
+    pending.miss === undefined &&
+    options.meta === undefined &&
+    (options.costUsd === undefined || !policyCalled)
+  ) {
+    // Most steps have none of the optional fields: one literal with every key, since a key added
+    // later moves the object's fields out of line (an allocation and a shape change per step).
+    const plain: Step =
+      context === undefined
+        ? { index, name, action, contextDigest, source, observations }
+        : { index, name, action, context, contextDigest, source, observations }
+    recorder.steps[index] = plain
+    if (options.model !== undefined) chargeModelCall(recorder, plain, hit, policyCalled)
+    return plain
+  }
   // Keys in schema order, so a trajectory prints the same before and after a file round trip.
   const step: Omit<Step, 'observations'> & { observations?: Observation[] } =
     context === undefined
@@ -50,7 +68,7 @@ export function recordStep<A extends Json>(
   } else if (options.meta !== undefined) {
     step.meta = copyStepValue(pending, options.meta(action as A), 'meta') as Step['meta']
   }
-  step.observations = recorder.observations[index] as Observation[]
+  step.observations = observations
   recorder.steps[index] = step as Step
   if (options.model !== undefined) chargeModelCall(recorder, step as Step, hit, policyCalled)
   return step as Step

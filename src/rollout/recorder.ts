@@ -9,6 +9,7 @@ import { accountOf, type Budget } from './budget.js'
 import type { BudgetAccount } from './budget-account.js'
 import { classifyError, errorMessage } from './classify-error.js'
 import type { Plan } from './plan.js'
+import type { Watched } from './watchdog.js'
 
 /** What a single rollout needs besides the scenario. */
 export interface RolloutSettings {
@@ -32,7 +33,7 @@ export interface RolloutSettings {
  * trajectory) when they are *called*, not when they finish: call order is deterministic, finish
  * order is not (concurrent steps, parallel tool calls with random latency).
  */
-export class TrajectoryRecorder {
+export class TrajectoryRecorder implements Watched {
   /** When the rollout times out (performance.now() time). */
   readonly deadline: number
   /** The account the rollout's cost and model calls are charged to. */
@@ -57,6 +58,10 @@ export class TrajectoryRecorder {
   finished = false
   /** Why the rollout was stopped (a timeout, a cancellation), once it was. */
   stopReason: Error | undefined
+  // The watchdog's links (see watchdog.ts).
+  watchedBefore: Watched | undefined
+  watchedAfter: Watched | undefined
+  isWatched = false
   private error: RolloutError | undefined
   // Created on first use: most agents never read their signal, and an AbortController per rollout
   // (plus its abort event) is a large share of the engine's overhead on fast agents.

@@ -10,6 +10,7 @@ import type { ModelRateLimit } from './rate-limit.js'
 import type { TrajectoryRecorder } from './recorder.js'
 import { recordStep, tokenCount } from './record-step.js'
 import { resolveStep, type StepResolution } from './resolve-step.js'
+import { isPromiseLike } from './promise-like.js'
 
 const NO_OPTIONS: StepOptions = Object.freeze({})
 
@@ -277,8 +278,4 @@ function giveUp<A extends Json>(recorder: TrajectoryRecorder, pending: PendingSt
 /** Input plus output tokens of a call, from the meta its step will record. */
 function callTokens(meta: JsonObject | undefined): number {
   return tokenCount(meta?.['inputTokens']) + tokenCount(meta?.['outputTokens'])
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function'
 }

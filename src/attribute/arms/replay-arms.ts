@@ -5,6 +5,7 @@ import { checkPredicateResult } from '../../trajectory/predicate-result.js'
 import type { Predicate } from '../../trajectory/queries.js'
 import type { Trajectory } from '../../trajectory/schema.js'
 import type { PairedCounts } from '../../stats/paired-confidence-sequence.js'
+import { isPromiseLike } from '../../rollout/promise-like.js'
 
 /** What one replayed rollout gave: scored bad or good, or an error outcome (never scored). */
 export type RolloutOutcome = 'bad' | 'good' | 'error'
@@ -159,12 +160,40 @@ export class ReplayArms {
     return { budgetSpent: ended === 'budget' }
   }
 
-  /** Scores a finished rollout into its arm's outcomes, and reports progress. */
-  private async record({ arm, rollout }: ArmRollout, trajectory: Trajectory): Promise<void> {
-    const { settings } = this
+  /**
+   * Scores a finished rollout into its arm's outcomes, and reports progress. Synchronous when
+   * `isBad` is: a promise and an async frame per rollout were a large share of what a fast
+   * attribution allocated.
+   */
+  private record({ arm, rollout }: ArmRollout, trajectory: Trajectory): void | Promise<void> {
     arm.heldSteps += trajectory.replay?.heldSteps ?? 0
     arm.matchedSteps += trajectory.replay?.matchedSteps ?? 0
-    const bad = trajectory.error === undefined ? await score(settings, trajectory) : null
+    if (trajectory.error !== undefined) return this.tally(arm, rollout, null)
+    let value: unknown
+    try {
+      value = this.settings.isBad(trajectory)
+    } catch (error) {
+      return this.tally(arm, rollout, judgeFailure(error))
+    }
+    if (!isPromiseLike(value)) return this.tally(arm, rollout, this.check(value, trajectory))
+    return Promise.resolve(value).then(
+      (settled) => this.tally(arm, rollout, this.check(settled, trajectory)),
+      (error: unknown) => this.tally(arm, rollout, judgeFailure(error)),
+    )
+  }
+
+  /** Whether `isBad` said bad, checked to be a boolean. */
+  private check(value: unknown, trajectory: Trajectory): boolean {
+    return checkPredicateResult(value, {
+      caller: this.settings.caller,
+      option: 'isBad',
+      rollout: trajectory.rollout,
+    })
+  }
+
+  /** Counts a rollout's outcome: bad, good, or an error (null: it errored, or a judge could not say). */
+  private tally(arm: Arm, rollout: number, bad: boolean | null): void {
+    const { settings } = this
     if (bad === null) {
       this.errors++
       arm.outcomes[rollout] = 'error'
@@ -176,20 +205,13 @@ export class ReplayArms {
   }
 }
 
-/** Whether a replayed run is bad; null when a judge could not say (an error outcome, as in the gates). */
-async function score(settings: ReplayArmsSettings, trajectory: Trajectory): Promise<boolean | null> {
-  let value: unknown
-  try {
-    value = await settings.isBad(trajectory)
-  } catch (error) {
-    if (judgeErrorIn(error) !== undefined) return null
-    throw error
-  }
-  return checkPredicateResult(value, {
-    caller: settings.caller,
-    option: 'isBad',
-    rollout: trajectory.rollout,
-  })
+/**
+ * What an error thrown by `isBad` makes of a rollout: an error outcome (null) when a judge could
+ * not say, as in the gates; any other error is rethrown, since a predicate that fails is a bug.
+ */
+function judgeFailure(error: unknown): null {
+  if (judgeErrorIn(error) !== undefined) return null
+  throw error
 }
 
 /** Share of held steps that matched the recording, over every rollout of these arms (1 if none was held). */

@@ -18,6 +18,29 @@ describe('stepStream', () => {
     )
   })
 
+  it('gives a stream seeded before (or whose cache slot another key took since) the same draws', () => {
+    const keys = Array.from({ length: 5000 }, (_, i) => [1 + (i % 7), i % 613, i % 5] as const)
+    const first = keys.map(([seed, rollout, step]) => draws(stepStream(seed, rollout, step), 3))
+    const again = keys.map(([seed, rollout, step]) => draws(stepStream(seed, rollout, step), 3))
+    expect(again).toEqual(first)
+    for (const [index, [seed, rollout, step]] of keys.entries()) {
+      if (index % 97 === 0)
+        expect(first[index]).toEqual(draws(seedrandom.alea(`${seed}/${rollout}/${step}`), 3))
+    }
+  })
+
+  it('writes the key of any number as String does: large, negative, -0 and fractional ones too', () => {
+    const number = fc.oneof(fc.maxSafeNat(), fc.integer(), fc.constant(-0), fc.constant(2 ** 53), fc.double())
+    fc.assert(
+      fc.property(number, number, number, (seed, rollout, step) => {
+        expect(draws(stepStream(seed, rollout, step), 5)).toEqual(
+          draws(seedrandom.alea(`${seed}/${rollout}/${step}`), 5),
+        )
+      }),
+      { numRuns: 300, seed: 3 },
+    )
+  })
+
   it('is a pure function of (seed, rollout, step): two streams of one key agree draw for draw', () => {
     fc.assert(
       fc.property(fc.integer(), fc.nat(1000), fc.nat(1000), (seed, rollout, step) => {
