@@ -62,9 +62,10 @@ function seededState(seed: number, rollout: number, step: number): number {
     n1 = mash(n0, key)
     n2 = mash(n1, key)
   } else {
-    n0 = mashBytes(MASH_3, length)
-    n1 = mashBytes(n0, length)
-    n2 = mashBytes(n1, length)
+    // The first round starts from the hash of the key's "seed/", which every stream of the seed shares.
+    n0 = mashBytes(prefixMash, prefixLength, length)
+    n1 = mashBytes(n0, 0, length)
+    n2 = mashBytes(n1, 0, length)
   }
   SEEDED_KEYS[at] = seed
   SEEDED_KEYS[at + 1] = rollout
@@ -98,15 +99,28 @@ function mash(n: number, data: string): number {
 // flattening for charCodeAt) was most of a stream's seeding cost.
 const KEY_CODES = new Uint8Array(3 * 16 + 2)
 
+// The seed whose "seed/" KEY_CODES starts with, that prefix's length, and the first Mash round's
+// state after it. A run's streams (an arm's, a Shapley permutation's) share one seed: its digits
+// are written and hashed once rather than for every stream, about a quarter of the hashing.
+let prefixSeed = NaN
+let prefixLength = 0
+let prefixMash = 0
+
 /**
  * Writes the character codes of `streamKey(seed, rollout, step)` into KEY_CODES and returns their
  * count, or −1 when a number is not a non-negative safe integer (its text is left to `String`).
+ * The codes of "seed/" are left from the last key when its seed was the same (0 and −0 share "0").
  */
 function writeStreamKey(seed: number, rollout: number, step: number): number {
   if (!isPlainInteger(seed) || !isPlainInteger(rollout) || !isPlainInteger(step)) return -1
-  let at = writeDigits(seed, 0)
-  KEY_CODES[at++] = SLASH
-  at = writeDigits(rollout, at)
+  if (seed !== prefixSeed) {
+    let at = writeDigits(seed, 0)
+    KEY_CODES[at++] = SLASH
+    prefixSeed = seed
+    prefixLength = at
+    prefixMash = mashBytes(MASH_3, 0, at)
+  }
+  let at = writeDigits(rollout, prefixLength)
   KEY_CODES[at++] = SLASH
   return writeDigits(step, at)
 }
@@ -121,6 +135,19 @@ function isPlainInteger(value: number): boolean {
 
 /** Writes the decimal digits of a non-negative safe integer at `at`; returns the index after them. */
 function writeDigits(value: number, at: number): number {
+  // Below 2^31 (rollout and step indices, derived seeds), integer division: a double's `%` is a
+  // library call.
+  if (value < 0x80000000) {
+    let digits = 1
+    for (let rest = value | 0; rest >= 10; rest = (rest / 10) | 0) digits++
+    let rest = value | 0
+    for (let i = at + digits - 1; i >= at; i--) {
+      const quotient = (rest / 10) | 0
+      KEY_CODES[i] = DIGIT_ZERO + rest - 10 * quotient
+      rest = quotient
+    }
+    return at + digits
+  }
   let digits = 1
   for (let rest = value; rest >= 10; rest = (rest - (rest % 10)) / 10) digits++
   let rest = value
@@ -132,9 +159,9 @@ function writeDigits(value: number, at: number): number {
   return at + digits
 }
 
-/** {@link mash} over the first `length` codes of KEY_CODES. */
-function mashBytes(n: number, length: number): number {
-  for (let i = 0; i < length; i++) {
+/** {@link mash} over the codes of KEY_CODES from `from` to `length`. */
+function mashBytes(n: number, from: number, length: number): number {
+  for (let i = from; i < length; i++) {
     n += KEY_CODES[i] as number
     let h = 0.02519603282416938 * n
     n = h >>> 0

@@ -41,6 +41,22 @@ describe('stepStream', () => {
     )
   })
 
+  it('gives the same draws whatever key was seeded before it (a repeated seed, digits at 2^31)', () => {
+    const seeds = [0, -0, 7, 2 ** 31 - 1, 2 ** 31, 2 ** 53 - 1, -5, 1.5]
+    const indices = [0, 9, 10, 99, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 7]
+    const key = fc.tuple(fc.constantFrom(...seeds), fc.constantFrom(...indices), fc.constantFrom(...indices))
+    fc.assert(
+      fc.property(fc.array(key, { minLength: 2, maxLength: 12 }), (keys) => {
+        for (const [seed, rollout, step] of keys) {
+          expect(draws(stepStream(seed, rollout, step), 3)).toEqual(
+            draws(seedrandom.alea(`${seed}/${rollout}/${step}`), 3),
+          )
+        }
+      }),
+      { numRuns: 200, seed: 5 },
+    )
+  })
+
   it('is a pure function of (seed, rollout, step): two streams of one key agree draw for draw', () => {
     fc.assert(
       fc.property(fc.integer(), fc.nat(1000), fc.nat(1000), (seed, rollout, step) => {
