@@ -73,7 +73,8 @@ export class TrajectoryRecorder implements Watched {
     readonly scenario: Scenario<unknown, unknown>,
     readonly settings: RolloutSettings,
   ) {
-    this.deadline = performance.now() + settings.timeoutMs
+    // No limit, no clock: a deadline of Infinity is never passed, so its checks read no clock.
+    this.deadline = settings.timeoutMs === Infinity ? Infinity : performance.now() + settings.timeoutMs
     this.account = accountOf(settings.budget)
     this.cassette = cassetteOf(scenario.agent)
   }
@@ -112,7 +113,7 @@ export class TrajectoryRecorder implements Watched {
     if (this.finished) throw new RolloutAbortedError('The rollout has ended.')
     // A loop of awaits on settled promises never yields to timers, so the deadline is also
     // checked here, at every step and tool call.
-    if (performance.now() > this.deadline) {
+    if (this.deadline !== Infinity && performance.now() > this.deadline) {
       const timeout = new RolloutTimeoutError(
         `The rollout exceeded timeoutMs (${this.settings.timeoutMs} ms).`,
       )

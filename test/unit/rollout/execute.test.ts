@@ -1,6 +1,6 @@
 // Agents that misbehave: every failure is a counted error outcome with its message, never a crash
 // and never a good or bad outcome.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { defineAgent } from '../../../src/index.js'
 import type { Json } from '../../../src/entries/types.js'
 import { runRollouts, type RolloutSet } from '../../../src/entries/replay.js'
@@ -138,6 +138,33 @@ describe('a hanging agent', () => {
     })
     const set = await runRollouts(agent, { rollouts: 2, seed: 1, timeoutMs: 1e10 })
     expect(set.errors).toEqual([])
+  })
+
+  it('never times out under timeoutMs: Infinity, and its deadline checks read no clock', async () => {
+    const agent = defineAgent({
+      name: 'many-steps',
+      input: null,
+      async run(_input, ctx) {
+        for (let i = 0; i < 20; i++) await ctx.step(`s${i}`, (rng) => (rng() < 0.5 ? 'a' : 'b'))
+        return 'done'
+      },
+    })
+    const now = vi.spyOn(performance, 'now')
+    try {
+      const set = await runRollouts(agent, { rollouts: 3, seed: 1, timeoutMs: Infinity })
+      expect(set.errors).toEqual([])
+      expect(set.trajectories.map((t) => t.steps.length)).toEqual([20, 20, 20])
+      const finite = await runRollouts(agent, { rollouts: 1, seed: 1, timeoutMs: 1e10 })
+      expect(finite.errors).toEqual([])
+      // The finite run reads the clock (its deadline and each step's check); the infinite one did not.
+      const reads = now.mock.calls.length
+      expect(reads).toBeGreaterThanOrEqual(21)
+      now.mockClear()
+      await runRollouts(agent, { rollouts: 3, seed: 1, timeoutMs: Infinity })
+      expect(now.mock.calls.length).toBe(0)
+    } finally {
+      now.mockRestore()
+    }
   })
 
   it('aborts the signal of a timed-out rollout, so I/O that listens to it stops', async () => {
