@@ -39,7 +39,7 @@ export interface RecordedRollout {
  * completed steps makes the rollout an error (unless it already has one), since a trajectory's step
  * indexes must equal their positions. The output is kept only when there is no error; `replay` only
  * under an intervention; `costUsd` only when something cost money. Keys are in schema order, as
- * after a file round trip. The result shares `preamble` and (when there is no hole) `steps`.
+ * after a file round trip. The result shares `preamble`; its `steps` is a new array.
  */
 export function assembleTrajectory(recorded: RecordedRollout): Trajectory {
   const { steps: recordedSteps, intervention } = recorded
@@ -58,7 +58,7 @@ export function assembleTrajectory(recorded: RecordedRollout): Trajectory {
       message: `The rollout ended but ${why} while later steps completed; a trajectory cannot have a gap (await each ctx.step).`,
     }
   }
-  const steps = (kept === recordedSteps.length ? recordedSteps : recordedSteps.slice(0, kept)) as Step[]
+  const steps = recordedSteps.slice(0, kept) as Step[]
   const { agent, input, seed, rollout, preamble } = recorded
   // Two literals rather than a spread: this runs once per rollout, on the hot path.
   const trajectory: Trajectory =

@@ -154,7 +154,7 @@ export class TrajectoryRecorder implements Watched {
   finish(): Trajectory {
     this.finished = true
     const { scenario, settings } = this
-    return assembleTrajectory({
+    const trajectory = assembleTrajectory({
       agent: scenario.agent.name,
       input: scenario.input as Json,
       seed: settings.seed,
@@ -169,5 +169,12 @@ export class TrajectoryRecorder implements Watched {
       matchedSteps: this.matchedSteps,
       costUsd: this.costUsd,
     })
+    // The trajectory has its own copy of the steps, and nothing records into an ended rollout.
+    // Emptied, the recorder's lists hold no young steps: V8 may have made them in the old
+    // generation (allocation-site pretenuring), and an old array, even a dead one, keeps what it
+    // points to alive through every scavenge until the next full collection.
+    this.steps.length = 0
+    this.observations.length = 0
+    return trajectory
   }
 }

@@ -42,8 +42,9 @@ describe('assembleTrajectory', () => {
       'output',
     ])
     expect(trajectory).toMatchObject({ agent: 'agent', input: { q: 1 }, seed: 7, rollout: 3, output: 'done' })
-    // No hole: the recorded steps are used as they are.
-    expect(trajectory.steps).toBe(parts.steps)
+    // No hole: every recorded step, in an array of the trajectory's own (the recorder empties its list).
+    expect(trajectory.steps).toEqual(parts.steps)
+    expect(trajectory.steps).not.toBe(parts.steps)
   })
 
   it('under an intervention: the label after rollout, the replay counts after the output', () => {
