@@ -1,24 +1,13 @@
 import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, test, vi } from 'vitest'
 import { judge, type CallOptions } from '../../src/adapters/ai-sdk/index.js'
-import { Budget, check, defineAgent, never, not, rarely, type Trajectory } from '../../src/index.js'
+import { Budget, check, never, not, rarely, type Trajectory } from '../../src/index.js'
 import { openCassette, withCassette } from '../../src/entries/cassette.js'
 import { runRollouts } from '../../src/entries/replay.js'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-
-/** An agent that refunds in about `rate` of its runs, with or without a receipt check. */
-const refunder = (rate: number) =>
-  defineAgent({
-    name: 'refunder',
-    input: { order: 'A1' },
-    async run(_input, ctx) {
-      const refund = await ctx.step('decide', (rng) => rng() < rate)
-      if (refund) await ctx.tool('issue_refund', { order: 'A1' }, () => 'refunded')
-      return refund ? 'refunded' : 'declined'
-    },
-  })
+import { refunder } from '../scm/refunder.js'
 
 /** A judge model that says YES when the run called issue_refund, and reports every call. */
 function refundJudgeModel(calls: CallOptions[], answer?: (user: string) => string) {

@@ -8,19 +8,9 @@ import { FakeListChatModel } from '@langchain/core/utils/testing'
 import type { ChatResult } from '@langchain/core/outputs'
 import { describe, expect, test } from 'vitest'
 import { judge } from '../../src/adapters/langchain/index.js'
-import { check, defineAgent, rarely } from '../../src/index.js'
+import { check, rarely } from '../../src/index.js'
 import { runRollouts } from '../../src/entries/replay.js'
-
-const refunder = (rate: number) =>
-  defineAgent({
-    name: 'refunder',
-    input: { order: 'A1' },
-    async run(_input, ctx) {
-      const refund = await ctx.step('decide', (rng) => rng() < rate)
-      if (refund) await ctx.tool('issue_refund', { order: 'A1' }, () => 'refunded')
-      return refund ? 'refunded' : 'declined'
-    },
-  })
+import { refunder } from '../scm/refunder.js'
 
 const JUDGE_USAGE: UsageMetadata = { input_tokens: 50, output_tokens: 1, total_tokens: 51 }
 

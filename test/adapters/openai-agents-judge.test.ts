@@ -1,18 +1,8 @@
 import { Usage, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents'
 import { describe, expect, test } from 'vitest'
 import { judge } from '../../src/adapters/openai-agents/index.js'
-import { check, defineAgent, rarely, usually } from '../../src/index.js'
-
-const refunder = (rate: number) =>
-  defineAgent({
-    name: 'refunder',
-    input: { order: 'A1' },
-    async run(_input, ctx) {
-      const refund = await ctx.step('decide', (rng) => rng() < rate)
-      if (refund) await ctx.tool('issue_refund', { order: 'A1' }, () => 'refunded')
-      return refund ? 'refunded' : 'declined'
-    },
-  })
+import { check, rarely, usually } from '../../src/index.js'
+import { refunder } from '../scm/refunder.js'
 
 /** An Agents SDK model that answers YES when the run it is shown called issue_refund; it keeps its requests. */
 class RefundJudgeModel implements Model {

@@ -2,22 +2,11 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, test } from 'vitest'
 import { judge } from '../../../src/adapters/ai-sdk/index.js'
 import { renderReportHtml } from '../../../src/html/html.js'
-import { check, defineAgent, rarely, usually } from '../../../src/index.js'
+import { check, rarely, usually } from '../../../src/index.js'
 import { formatMarkdownSummary } from '../../../src/text/markdown-summary.js'
 import { formatSummaryTable, type SummaryRow } from '../../../src/text/summary-table.js'
 import type { Verdict } from '../../../src/verdict/schema.js'
-
-/** An agent that refunds in about `rate` of its runs. */
-const refunder = (rate: number) =>
-  defineAgent({
-    name: 'refunder',
-    input: { order: 'A1' },
-    async run(_input, ctx) {
-      const refund = await ctx.step('decide', (rng) => rng() < rate)
-      if (refund) await ctx.tool('issue_refund', { order: 'A1' }, () => 'refunded')
-      return refund ? 'refunded' : 'declined'
-    },
-  })
+import { refunder } from '../../scm/refunder.js'
 
 /**
  * A judge model that errs at random, from the seed it is given (the run's judge stream): it misses
