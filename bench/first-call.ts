@@ -25,6 +25,13 @@
  * it shows how much of a first call is the engine's and how much is V8 running cold async code.
  * "CPU × floor" divides a build's median CPU time by the floor's, first call / warm call.
  *
+ * `required` (`--dist dist,required,floor`) is the floor plus the two things this library's results
+ * need of any engine that gives them: the library's own step streams (draw for draw seedrandom's
+ * alea, imported from `dist`; every seeded result depends on them) and each rollout's trajectory as
+ * the public schema has it (a copy of the input, a record per step, the output, the replay counts),
+ * since a predicate is a function of the trajectory. Its ratio to the floor is what those two cost
+ * before any timeout, budget, pool, plan or statistics.
+ *
  * Workloads, the reference implementation's own:
  * - contrastive, K = 80, `sequential: false`, on the pivotal model (lookup → decide → reply);
  * - Shapley, permutation method, 80 permutations × 12 samples, antithetic, on the AND model.
@@ -49,11 +56,17 @@ const RUNS = Number(argument('runs', '9'))
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** The pseudo-build that runs the minimal engine of {@link floorScript} instead of a library build. */
 const FLOOR = 'floor'
+/** The pseudo-build that runs {@link floorScript} with what the library's results require. */
+const REQUIRED = 'required'
+const isPseudo = (dist: string) => dist === FLOOR || dist === REQUIRED
 const DISTS = argument('dist', `dist,${FLOOR}`)
   .split(',')
-  .map((dist) => (dist === FLOOR ? FLOOR : resolve(ROOT, dist)))
-for (const dist of DISTS) {
-  if (dist !== FLOOR && !existsSync(entry(dist))) {
+  .map((dist) => (isPseudo(dist) ? dist : resolve(ROOT, dist)))
+for (const dist of [
+  ...DISTS.filter((dist) => !isPseudo(dist)),
+  ...(DISTS.includes(REQUIRED) ? [resolve(ROOT, 'dist')] : []),
+]) {
+  if (!existsSync(entry(dist))) {
     console.error(`${entry(dist)} does not exist: run \`npm run build\` first (or pass --dist).`)
     process.exit(1)
   }
@@ -153,9 +166,43 @@ ${TIMED_CALLS}`
  * workloads': contrastive holds the first 0–3 steps of the failing run (the baseline and three
  * arms, 80 rollouts each); Shapley holds each prefix of 80 random orders of the 3 steps (12
  * rollouts each). Ends like {@link childScript}, with import and record at 0.
+ *
+ * With `required`, each step draws from the library's `stepStream` (its seed cache included) and
+ * the rollout builds its trajectory with the schema's fields, which `isBad` then reads.
  */
-function floorScript(workload: Workload): string {
+function floorScript(workload: Workload, required: boolean): string {
+  const dist = pathToFileURL(resolve(ROOT, 'dist/src')).href
+  const rollout = required
+    ? `
+    const steps = []
+    const input = copyJson({ p }, 'The scenario input')
+    const ctx = {
+      step(name, policy) {
+        const index = steps.length
+        const source = held.includes(index) ? 'held' : 'policy'
+        const action = source === 'held' ? factual[index] : policy(stepStream(seed, rollout, index))
+        steps.push({ index, name, action, contextDigest: null, source, observations: [] })
+        return Promise.resolve(action)
+      },
+    }
+    const output = await agent(input, ctx)
+    const trajectory = {
+      schema: 'vitest-causal-replay/trajectory@1', agent: 'floor', input, seed, rollout,
+      intervention: 'held', preamble: [], steps, output,
+      replay: { heldSteps: held.length, matchedSteps: held.length },
+    }
+    if (trajectory.output === 'bad') bad++`
+    : `
+    let index = 0
+    const ctx = {
+      step(_name, policy) {
+        const step = index++
+        return Promise.resolve(held.includes(step) ? factual[step] : policy(stream(seed, rollout, step)))
+      },
+    }
+    if ((await agent({ p }, ctx)) === 'bad') bad++`
   return `
+${required ? `import { stepStream } from '${dist}/random/streams.js'\nimport { copyJson } from '${dist}/json.js'` : ''}
 const p = 0.3
 const agent = ${JSON.stringify(workload)} === 'contrastive'
   ? async (_input, ctx) => {
@@ -184,15 +231,7 @@ const stream = (seed, rollout, step) => {
 // One arm: \`rollouts\` rollouts with the steps in \`held\` at their recorded actions; its bad count.
 const runArm = async (seed, held, rollouts) => {
   let bad = 0
-  for (let rollout = 0; rollout < rollouts; rollout++) {
-    let index = 0
-    const ctx = {
-      step(_name, policy) {
-        const step = index++
-        return Promise.resolve(held.includes(step) ? factual[step] : policy(stream(seed, rollout, step)))
-      },
-    }
-    if ((await agent({ p }, ctx)) === 'bad') bad++
+  for (let rollout = 0; rollout < rollouts; rollout++) {${rollout}
   }
   return bad
 }
@@ -223,7 +262,7 @@ ${TIMED_CALLS}`
 const script = argument('script', '')
 if (script === 'contrastive' || script === 'shapley') {
   const dist = DISTS[0] as string
-  console.log(dist === FLOOR ? floorScript(script) : childScript(script, dist))
+  console.log(isPseudo(dist) ? floorScript(script, dist === REQUIRED) : childScript(script, dist))
   process.exit(0)
 }
 
@@ -239,7 +278,7 @@ interface Sample {
 }
 
 function runChild(workload: Workload, dist: string): Sample {
-  const source = dist === FLOOR ? floorScript(workload) : childScript(workload, dist)
+  const source = isPseudo(dist) ? floorScript(workload, dist === REQUIRED) : childScript(workload, dist)
   const result = spawnSync(process.execPath, ['--input-type=module', '--eval', source], {
     encoding: 'utf8',
     cwd: ROOT,
@@ -308,7 +347,7 @@ const rows = (['contrastive', 'shapley'] as const).flatMap((workload) =>
     const target = REFERENCE_MS[workload] / TARGET_SPEEDUP
     return [
       workload === 'contrastive' ? 'contrastive K=80 (pivotal)' : 'shapley 80×12 antithetic (AND)',
-      dist === FLOOR ? FLOOR : relative(ROOT, dist) || '.',
+      isPseudo(dist) ? dist : relative(ROOT, dist) || '.',
       spread(list.map((sample) => sample.importMs)),
       spread(list.map((sample) => sample.recordMs)),
       spread(first),
