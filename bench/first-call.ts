@@ -18,14 +18,14 @@
  * record a failing run, then time the first attribution call and then a second, warm one
  * (performance.now around the await). Each figure is the median over the processes [min–max].
  *
- * Beside each build runs `floor` (on by default; `--dist dist` alone leaves it out): the same
+ * Beside each build runs `floor` (on by default, as is `required`; `--dist dist` alone leaves them out): the same
  * workload through the least an engine can do, in a fresh process too. It holds or draws each step,
  * awaits the agent, scores the output and counts; no trajectory, no timeout, no budget, no pool, no
  * statistics. What it takes is a floor no engine of async agents can go below on this machine, so
  * it shows how much of a first call is the engine's and how much is V8 running cold async code.
  * "CPU × floor" divides a build's median CPU time by the floor's, first call / warm call.
  *
- * `required` (`--dist dist,required,floor`) is the floor plus the two things this library's results
+ * `required` is the floor plus the two things this library's results
  * need of any engine that gives them: the library's own step streams (draw for draw seedrandom's
  * alea, imported from `dist`; every seeded result depends on them) and each rollout's trajectory as
  * the public schema has it (a copy of the input, a record per step, the output, the replay counts),
@@ -59,7 +59,7 @@ const FLOOR = 'floor'
 /** The pseudo-build that runs {@link floorScript} with what the library's results require. */
 const REQUIRED = 'required'
 const isPseudo = (dist: string) => dist === FLOOR || dist === REQUIRED
-const DISTS = argument('dist', `dist,${FLOOR}`)
+const DISTS = argument('dist', `dist,${REQUIRED},${FLOOR}`)
   .split(',')
   .map((dist) => (isPseudo(dist) ? dist : resolve(ROOT, dist)))
 for (const dist of [
