@@ -27,7 +27,6 @@ describe('resolveSequentialGate', () => {
   it('fills every default; the run defaults (the plugin) sit between the call and the built-ins', () => {
     const resolved = resolveSequentialGate('rarely', 'toRarely', {}, {}, 11)
     expect(resolved).toEqual({
-      kind: 'sequential',
       direction: 'atMost',
       bound: 0.05,
       confidence: 0.95,
