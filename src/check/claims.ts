@@ -154,7 +154,7 @@ const parsedClaims = new WeakMap<Claim, ParsedClaim>()
 
 /** Parses a claim's options with its gate, and keeps the result for every check of the claim. */
 function parseClaim(claim: Claim, caller: string): ParsedClaim {
-  const parsed = gateOf(claim).parse(claim, caller)
+  const parsed = gateOf(claim)(claim, caller)
   parsedClaims.set(claim, parsed)
   return parsed
 }
