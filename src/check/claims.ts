@@ -3,6 +3,7 @@
 // the matcher names stored in reports and how `check` resolves and runs a claim are derived from
 // them; a new claim is an entry here plus, unless an existing one decides it, its gate (`gates.ts`,
 // with its verdict case in `src/verdict/schema.ts`).
+import { z } from 'zod'
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
 import type { Json } from '../json.js'
@@ -186,11 +187,10 @@ export type ClaimOfMatcher<M extends MatcherName> = {
   [K in ClaimKind]: (typeof CLAIMS)[K]['matcher'] extends M ? K : never
 }[ClaimKind]
 
-/** The matcher names, in the registry's order. */
-export const MATCHER_NAMES = Object.values(CLAIMS).map((entry) => entry.matcher) as [
-  MatcherName,
-  ...MatcherName[],
-]
+/** The rate matchers, in the registry's order, as reports store them: one per kind of claim. */
+export const MatcherNameSchema = z.enum(
+  Object.values(CLAIMS).map((entry) => entry.matcher) as [MatcherName, ...MatcherName[]],
+)
 
 /** The kind of claim each matcher makes. */
 export const CLAIM_OF_MATCHER = Object.fromEntries(

@@ -7,7 +7,7 @@ import {
   PassKReportSchema,
   ScoreSummarySchema,
 } from '../verdict/schema.js'
-import { MatcherNameSchema } from './matcher-name.js'
+import { MatcherNameSchema } from '../check/claims.js'
 
 /** The version tag of `report.json`. */
 export const RUN_REPORT_SCHEMA = 'vitest-causal-replay/report@1'
