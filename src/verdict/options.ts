@@ -86,14 +86,11 @@ const AttributeSchema: StrictOptions<typeof attributeFields> = z.strictObject(at
 /** What attribution runs on a failing rollout; `false` turns it off. */
 export type AttributeOptions = z.input<typeof AttributeSchema>
 
-/** Attribution settings with defaults filled in. */
-export type ResolvedAttribute = z.output<typeof AttributeSchema>
-
 /**
  * {@link ContextAttributeOptions} with defaults filled in; `ablate`, `parts` and `maxRollouts` stay
  * absent unless given (`maxRollouts`' default depends on the run: see the option).
  */
-export type ResolvedContextAttribute = Exclude<ResolvedAttribute['context'], false>
+export type ResolvedContextAttribute = Exclude<z.output<typeof AttributeSchema>['context'], false>
 
 const AttributeField = expecting(
   z.union([z.literal(false), AttributeSchema]),
