@@ -129,7 +129,7 @@ async function runClaimMatcher(
     if (watch.testEnded) return UNAWAITED
     throw error
   } finally {
-    watch.settle()
+    watch.settled = true
   }
   if (watch.testEnded) return UNAWAITED
   if (task !== undefined) await recordResult(task, matcher, result, settings.reportDir)
@@ -207,9 +207,6 @@ function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherNam
     signal: testSignal === undefined ? stop.signal : AbortSignal.any([testSignal, stop.signal]),
     testEnded: false,
     settled: false,
-    settle() {
-      watch.settled = true
-    },
   }
   task?.context.onTestFinished(() => {
     if (watch.settled) return
