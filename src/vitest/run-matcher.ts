@@ -37,15 +37,21 @@ export interface MatcherOutcome {
 
 /**
  * Every rate matcher, by name, for `expect.extend`: each runs {@link runMatcher} with the arguments
- * its claim takes (`CLAIMS`).
+ * its claim takes (`CLAIMS`), and points an option error at the user's line.
  */
 export function matcherFunctions(): Record<MatcherName, Matcher> {
-  const entries = Object.values(CLAIMS).map(({ matcher }) => [
-    matcher,
-    function (this: MatcherState, received: unknown, ...args: unknown[]) {
-      return runMatcher(this, matcher, received, args)
-    },
-  ])
+  const entries = Object.values(CLAIMS).map(({ matcher }) => {
+    async function rateMatcher(this: MatcherState, received: unknown, ...args: unknown[]) {
+      // Before any await: the test's line is on the stack, and an option error is pointed at it.
+      const site = captureCallSite(rateMatcher)
+      try {
+        return await runMatcher(this, matcher, received, args)
+      } catch (error) {
+        throw pointAtCallSite(error, site)
+      }
+    }
+    return [matcher, rateMatcher]
+  })
   return Object.fromEntries(entries) as Record<MatcherName, Matcher>
 }
 
@@ -62,22 +68,6 @@ const assertionCounts = new WeakMap<object, Map<string, number>>()
  * then leaves a summary in `task.meta` and an annotation for the reporters.
  */
 async function runMatcher(
-  state: MatcherState,
-  matcher: MatcherName,
-  received: unknown,
-  args: unknown[],
-): Promise<MatcherOutcome> {
-  // Before any await: the test's line is on the stack, and an option error is pointed at it.
-  const site = captureCallSite(runMatcher)
-  try {
-    return await runClaimMatcher(state, matcher, received, args)
-  } catch (error) {
-    throw pointAtCallSite(error, site)
-  }
-}
-
-/** What every matcher does around its claim, whose errors {@link runMatcher} points at the user's line. */
-async function runClaimMatcher(
   state: MatcherState,
   matcher: MatcherName,
   received: unknown,
