@@ -529,11 +529,6 @@ export function parseZeroTolerance(
   }))
 }
 
-/** Checks the baseline options of a matcher (`BaselineOptions`), before it adds the claim's file, key and update mode. */
-export function checkBaselineOptions(caller: string, options: unknown): void {
-  parseOptions(caller, BaselineOptionsSchema, options)
-}
-
 /** Parses the options of a `matchesBaseline` claim: the gate's, and where the baseline lives and how it may change. */
 export function parseBaselineClaim(
   caller: string,

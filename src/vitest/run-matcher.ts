@@ -14,6 +14,7 @@ import {
 } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
+import { parseOptions } from '../options/parse-options.js'
 import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { DEFAULTS } from '../options/defaults.js'
@@ -22,7 +23,7 @@ import { baselinePath } from '../verdict/baseline-file.js'
 import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import type { Deadline } from '../rollout/options.js'
-import { checkBaselineOptions, type BaselineOptions } from '../verdict/options.js'
+import { BaselineOptionsSchema, type BaselineOptions } from '../verdict/options.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { providedSettings } from './provided.js'
 import { coordinatedRateLimit } from './rate-limit-client.js'
@@ -219,7 +220,7 @@ function baselineClaim(
 ): Claim {
   const matcher = CLAIMS.baseline.matcher
   // The matcher places and keys the baseline itself: check what the user passed before adding that.
-  checkBaselineOptions(matcher, options)
+  parseOptions(matcher, BaselineOptionsSchema, options)
   const { name, ...rest } = options as BaselineOptions
   return claimOf(
     'baseline',
