@@ -34,13 +34,7 @@ export function shortenContext(context: Json, limits: ContextLimits = {}): strin
     if (model.tools.length > 0) lines.push(`tools: ${model.tools.join(', ')}`)
   } else if (Array.isArray(context)) {
     lines = context.map((item) => {
-      if (isMessage(item)) {
-        const content =
-          typeof item.content === 'string'
-            ? JSON.stringify(item.content)
-            : JSON.stringify(item.content ?? null)
-        return `${String(item.role)}: ${content}`
-      }
+      if (isMessage(item)) return `${String(item.role)}: ${JSON.stringify(item.content ?? null)}`
       return JSON.stringify(item)
     })
     if (lines.length > maxLines) {
