@@ -182,11 +182,6 @@ export type ClaimKindTaking<A extends ClaimArguments> = {
 /** The matcher of each kind of claim: `toRarely`. */
 export type MatcherName = (typeof CLAIMS)[ClaimKind]['matcher']
 
-/** The kind of claim a matcher makes. */
-export type ClaimOfMatcher<M extends MatcherName> = {
-  [K in ClaimKind]: (typeof CLAIMS)[K]['matcher'] extends M ? K : never
-}[ClaimKind]
-
 /** The rate matchers, in the registry's order, as reports store them: one per kind of claim. */
 export const MatcherNameSchema = z.enum(
   Object.values(CLAIMS).map((entry) => entry.matcher) as [MatcherName, ...MatcherName[]],
@@ -195,7 +190,7 @@ export const MatcherNameSchema = z.enum(
 /** The kind of claim each matcher makes. */
 export const CLAIM_OF_MATCHER = Object.fromEntries(
   Object.entries(CLAIMS).map(([kind, entry]) => [entry.matcher, kind]),
-) as { [M in MatcherName]: ClaimOfMatcher<M> }
+) as Record<MatcherName, ClaimKind>
 
 /**
  * A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always},
