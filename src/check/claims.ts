@@ -145,17 +145,12 @@ export const CLAIM_GATES: { readonly [K in ClaimKind]: ClaimGate<Claim & { reado
   scoreAtMost: scoreGate,
 }
 
-/** The gate that decides `claim`. */
-function gateOf(claim: Claim): ClaimGate<Claim> {
-  return CLAIM_GATES[claim.kind] as ClaimGate<Claim>
-}
-
 // Each claim a builder made, parsed by its gate then: a check resolves it without parsing again.
 const parsedClaims = new WeakMap<Claim, ParsedClaim>()
 
 /** Parses a claim's options with its gate, and keeps the result for every check of the claim. */
 function parseClaim(claim: Claim, caller: string): ParsedClaim {
-  const parsed = gateOf(claim)(claim, caller)
+  const parsed = (CLAIM_GATES[claim.kind] as ClaimGate<Claim>)(claim, caller)
   parsedClaims.set(claim, parsed)
   return parsed
 }
