@@ -420,13 +420,6 @@ export type ResolvedBaseline = Resolved<z.output<StrictOptions<BaselineFields>>,
 /** A resolved A/B comparison (`noWorseThan`). */
 export type ResolvedComparison = Resolved<z.output<typeof NoWorseThanOptionsSchema>, { maxRollouts: number }>
 
-/** Which claim a bound of 0 or 1 should have been: a rate claim cannot be proven at the extremes. */
-function extremeBoundHint(option: 'atMost' | 'atLeast', value: unknown): string | undefined {
-  if (option === 'atMost' && value === 0) return 'For "never", use never(pred, { rollouts }) / toNever.'
-  if (option === 'atLeast' && value === 1) return 'For "always", use always(pred, { rollouts }) / toAlways.'
-  return undefined
-}
-
 /**
  * Parses `rarely` / `usually` options, for runs to resolve (call > run defaults > built-in).
  * `caller` names the claim or matcher in messages.
@@ -437,14 +430,18 @@ export function parseSequentialGate(
   options: unknown,
 ): ParsedGate<ResolvedSequentialGate> {
   const boundOption = claim === 'rarely' ? 'atMost' : 'atLeast'
-  const hint = extremeBoundHint(boundOption, (options as Record<string, unknown> | null)?.[boundOption])
-  if (hint !== undefined) {
+  const given = (options as Record<string, unknown> | null)?.[boundOption]
+  // A rate claim cannot be proven at the extremes: a bound of 0 or 1 is the claim never or always.
+  if (given === (claim === 'rarely' ? 0 : 1)) {
     throw new InvalidOptionError({
       caller,
       option: boundOption,
       expected: `a rate in (0, 1), e.g. ${DEFAULTS[boundOption]}`,
-      received: String((options as Record<string, unknown>)[boundOption]),
-      hint,
+      received: String(given),
+      hint:
+        claim === 'rarely'
+          ? 'For "never", use never(pred, { rollouts }) / toNever.'
+          : 'For "always", use always(pred, { rollouts }) / toAlways.',
     })
   }
   const { atMost, atLeast, ...parsed } =
