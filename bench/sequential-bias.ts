@@ -144,7 +144,6 @@ for (const truth of [0.01, 0.03, 0.1, 0.2]) {
         allowErrors: false,
         label: undefined,
         passK: [],
-        kind: 'sequential',
         direction: 'atMost',
         bound: 0.05,
         maxRollouts: 400,

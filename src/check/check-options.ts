@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { CassetteOptionField } from '../cassette/mode.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
-import { parseOptions, type StrictOptions } from '../options/parse-options.js'
+import type { StrictOptions } from '../options/parse-options.js'
 import { RateLimitField } from '../rollout/rate-limit.js'
 
 const checkFields = {
@@ -43,8 +43,3 @@ export const CheckOptionsSchema: StrictOptions<typeof checkFields> = z.strictObj
 
 /** Options of `check`. */
 export type CheckOptions = z.input<typeof CheckOptionsSchema>
-
-/** `check`'s options, checked; an unknown or unusable one is an error that names it. */
-export function parseCheckOptions(options: unknown): z.output<typeof CheckOptionsSchema> {
-  return parseOptions('check', CheckOptionsSchema, options)
-}

@@ -8,6 +8,7 @@ import { openCassetteIn, type Cassette } from '../cassette/cassette.js'
 import { formatStaleCassetteLine } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
 import type { Environment } from '../options/environment.js'
+import { parseOptions } from '../options/parse-options.js'
 import { processRateLimit } from '../rollout/rate-limit.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
 import { buildArtifact, modelCost } from '../verdict/artifact.js'
@@ -16,7 +17,7 @@ import type { GateSubject } from '../verdict/gate.js'
 import { predicateLabel } from '../trajectory/predicate-label.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
-import { parseCheckOptions, type CheckOptions } from './check-options.js'
+import { CheckOptionsSchema, type CheckOptions } from './check-options.js'
 import { checkClaim, CLAIMS, parsedClaimOf, type Claim } from './claims.js'
 import type { GateContext } from './gates.js'
 import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
@@ -60,7 +61,7 @@ export async function checkIn(
 ): Promise<CheckResult> {
   const scenario = toScenario(target, 'check') as Scenario<unknown, unknown>
   checkClaim(claim)
-  const parsed = parseCheckOptions(options)
+  const parsed = parseOptions('check', CheckOptionsSchema, options)
   const name =
     parsed.name ??
     `${scenario.agent.name} ${claim.kind} ${parsedClaimOf(claim, CLAIMS[claim.kind].builder).label ?? predicateLabel(claimFunction(claim))}`

@@ -3,6 +3,7 @@
 // the matcher names stored in reports and how `check` resolves and runs a claim are derived from
 // them; a new claim is an entry here plus, unless an existing one decides it, its gate (`gates.ts`,
 // with its verdict case in `src/verdict/schema.ts`).
+import { z } from 'zod'
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
 import type { Json } from '../json.js'
@@ -144,17 +145,12 @@ export const CLAIM_GATES: { readonly [K in ClaimKind]: ClaimGate<Claim & { reado
   scoreAtMost: scoreGate,
 }
 
-/** The gate that decides `claim`. */
-function gateOf(claim: Claim): ClaimGate<Claim> {
-  return CLAIM_GATES[claim.kind] as ClaimGate<Claim>
-}
-
 // Each claim a builder made, parsed by its gate then: a check resolves it without parsing again.
 const parsedClaims = new WeakMap<Claim, ParsedClaim>()
 
 /** Parses a claim's options with its gate, and keeps the result for every check of the claim. */
 function parseClaim(claim: Claim, caller: string): ParsedClaim {
-  const parsed = gateOf(claim).parse(claim, caller)
+  const parsed = (CLAIM_GATES[claim.kind] as ClaimGate<Claim>)(claim, caller)
   parsedClaims.set(claim, parsed)
   return parsed
 }
@@ -181,21 +177,15 @@ export type ClaimKindTaking<A extends ClaimArguments> = {
 /** The matcher of each kind of claim: `toRarely`. */
 export type MatcherName = (typeof CLAIMS)[ClaimKind]['matcher']
 
-/** The kind of claim a matcher makes. */
-export type ClaimOfMatcher<M extends MatcherName> = {
-  [K in ClaimKind]: (typeof CLAIMS)[K]['matcher'] extends M ? K : never
-}[ClaimKind]
-
-/** The matcher names, in the registry's order. */
-export const MATCHER_NAMES = Object.values(CLAIMS).map((entry) => entry.matcher) as [
-  MatcherName,
-  ...MatcherName[],
-]
+/** The rate matchers, in the registry's order, as reports store them: one per kind of claim. */
+export const MatcherNameSchema = z.enum(
+  Object.values(CLAIMS).map((entry) => entry.matcher) as [MatcherName, ...MatcherName[]],
+)
 
 /** The kind of claim each matcher makes. */
 export const CLAIM_OF_MATCHER = Object.fromEntries(
   Object.entries(CLAIMS).map(([kind, entry]) => [entry.matcher, kind]),
-) as { [M in MatcherName]: ClaimOfMatcher<M> }
+) as Record<MatcherName, ClaimKind>
 
 /**
  * A claim about an agent's rate, built by {@link rarely}, {@link usually}, {@link never}, {@link always},

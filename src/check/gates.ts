@@ -69,14 +69,12 @@ export interface ResolvedGate {
  */
 export type ParsedClaim = ParsedGate<ResolvedGate, GateContext>
 
-/** The gate that decides claims shaped as `C` (a claim of one kind, or of any of some kinds). */
-export interface ClaimGate<C> {
-  /**
-   * Parses the claim's options (and threshold) when the claim is made, so a typo fails where it was
-   * written; `caller` names the builder or matcher. The run's defaults are filled in later.
-   */
-  parse(claim: C, caller: string): ParsedClaim
-}
+/**
+ * The gate that decides claims shaped as `C` (a claim of one kind, or of any of some kinds): it
+ * parses the claim's options (and threshold) when the claim is made, so a typo fails where it was
+ * written; `caller` names the builder or matcher. The run's defaults are filled in later.
+ */
+export type ClaimGate<C> = (claim: C, caller: string) => ParsedClaim
 
 /** A parsed claim whose gate, for a check's resolved options and context, runs as `runner` says. */
 function parsedClaim<Resolved extends ResolvedCommon>(
@@ -105,14 +103,12 @@ function rateGate<K extends string, Resolved extends ResolvedCommon>(
     options: Resolved,
   ) => Promise<GateRun>,
 ): ClaimGate<PredicateClaim<K>> {
-  return {
-    parse: (claim, caller) =>
-      parsedClaim(
-        parseFor(claim.kind, caller, claim.options),
-        (options) => (scenario, subject) =>
-          runWith(scenario, { ...subject, predicate: claim.predicate }, options),
-      ),
-  }
+  return (claim, caller) =>
+    parsedClaim(
+      parseFor(claim.kind, caller, claim.options),
+      (options) => (scenario, subject) =>
+        runWith(scenario, { ...subject, predicate: claim.predicate }, options),
+    )
 }
 
 /** The sequential rate gate: samples until its confidence sequence decides. */
@@ -122,48 +118,41 @@ export const sequentialGate = rateGate(parseSequentialGate, runSequentialGate)
 export const zeroToleranceGate = rateGate(parseZeroTolerance, runZeroToleranceGate)
 
 /** The baseline gate: the rate against the one stored in the claim's file, under its key. */
-export const baselineGate: ClaimGate<PredicateClaim<'baseline'>> = {
-  parse(claim, caller) {
-    const parsed = parseBaselineClaim(caller, claim.options)
-    return parsedClaim(parsed, (options, context) => {
-      const absolute = isAbsolute(parsed.file) ? parsed.file : resolve(context.root, parsed.file)
-      const target: BaselineTarget = {
-        file: absolute,
-        displayFile: relativeTo(context.root, absolute),
-        key: parsed.key,
-        updateState: parsed.update ?? (isCi(context.env) ? 'none' : 'new'),
-      }
-      return (scenario, subject) =>
-        runBaselineGate(scenario, { ...subject, predicate: claim.predicate }, options, target)
-    })
-  },
+export const baselineGate: ClaimGate<PredicateClaim<'baseline'>> = (claim, caller) => {
+  const parsed = parseBaselineClaim(caller, claim.options)
+  return parsedClaim(parsed, (options, context) => {
+    const absolute = isAbsolute(parsed.file) ? parsed.file : resolve(context.root, parsed.file)
+    const target: BaselineTarget = {
+      file: absolute,
+      displayFile: relativeTo(context.root, absolute),
+      key: parsed.key,
+      updateState: parsed.update ?? (isCi(context.env) ? 'none' : 'new'),
+    }
+    return (scenario, subject) =>
+      runBaselineGate(scenario, { ...subject, predicate: claim.predicate }, options, target)
+  })
 }
 
 /** The paired comparison gate: the candidate against a baseline agent, on the same seed. */
 export const comparisonGate: ClaimGate<
   PredicateClaim<'noWorseThan'> & { readonly baseline: Scenario<unknown, unknown> }
-> = {
-  parse: (claim, caller) =>
-    parsedClaim(parseComparison(caller, claim.options), (options, context) => {
-      // The baseline's model calls go through the cassette too, so a warm run replays both agents.
-      const baseline = {
-        name: claim.baseline.agent.name,
-        scenario: context.cassette == null ? claim.baseline : withCassette(claim.baseline, context.cassette),
-      }
-      return (scenario, subject) =>
-        runComparisonGate(scenario, baseline, { ...subject, predicate: claim.predicate }, options)
-    }),
-}
+> = (claim, caller) =>
+  parsedClaim(parseComparison(caller, claim.options), (options, context) => {
+    // The baseline's model calls go through the cassette too, so a warm run replays both agents.
+    const baseline = {
+      name: claim.baseline.agent.name,
+      scenario: context.cassette == null ? claim.baseline : withCassette(claim.baseline, context.cassette),
+    }
+    return (scenario, subject) =>
+      runComparisonGate(scenario, baseline, { ...subject, predicate: claim.predicate }, options)
+  })
 
 /** The score gate: an anytime-valid betting test of the scorer's mean against the threshold. */
-export const scoreGate: ClaimGate<ScorerClaim<Parameters<typeof parseScoreGate>[0]>> = {
-  parse: (claim, caller) =>
-    parsedClaim(
-      parseScoreGate(claim.kind, caller, claim.threshold, claim.options),
-      (options) => (scenario, subject) =>
-        runScoreGate(scenario, { ...subject, scorer: claim.scorer }, options),
-    ),
-}
+export const scoreGate: ClaimGate<ScorerClaim<Parameters<typeof parseScoreGate>[0]>> = (claim, caller) =>
+  parsedClaim(
+    parseScoreGate(claim.kind, caller, claim.threshold, claim.options),
+    (options) => (scenario, subject) => runScoreGate(scenario, { ...subject, scorer: claim.scorer }, options),
+  )
 
 /** `file` relative to `root` with forward slashes, or as given when outside it. */
 function relativeTo(root: string, file: string): string {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { writeJsonFile } from '../files/json-file.js'
-import { writeReportHtml } from '../html/write.js'
+import { writeFileAtomically } from '../files/atomic-write.js'
+import { renderReportHtml } from '../html/html.js'
 import { ArtifactSchema, type Artifact } from '../verdict/schema.js'
 
 /** Where an artifact and its report were written, relative to the report directory. */
@@ -63,7 +64,7 @@ export async function writeReportFiles(
   const html = `${path}.html`
   await writeJsonFile(join(reportDir, json), ArtifactSchema, artifact, 'artifact')
   try {
-    await writeReportHtml(join(reportDir, html), artifact)
+    await writeFileAtomically(join(reportDir, html), renderReportHtml(artifact))
     return { json, html, htmlError: null }
   } catch (error) {
     return { json, html: null, htmlError: asError(error) }

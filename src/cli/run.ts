@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isCausalReplayError } from '../errors.js'
-import { writeReportHtml } from '../html/write.js'
+import { writeFileAtomically } from '../files/atomic-write.js'
+import { renderReportHtml } from '../html/html.js'
+import { formatVerdictMessage } from '../text/verdict-message.js'
 import { readArtifact } from '../verdict/artifact-file.js'
 import type { Artifact } from '../verdict/schema.js'
-import { formatArtifact } from './show.js'
 import { USAGE } from './usage.js'
 import { packageVersion } from './version.js'
 import { RUN_REPORT_SCHEMA } from '../vitest/run-report.js'
@@ -73,7 +74,9 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   await refuseRunReport(command, file)
   const artifact = await readArtifact(file)
   if (command === 'show') {
-    io.stdout.write(`${formatArtifact(artifact)}\n`)
+    // As the test output printed it, but with every step of the attribution table: the test
+    // message folds unevaluated steps away, and this is where to see them.
+    io.stdout.write(`${formatVerdictMessage(artifact, { steps: 'all' })}\n`)
     return 0
   }
   return report(file, artifact, values.output, io)
@@ -115,7 +118,7 @@ async function report(
   if (resolve(target) === resolve(file)) {
     throw new UsageError(`report: the output ${target} is the artifact itself; pass another -o.`)
   }
-  await writeReportHtml(target, artifact)
+  await writeFileAtomically(target, renderReportHtml(artifact))
   io.stdout.write(`report: ${target}\n`)
   return 0
 }

@@ -1,35 +1,20 @@
-import type { Estimate } from '../stats/estimate.js'
 import { versusText } from '../text/comparison-lines.js'
-import type { ComparisonSummary } from '../verdict/schema.js'
 import { hrefForRelativePath } from './escape.js'
 import { markup, type Markup } from './markup.js'
 import { confidenceLevel, percent, rateIntervalText, scoreNumber } from '../text/numbers.js'
-import type { ScoreSummary } from '../verdict/schema.js'
+import { VERDICT_ORDER, type SummaryRow } from '../text/summary-table.js'
 import { renderPage } from './page.js'
 
 /** One row of the index page: a test's verdict and where its artifact and report are. */
-export type ReportIndexEntry = {
-  test: string
-  file: string
-  verdict: 'pass' | 'fail' | 'inconclusive'
-  /** The observed rate of the predicate, with its interval. */
-  rate: Estimate
-  /** The causal locus, when the test failed and attribution found one. */
-  locus: { index: number; name: string } | null
+export type ReportIndexEntry = Pick<
+  SummaryRow,
+  'test' | 'file' | 'verdict' | 'rate' | 'locus' | 'errors' | 'comparison' | 'score'
+> & {
   /** Path of the artifact JSON, relative to the index page; null when none was written. */
   artifact: string | null
   /** Path of the HTML report, relative to the index page; null when none was written. */
   html: string | null
-  /** Rollouts that ended in an error: with allowErrors, a gate can pass without them in its rate. */
-  errors?: number
-  /** An A/B comparison's baseline agent, difference and margin; absent for the other claims. */
-  comparison?: ComparisonSummary | undefined
-  /** Default: none (a rate gate). A score gate's mean, shown instead of the rate. */
-  score?: ScoreSummary | undefined
 }
-
-// Failures first: the index is opened to find what broke.
-const VERDICT_ORDER = { fail: 0, inconclusive: 1, pass: 2 } as const
 
 /**
  * The index page of a run: every report, failures first (then by file and test name), with the

@@ -54,8 +54,4 @@ export const DEFAULTS = {
   // check, and score claims
   checkFile: '',
   scoreRange: [0, 1],
-
-  // The plugin and the reporter
-  reporter: true,
-  silent: false,
 } as const

@@ -34,12 +34,8 @@ export function shortenContext(context: Json, limits: ContextLimits = {}): strin
     if (model.tools.length > 0) lines.push(`tools: ${model.tools.join(', ')}`)
   } else if (Array.isArray(context)) {
     lines = context.map((item) => {
-      if (isMessage(item)) {
-        const content =
-          typeof item.content === 'string' ? JSON.stringify(item.content) : compact(item.content ?? null)
-        return `${String(item.role)}: ${content}`
-      }
-      return compact(item)
+      if (isMessage(item)) return `${String(item.role)}: ${JSON.stringify(item.content ?? null)}`
+      return JSON.stringify(item)
     })
     if (lines.length > maxLines) {
       const hidden = lines.length - (maxLines - 1)
@@ -47,21 +43,16 @@ export function shortenContext(context: Json, limits: ContextLimits = {}): strin
     }
   } else if (context !== null && typeof context === 'object') {
     const keys = Object.keys(context)
-    lines = keys.map((key) => `${key}: ${compact(context[key] ?? null)}`)
+    lines = keys.map((key) => `${key}: ${JSON.stringify(context[key] ?? null)}`)
     if (lines.length > maxLines) {
       const hidden = lines.length - (maxLines - 1)
       lines = [...lines.slice(0, maxLines - 1), `… ${hidden} more key${hidden === 1 ? '' : 's'}`]
     }
   } else {
-    lines = [compact(context)]
+    lines = [JSON.stringify(context)]
   }
   // Escaped before the cut: a bidi control in a quoted message would reorder the line around it.
   return lines.map((line) => cutMiddle(showControls(line), width))
-}
-
-/** A value as one line of JSON. */
-function compact(value: Json): string {
-  return JSON.stringify(value)
 }
 
 function isMessage(value: Json): value is { role: Json; content?: Json } {

@@ -48,7 +48,7 @@ export function modelMessages(context: Json): ModelMessages | undefined {
 
 function aiSdkMessage(message: Json, i: number): MessageLine {
   const number = i + 1
-  if (!isObject(message)) return { number, role: 'message', summary: compact(message) }
+  if (!isObject(message)) return { number, role: 'message', summary: JSON.stringify(message) }
   const role = String(message.role)
   const content = message.content
   if (typeof content === 'string') return { number, role, summary: fold(content) }
@@ -87,7 +87,7 @@ function langchainMessage(message: JsonObject, i: number): MessageLine {
 
 function agentsItem(item: Json, i: number): MessageLine {
   const number = i + 1
-  if (!isObject(item)) return { number, role: 'item', summary: compact(item) }
+  if (!isObject(item)) return { number, role: 'item', summary: JSON.stringify(item) }
   if (item.type === 'function_call_result') {
     const output = item.output
     const summary =
@@ -95,20 +95,20 @@ function agentsItem(item: Json, i: number): MessageLine {
         ? fold(output)
         : isObject(output) && typeof output.text === 'string'
           ? fold(output.text)
-          : compact(output ?? null)
+          : JSON.stringify(output ?? null)
     return { number, role: `tool result, ${String(item.name ?? 'tool')}`, summary }
   }
   if (item.type === 'function_call') {
     return { number, role: 'assistant', summary: `${String(item.name)}(${argsText(item.arguments)})` }
   }
   if (typeof item.role === 'string') return { number, role: item.role, summary: contentText(item.content) }
-  return { number, role: String(item.type ?? 'item'), summary: compact(item) }
+  return { number, role: String(item.type ?? 'item'), summary: JSON.stringify(item) }
 }
 
 /** A message's content as text: a string folded, text blocks joined, other blocks by their type. */
 function contentText(content: Json | undefined): string {
   if (typeof content === 'string') return fold(content)
-  if (!Array.isArray(content)) return content === undefined ? '' : compact(content)
+  if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content)
   return content
     .map((block) =>
       isObject(block) && typeof block.text === 'string'
@@ -120,22 +120,22 @@ function contentText(content: Json | undefined): string {
 
 /** An AI SDK tool output as the model reads it: a text as text, a JSON value as compact JSON. */
 function outputSummary(output: Json | undefined): string {
-  if (!isObject(output)) return compact(output ?? null)
+  if (!isObject(output)) return JSON.stringify(output ?? null)
   if (typeof output.value === 'string') return fold(output.value)
-  if ('value' in output) return compact(output.value ?? null)
-  return typeof output.reason === 'string' ? fold(output.reason) : compact(output)
+  if ('value' in output) return JSON.stringify(output.value ?? null)
+  return typeof output.reason === 'string' ? fold(output.reason) : JSON.stringify(output)
 }
 
 /** Tool call arguments as compact JSON: a JSON string (the AI SDK's `input`) is shown as its value. */
 function argsText(args: Json | undefined): string {
   if (typeof args === 'string') {
     try {
-      return compact(JSON.parse(args) as Json)
+      return JSON.stringify(JSON.parse(args) as Json)
     } catch {
       return fold(args)
     }
   }
-  return compact(args ?? {})
+  return JSON.stringify(args ?? {})
 }
 
 /** The names of the tools a call offered: AI SDK `{ name }`, OpenAI-style `{ function: { name } }`. */
@@ -149,10 +149,6 @@ function toolNames(tools: Json | undefined): string[] {
 
 function fold(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
-}
-
-function compact(value: Json): string {
-  return JSON.stringify(value)
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -39,14 +39,16 @@ export interface SummaryOptions {
   paint?: (verdict: SummaryRow['verdict'], text: string) => string
 }
 
-// Failures first: the summary is read to find what broke.
-const ORDER = { fail: 0, inconclusive: 1, pass: 2 } as const
+/** Failures first: a summary (or the index page) is read to find what broke. */
+export const VERDICT_ORDER = { fail: 0, inconclusive: 1, pass: 2 } as const
 
 /** The rows in summary order: failures first, then inconclusive, then passes; each by file and name. */
 export function summaryOrder<Row extends SummaryRow>(rows: readonly Row[]): Row[] {
   return [...rows].sort(
     (a, b) =>
-      ORDER[a.verdict] - ORDER[b.verdict] || a.file.localeCompare(b.file) || a.test.localeCompare(b.test),
+      VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] ||
+      a.file.localeCompare(b.file) ||
+      a.test.localeCompare(b.test),
   )
 }
 

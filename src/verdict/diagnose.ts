@@ -14,17 +14,14 @@ import type { Json } from '../json.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { deriveSeed } from '../random/streams.js'
 import type { Trajectory } from '../trajectory/schema.js'
+import type { Artifact } from './schema.js'
 import type { Execution } from '../rollout/options.js'
 import type { ResolvedCommon, ResolvedContextAttribute } from './options.js'
 import type { GateRun } from './gate.js'
 import { rolloutTimeout, thrownMessage } from './sampling.js'
 
-/** Why an attribution stopped without a result: its error, and the replay rollout it failed on. */
-export interface AttributionFailure {
-  message: string
-  /** The replay rollout being scored when it failed, or null when it failed elsewhere. */
-  rollout: number | null
-}
+/** Why an attribution stopped without a result: its error, and the replay rollout it failed on (or null). */
+type AttributionFailure = NonNullable<Artifact['attributionError']>
 
 /** The attribution of a failing rollout (each part null when not run), or why it failed. */
 export interface Diagnosis {

@@ -86,14 +86,11 @@ const AttributeSchema: StrictOptions<typeof attributeFields> = z.strictObject(at
 /** What attribution runs on a failing rollout; `false` turns it off. */
 export type AttributeOptions = z.input<typeof AttributeSchema>
 
-/** Attribution settings with defaults filled in. */
-export type ResolvedAttribute = z.output<typeof AttributeSchema>
-
 /**
  * {@link ContextAttributeOptions} with defaults filled in; `ablate`, `parts` and `maxRollouts` stay
  * absent unless given (`maxRollouts`' default depends on the run: see the option).
  */
-export type ResolvedContextAttribute = Exclude<ResolvedAttribute['context'], false>
+export type ResolvedContextAttribute = Exclude<z.output<typeof AttributeSchema>['context'], false>
 
 const AttributeField = expecting(
   z.union([z.literal(false), AttributeSchema]),
@@ -391,61 +388,37 @@ export interface ParsedGate<Resolved, Run extends ClaimRun = ClaimRun> {
   forRun(run: Run, seed: number): Resolved
 }
 
-/** How a gate that samples until its test answers samples (the rate and score gates). */
-interface SequentialSampling {
-  maxRollouts: number
-  minRollouts: number
-  onInconclusive: 'fail' | 'pass'
-}
+/** A gate's parsed options resolved for a run (see `withRun`), with `Own` in place of the fields of the same names. */
+type Resolved<Parsed, Own> = Omit<Parsed, RunKeys | keyof Own> & ResolvedCommon & Own
+
+/** Which side of its bound (or threshold) a gate's claim puts the predicate's rate (or the mean score). */
+type Direction = { direction: 'atMost' | 'atLeast' }
 
 /** A resolved sequential gate (`rarely`, `usually`). */
-export type ResolvedSequentialGate = ResolvedCommon &
-  SequentialSampling & {
-    kind: 'sequential'
-    direction: 'atMost' | 'atLeast'
-    bound: number
-  }
+export type ResolvedSequentialGate = Resolved<
+  z.output<StrictOptions<SequentialFields>>,
+  Direction & { bound: number; maxRollouts: number }
+>
 
 /** A resolved score gate (`scoreAtLeast`, `scoreAtMost`). */
-export type ResolvedScoreGate = ResolvedCommon &
-  SequentialSampling & {
-    kind: 'score'
-    direction: 'atMost' | 'atLeast'
+export type ResolvedScoreGate = Resolved<
+  z.output<typeof ScoreOptionsSchema>,
+  Direction & {
     /** The threshold in the user's units, strictly inside `range`. */
     threshold: number
     range: readonly [number, number]
+    maxRollouts: number
   }
+>
 
 /** A resolved zero-tolerance gate (`never`, `always`). */
-export type ResolvedZeroTolerance = ResolvedCommon & {
-  kind: 'zero-tolerance'
-  direction: 'atMost' | 'atLeast'
-  rollouts: number
-}
+export type ResolvedZeroTolerance = Resolved<z.output<typeof ZeroToleranceOptionsSchema>, Direction>
 
 /** A resolved baseline gate. */
-export type ResolvedBaseline = ResolvedCommon & {
-  kind: 'baseline'
-  name: string | undefined
-  tolerance: number
-  rollouts: number
-  better: 'lower' | 'higher'
-}
+export type ResolvedBaseline = Resolved<z.output<StrictOptions<BaselineFields>>, { name: string | undefined }>
 
 /** A resolved A/B comparison (`noWorseThan`). */
-export type ResolvedComparison = ResolvedCommon & {
-  kind: 'comparison'
-  margin: number
-  better: 'lower' | 'higher'
-  maxRollouts: number
-}
-
-/** Which claim a bound of 0 or 1 should have been: a rate claim cannot be proven at the extremes. */
-function extremeBoundHint(option: 'atMost' | 'atLeast', value: unknown): string | undefined {
-  if (option === 'atMost' && value === 0) return 'For "never", use never(pred, { rollouts }) / toNever.'
-  if (option === 'atLeast' && value === 1) return 'For "always", use always(pred, { rollouts }) / toAlways.'
-  return undefined
-}
+export type ResolvedComparison = Resolved<z.output<typeof NoWorseThanOptionsSchema>, { maxRollouts: number }>
 
 /**
  * Parses `rarely` / `usually` options, for runs to resolve (call > run defaults > built-in).
@@ -457,35 +430,30 @@ export function parseSequentialGate(
   options: unknown,
 ): ParsedGate<ResolvedSequentialGate> {
   const boundOption = claim === 'rarely' ? 'atMost' : 'atLeast'
-  const hint = extremeBoundHint(boundOption, (options as Record<string, unknown> | null)?.[boundOption])
-  if (hint !== undefined) {
+  const given = (options as Record<string, unknown> | null)?.[boundOption]
+  // A rate claim cannot be proven at the extremes: a bound of 0 or 1 is the claim never or always.
+  if (given === (claim === 'rarely' ? 0 : 1)) {
     throw new InvalidOptionError({
       caller,
       option: boundOption,
       expected: `a rate in (0, 1), e.g. ${DEFAULTS[boundOption]}`,
-      received: String((options as Record<string, unknown>)[boundOption]),
-      hint,
+      received: String(given),
+      hint:
+        claim === 'rarely'
+          ? 'For "never", use never(pred, { rollouts }) / toNever.'
+          : 'For "always", use always(pred, { rollouts }) / toAlways.',
     })
   }
-  const {
-    atMost: _atMost,
-    atLeast: _atLeast,
-    ...parsed
-  } = {
-    atMost: undefined,
-    atLeast: undefined,
-    ...(claim === 'rarely'
-      ? parseOptions(caller, RarelyOptionsSchema, options)
-      : parseOptions(caller, UsuallyOptionsSchema, options)),
-  }
-  const bound = claim === 'rarely' ? _atMost : _atLeast
+  const { atMost, atLeast, ...parsed } =
+    claim === 'rarely'
+      ? { ...parseOptions(caller, RarelyOptionsSchema, options), atLeast: undefined }
+      : { ...parseOptions(caller, UsuallyOptionsSchema, options), atMost: undefined }
   // Checked against the built-in maximum when the claim is made, and against the run's in the run.
   maxRolloutsOf(parsed, {}, caller)
   return parsedGate(parsed, (common, run) => ({
     ...common,
-    kind: 'sequential',
     direction: boundOption,
-    bound: bound ?? DEFAULTS[boundOption],
+    bound: atMost ?? atLeast,
     maxRollouts: maxRolloutsOf(parsed, run.defaults, caller),
   }))
 }
@@ -517,7 +485,6 @@ export function parseScoreGate(
   // A score defines no pass^k (see ScoreOptions): the score gate reports none.
   return parsedGate({ ...parsed, passK: DEFAULTS.passK }, (common, run) => ({
     ...common,
-    kind: 'score',
     direction: claim === 'scoreAtMost' ? 'atMost' : 'atLeast',
     threshold,
     range: [min, max],
@@ -555,14 +522,8 @@ export function parseZeroTolerance(
   const parsed = parseOptions(caller, ZeroToleranceOptionsSchema, options)
   return parsedGate(parsed, (common) => ({
     ...common,
-    kind: 'zero-tolerance',
     direction: claim === 'never' ? 'atMost' : 'atLeast',
   }))
-}
-
-/** Checks the baseline options of a matcher (`BaselineOptions`), before it adds the claim's file, key and update mode. */
-export function checkBaselineOptions(caller: string, options: unknown): void {
-  parseOptions(caller, BaselineOptionsSchema, options)
 }
 
 /** Parses the options of a `matchesBaseline` claim: the gate's, and where the baseline lives and how it may change. */
@@ -577,7 +538,7 @@ export function parseBaselineClaim(
 } {
   const { file, name, update, ...parsed } = parseOptions(caller, BaselineClaimOptionsSchema, options)
   const key = (options as { name: string }).name
-  return { file, key, update, ...parsedGate(parsed, (common) => ({ ...common, kind: 'baseline', name })) }
+  return { file, key, update, ...parsedGate(parsed, (common) => ({ ...common, name })) }
 }
 
 /** Parses the options of an A/B comparison (`noWorseThan`, `toBeNoWorseThan`). */
@@ -585,7 +546,6 @@ export function parseComparison(caller: string, options: unknown): ParsedGate<Re
   const parsed = parseOptions(caller, NoWorseThanOptionsSchema, options)
   return parsedGate(parsed, (common, run) => ({
     ...common,
-    kind: 'comparison',
     maxRollouts: parsed.maxRollouts ?? run.defaults.maxRollouts ?? DEFAULTS.maxRollouts,
   }))
 }

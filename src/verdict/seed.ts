@@ -2,18 +2,10 @@ import { InvalidOptionError } from '../errors.js'
 import type { Environment } from '../options/environment.js'
 import { describeReceived } from '../options/received.js'
 import { deriveSeed } from '../random/streams.js'
+import type { Verdict } from './schema.js'
 
 /** The environment variable that overrides every derived seed of a run: `CAUSAL_REPLAY_SEED=1834512`. */
 export const SEED_ENV = 'CAUSAL_REPLAY_SEED'
-
-/** Where a gate's seed came from: printed with failures so the replay hint says how to get it back. */
-export type SeedSource = 'option' | 'env' | 'test'
-
-/** A chosen seed and its source. */
-export interface ChosenSeed {
-  seed: number
-  source: SeedSource
-}
 
 /**
  * The seed of a gate. An explicit `seed` option wins (it is part of the test's code); otherwise
@@ -25,7 +17,7 @@ export function chooseSeed(
   option: number | undefined,
   test: { file: string; name: string },
   env: Environment,
-): ChosenSeed {
+): { seed: number; source: Verdict['seedSource'] } {
   if (option !== undefined) return { seed: option, source: 'option' }
   const fromEnv = env[SEED_ENV]
   if (fromEnv !== undefined && fromEnv.trim() !== '') {

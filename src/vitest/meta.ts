@@ -7,7 +7,7 @@ import {
   PassKReportSchema,
   ScoreSummarySchema,
 } from '../verdict/schema.js'
-import { MatcherNameSchema } from './matcher-name.js'
+import { MatcherNameSchema } from '../check/claims.js'
 
 /**
  * What a rate assertion leaves in `task.meta.causalReplay` (one entry per assertion of a test):

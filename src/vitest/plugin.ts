@@ -102,17 +102,15 @@ export function causalReplay(pluginOptions: CausalReplayPluginOptions = {}): Plu
       return { test: { setupFiles: [SETUP_FILE] } }
     },
     async configureVitest({ vitest, project }) {
-      const reportDir = resolveReportDir(options.reportDir, vitest.config.root)
-      const provided: CausalReplayProvided = { reportDir }
-      if (options.confidence !== undefined) provided.confidence = options.confidence
-      if (options.maxRollouts !== undefined) provided.maxRollouts = options.maxRollouts
-      if (options.concurrency !== undefined) provided.concurrency = options.concurrency
-      if (options.cache !== undefined) provided.cache = options.cache
-      if (options.cacheRedact !== undefined) provided.cacheRedact = options.cacheRedact
-      if (options.rateLimit !== undefined)
-        provided.rateLimitUrl = (await runCoordinator(vitest, options.rateLimit)).url
+      const { reporter, rateLimit, ...settings } = options
+      const reportDir = resolveReportDir(settings.reportDir, vitest.config.root)
+      const provided: CausalReplayProvided = {
+        ...settings,
+        reportDir,
+        ...(rateLimit === undefined ? {} : { rateLimitUrl: (await runCoordinator(vitest, rateLimit)).url }),
+      }
       project.provide(PROVIDE_KEY, provided)
-      if (options.reporter === false || withReporter.has(vitest)) return
+      if (reporter === false || withReporter.has(vitest)) return
       withReporter.add(vitest)
       // Reporters are created after this hook, from this resolved list: adding to it keeps the
       // user's reporters (Vitest has already put 'default' there when none were configured).

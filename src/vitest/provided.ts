@@ -8,9 +8,9 @@ export interface CausalReplayProvided extends MatcherDefaults {
   /** The report directory, absolute. */
   reportDir: string
   /** The plugin's `cache` mode, when set (`CAUSAL_REPLAY_CACHE` still wins in the worker). */
-  cache?: CassetteMode
+  cache?: CassetteMode | undefined
   /** The plugin's `cacheRedact` keys, when set. */
-  cacheRedact?: string[]
+  cacheRedact?: string[] | undefined
   /** The URL of the plugin's rate-limit coordinator, when the plugin sets a `rateLimit`. */
   rateLimitUrl?: string
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { text } from 'node:stream/consumers'
 import { LocalRateLimit, type RateLimitOptions } from '../rollout/rate-limit.js'
 
 /** A running coordinator: its URL (handed to the workers) and how to stop it. */
@@ -67,8 +68,7 @@ async function handle(limit: LocalRateLimit, request: IncomingMessage, response:
     return
   }
   if (request.method === 'POST' && request.url === COORDINATOR_PATHS.tokens) {
-    const body = await readBody(request)
-    const tokens = (JSON.parse(body) as { tokens?: unknown }).tokens
+    const tokens = (JSON.parse(await text(request)) as { tokens?: unknown }).tokens
     if (typeof tokens !== 'number' || !(tokens >= 0)) {
       response.writeHead(400, { 'content-type': 'text/plain' }).end('tokens must be a non-negative number')
       return
@@ -78,14 +78,4 @@ async function handle(limit: LocalRateLimit, request: IncomingMessage, response:
     return
   }
   response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = ''
-    request.setEncoding('utf8')
-    request.on('data', (chunk: string) => (body += chunk))
-    request.on('end', () => resolve(body))
-    request.on('error', reject)
-  })
 }

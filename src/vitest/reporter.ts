@@ -11,7 +11,7 @@ import { BooleanField, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { displayPath } from '../files/display-path.js'
 import { appendJobSummary, STEP_SUMMARY_ENV } from './github-summary.js'
-import { readMetaEntries, type CausalReplayMetaEntry } from './meta.js'
+import { readMetaEntries } from './meta.js'
 import { resolveReportDir } from './provided.js'
 import { RUN_REPORT_SCHEMA, RunReportSchema, type RunReportEntry } from './run-report.js'
 
@@ -140,25 +140,12 @@ export default class CausalReplayReporter implements Reporter {
     const file = testCase.module.relativeModuleId.replaceAll('\\', '/')
     this.entries.set(
       testCase.id,
-      metaEntries.map((entry, index) => ({
+      metaEntries.map(({ reportDir, attempt: _attempt, ...entry }, index) => ({
+        ...entry,
         test: metaEntries.length === 1 ? testCase.fullName : `${testCase.fullName} [${index + 1}]`,
         file,
-        verdict: entry.verdict,
-        rate: entry.rate,
-        locus: entry.locus,
-        artifact: entry.artifact === null ? null : this.relocate(entry, entry.artifact),
-        html: entry.html === null ? null : this.relocate(entry, entry.html),
-        matcher: entry.matcher,
-        agent: entry.agent,
-        predicate: entry.predicate,
-        rolloutsUsed: entry.rolloutsUsed,
-        errors: entry.errors,
-        seed: entry.seed,
-        replay: entry.replay,
-        ...(entry.cost === undefined ? {} : { cost: entry.cost }),
-        ...(entry.passK === undefined ? {} : { passK: entry.passK }),
-        ...(entry.comparison === undefined ? {} : { comparison: entry.comparison }),
-        ...(entry.score === undefined ? {} : { score: entry.score }),
+        artifact: entry.artifact === null ? null : this.relocate(reportDir, entry.artifact),
+        html: entry.html === null ? null : this.relocate(reportDir, entry.html),
       })),
     )
   }
@@ -168,9 +155,9 @@ export default class CausalReplayReporter implements Reporter {
    * the same directory unless configured apart; after a merge from other machines the worker's
    * absolute path may not exist here, and the relative path is kept as the shards wrote it.
    */
-  private relocate(entry: CausalReplayMetaEntry, path: string): string {
-    if (resolve(entry.reportDir) === this.reportDir || !existsSync(entry.reportDir)) return path
-    return relative(this.reportDir, join(entry.reportDir, path)).replaceAll('\\', '/')
+  private relocate(reportDir: string, path: string): string {
+    if (resolve(reportDir) === this.reportDir || !existsSync(reportDir)) return path
+    return relative(this.reportDir, join(reportDir, path)).replaceAll('\\', '/')
   }
 
   /** A shard that writes a blob report: `--merge-reports` will produce the summary of all shards. */
@@ -193,19 +180,7 @@ export default class CausalReplayReporter implements Reporter {
 
 /** A report entry as a summary row (the terminal table's and the job summary's). */
 function summaryRow(entry: RunReportEntry): SummaryRow {
-  return {
-    test: entry.test,
-    file: entry.file,
-    verdict: entry.verdict,
-    rate: entry.rate,
-    rollouts: entry.rolloutsUsed,
-    errors: entry.errors,
-    locus: entry.locus,
-    cost: entry.cost,
-    passK: entry.passK,
-    comparison: entry.comparison,
-    score: entry.score,
-  }
+  return { ...entry, rollouts: entry.rolloutsUsed }
 }
 
 function messageOf(error: unknown): string {

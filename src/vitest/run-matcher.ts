@@ -10,13 +10,11 @@ import {
   noWorseThanClaim,
   scoreClaimOf,
   type Claim,
-  type ClaimKindTaking,
-  type ClaimOfMatcher,
-  type ClaimOptionTypes,
   type MatcherName,
 } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
+import { parseOptions } from '../options/parse-options.js'
 import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { DEFAULTS } from '../options/defaults.js'
@@ -25,7 +23,7 @@ import { baselinePath } from '../verdict/baseline-file.js'
 import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import type { Deadline } from '../rollout/options.js'
-import { checkBaselineOptions, type BaselineOptions, type ScoreOptions } from '../verdict/options.js'
+import { BaselineOptionsSchema, type BaselineOptions } from '../verdict/options.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { providedSettings } from './provided.js'
 import { coordinatedRateLimit } from './rate-limit-client.js'
@@ -38,63 +36,22 @@ export interface MatcherOutcome {
   message: () => string
 }
 
-/** The options object of each matcher. */
-type MatcherOptions<M extends MatcherName> = ClaimOptionTypes[ClaimOfMatcher<M>]['matcher']
-
-/** The matchers whose claim is about a scorer's mean. */
-type ScoreMatcherName = (typeof CLAIMS)[ClaimKindTaking<'scorer, threshold'>]['matcher']
-/** The matchers whose claim is about a predicate's rate. */
-type RateMatcherName = Exclude<MatcherName, ScoreMatcherName>
-
-/** A matcher as `expect.extend` takes it: `this` is Vitest's state, then `received` and the arguments. */
-export type MatcherFunction = (
-  this: MatcherState,
-  received: unknown,
-  ...args: never[]
-) => Promise<MatcherOutcome>
-
 /**
- * Every rate matcher, by name, for `expect.extend`: each binds its name to {@link runMatcher} or
- * {@link runScoreMatcher} after the arguments its claim takes (`CLAIMS`).
+ * Every rate matcher, by name, for `expect.extend`: each runs {@link runMatcher} with the arguments
+ * its claim takes (`CLAIMS`), and points an option error at the user's line.
  */
 export function matcherFunctions(): Record<MatcherName, Matcher> {
-  const entries = Object.values(CLAIMS).map((entry): [MatcherName, Matcher] => {
-    const matcher = entry.matcher
-    switch (entry.takes) {
-      case 'predicate':
-        return [
-          matcher,
-          function (this: MatcherState, received: unknown, predicate: unknown, options?: object) {
-            return runMatcher(this, matcher as RateMatcherName, received, predicate, options)
-          },
-        ]
-      case 'baseline, predicate':
-        return [
-          matcher,
-          function (
-            this: MatcherState,
-            received: unknown,
-            baseline: unknown,
-            predicate: unknown,
-            options?: object,
-          ) {
-            return runMatcher(this, matcher as RateMatcherName, received, predicate, options, baseline)
-          },
-        ]
-      case 'scorer, threshold':
-        return [
-          matcher,
-          function (
-            this: MatcherState,
-            received: unknown,
-            scorer: unknown,
-            threshold: unknown,
-            options?: ScoreOptions,
-          ) {
-            return runScoreMatcher(this, matcher as ScoreMatcherName, received, scorer, threshold, options)
-          },
-        ]
+  const entries = Object.values(CLAIMS).map(({ matcher }) => {
+    async function rateMatcher(this: MatcherState, received: unknown, ...args: unknown[]) {
+      // Before any await: the test's line is on the stack, and an option error is pointed at it.
+      const site = captureCallSite(rateMatcher)
+      try {
+        return await runMatcher(this, matcher, received, args)
+      } catch (error) {
+        throw pointAtCallSite(error, site)
+      }
     }
+    return [matcher, rateMatcher]
   })
   return Object.fromEntries(entries) as Record<MatcherName, Matcher>
 }
@@ -106,66 +63,16 @@ const assertionCounts = new WeakMap<object, Map<string, number>>()
 
 /**
  * The body of every rate matcher (the files in `matchers/` only bind a name): glue between Vitest
- * and `check`'s pipeline. It refuses `.not`, makes the matcher's claim (a baseline claim gets its
- * file beside the test, its key from the test's name and Vitest's update state), runs it with the
- * plugin's defaults, the test's seed and signal, then leaves a summary in `task.meta` and an
- * annotation for the reporters.
+ * and `check`'s pipeline. It refuses `.not`, makes the matcher's claim from `args` (what the claim
+ * takes, then the options; a baseline claim gets its file beside the test, its key from the test's
+ * name and Vitest's update state), runs it with the plugin's defaults, the test's seed and signal,
+ * then leaves a summary in `task.meta` and an annotation for the reporters.
  */
-export async function runMatcher<M extends RateMatcherName>(
-  state: MatcherState,
-  matcher: M,
-  received: unknown,
-  predicate: unknown,
-  options: MatcherOptions<M> | undefined,
-  /** The baseline agent of `toBeNoWorseThan`; no other matcher takes one. */
-  baseline?: unknown,
-): Promise<MatcherOutcome> {
-  // Before any await: the test's line is on the stack, and an option error is pointed at it.
-  const site = captureCallSite(runMatcher)
-  try {
-    // Options that are not an object are reported by the claim's schema, as `options`.
-    return await runClaimMatcher(state, matcher, received, options ?? {}, (call, test, task) =>
-      matcher === 'toBeNoWorseThan'
-        ? noWorseThanClaim(baseline, predicate, call, matcher)
-        : matcherClaim(matcher, predicate, call, state, test, task),
-    )
-  } catch (error) {
-    throw pointAtCallSite(error, site)
-  }
-}
-
-/**
- * The body of `toScoreAtLeast` and `toScoreAtMost`: as {@link runMatcher}, with a scorer and a
- * threshold where the rate matchers take a predicate.
- */
-export async function runScoreMatcher(
-  state: MatcherState,
-  matcher: ScoreMatcherName,
-  received: unknown,
-  scorer: unknown,
-  threshold: unknown,
-  options: ScoreOptions | undefined,
-): Promise<MatcherOutcome> {
-  const site = captureCallSite(runScoreMatcher)
-  try {
-    return await runClaimMatcher(state, matcher, received, options ?? {}, (call) =>
-      scoreClaimOf(CLAIM_OF_MATCHER[matcher], scorer, threshold, call as ScoreOptions, matcher),
-    )
-  } catch (error) {
-    throw pointAtCallSite(error, site)
-  }
-}
-
-/**
- * What every matcher does around its claim, whose errors the caller points at the user's line;
- * `makeClaim` gets the call's options with the confidence split over a retried test's attempts.
- */
-async function runClaimMatcher(
+async function runMatcher(
   state: MatcherState,
   matcher: MatcherName,
   received: unknown,
-  call: object,
-  makeClaim: (options: object, test: RunningTest, task: CurrentTest | undefined) => Claim,
+  args: unknown[],
 ): Promise<MatcherOutcome> {
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
@@ -174,8 +81,20 @@ async function runClaimMatcher(
   const settings = providedSettings(test.root)
   const index = nextAssertion(task, 'all')
   const attempts = testAttempts(task)
-  const split = splitConfidence(call, settings.confidence ?? DEFAULTS.confidence, attempts)
-  const claim = makeClaim(split.options, test, task)
+  const kind = CLAIM_OF_MATCHER[matcher]
+  const [first, second] = args
+  // Options that are not an object are reported by the claim's schema, as `options`.
+  const options = (CLAIMS[kind].takes === 'predicate' ? second : args[2]) ?? {}
+  // The confidence is split over a retried test's attempts.
+  const split = splitConfidence(options as object, settings.confidence ?? DEFAULTS.confidence, attempts)
+  const claim =
+    kind === 'noWorseThan'
+      ? noWorseThanClaim(first, second, split.options, matcher)
+      : kind === 'scoreAtLeast' || kind === 'scoreAtMost'
+        ? scoreClaimOf(kind, first, second, split.options, matcher)
+        : kind === 'baseline'
+          ? baselineClaim(first, split.options, state, test, task)
+          : claimOf(kind, first, split.options, matcher)
   // The test file's cassette: model calls an earlier run made are replayed instead of made again.
   const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
@@ -201,7 +120,7 @@ async function runClaimMatcher(
     if (watch.testEnded) return UNAWAITED
     throw error
   } finally {
-    watch.settle()
+    watch.settled = true
   }
   if (watch.testEnded) return UNAWAITED
   if (task !== undefined) await recordResult(task, matcher, result, settings.reportDir)
@@ -279,9 +198,6 @@ function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherNam
     signal: testSignal === undefined ? stop.signal : AbortSignal.any([testSignal, stop.signal]),
     testEnded: false,
     settled: false,
-    settle() {
-      watch.settled = true
-    },
   }
   task?.context.onTestFinished(() => {
     if (watch.settled) return
@@ -294,21 +210,17 @@ function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherNam
   return watch
 }
 
-/** The claim a matcher makes; a baseline lives beside the test file, keyed by the test's name. */
-function matcherClaim(
-  matcher: RateMatcherName,
+/** The claim of `toMatchRateBaseline`: its baseline lives beside the test file, keyed by the test's name. */
+function baselineClaim(
   predicate: unknown,
   options: object,
   state: MatcherState,
   test: RunningTest,
   task: CurrentTest | undefined,
 ): Claim {
-  const kind = CLAIM_OF_MATCHER[matcher]
-  if (kind === 'noWorseThan')
-    throw new CausalReplayError(`${matcher} makes its claim with its baseline agent`)
-  if (kind !== 'baseline') return claimOf(kind, predicate, options, matcher)
+  const matcher = CLAIMS.baseline.matcher
   // The matcher places and keys the baseline itself: check what the user passed before adding that.
-  checkBaselineOptions(matcher, options)
+  parseOptions(matcher, BaselineOptionsSchema, options)
   const { name, ...rest } = options as BaselineOptions
   return claimOf(
     'baseline',

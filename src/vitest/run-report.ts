@@ -1,44 +1,35 @@
 import { z } from 'zod'
-import { ReplayHandleSchema } from '../attribute/schema.js'
-import { EstimateSchema } from '../stats/estimate.js'
-import {
-  ComparisonSummarySchema,
-  ModelCostSchema,
-  PassKReportSchema,
-  ScoreSummarySchema,
-} from '../verdict/schema.js'
-import { MatcherNameSchema } from './matcher-name.js'
+import { CausalReplayMetaEntrySchema } from './meta.js'
 
 /** The version tag of `report.json`. */
 export const RUN_REPORT_SCHEMA = 'vitest-causal-replay/report@1'
+
+// What a report entry takes as it is from the test's meta entry: all but the worker's report
+// directory and attempt, and the paths, which the reporter makes relative to its own directory.
+const {
+  verdict,
+  rate,
+  locus,
+  artifact: _artifact,
+  html: _html,
+  reportDir: _reportDir,
+  attempt: _attempt,
+  ...metaFields
+} = CausalReplayMetaEntrySchema.shape
 
 /** One rate assertion of a run, as `report.json` lists it (a superset of the index page's entry). */
 export const RunReportEntrySchema = z.object({
   test: z.string(),
   /** The test file, relative to the project root. */
   file: z.string(),
-  verdict: z.enum(['pass', 'fail', 'inconclusive']),
-  rate: EstimateSchema,
-  locus: z.object({ index: z.number().int().nonnegative(), name: z.string() }).nullable(),
+  verdict,
+  rate,
+  locus,
   /** The artifact JSON, relative to the report directory; null when the worker could not write it. */
   artifact: z.string().nullable(),
   /** The HTML report, relative to the report directory; null when none was written. */
   html: z.string().nullable(),
-  matcher: MatcherNameSchema,
-  agent: z.string(),
-  predicate: z.string(),
-  rolloutsUsed: z.number().int().nonnegative(),
-  errors: z.number().int().nonnegative(),
-  seed: z.number().int(),
-  replay: ReplayHandleSchema.nullable(),
-  /** What the assertion's model calls cost; absent in reports from before it was counted. */
-  cost: ModelCostSchema.optional(),
-  /** pass^k of the run, as the verdict has it; absent with `passK: []` and in entries from before it was reported. */
-  passK: PassKReportSchema.optional(),
-  /** A score gate's mean; absent for rate gates (and in reports from before score gates). */
-  score: ScoreSummarySchema.optional(),
-  /** An A/B comparison's baseline agent, difference and margin; absent for the other claims. */
-  comparison: ComparisonSummarySchema.optional(),
+  ...metaFields,
 })
 export type RunReportEntry = z.infer<typeof RunReportEntrySchema>
 

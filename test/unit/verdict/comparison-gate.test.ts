@@ -6,10 +6,7 @@ import { claimDirection, VerdictSchema } from '../../../src/verdict/schema.js'
 import { coinAgent, common, returnedBad, subject, withOverrides, type GateOverrides } from './gate-helpers.js'
 
 function comparisonGate(overrides: GateOverrides<ResolvedComparison> = {}): ResolvedComparison {
-  return withOverrides(
-    { ...common(), kind: 'comparison', margin: 0.05, better: 'lower', maxRollouts: 400 },
-    overrides,
-  )
+  return withOverrides({ ...common(), margin: 0.05, better: 'lower', maxRollouts: 400 }, overrides)
 }
 
 function compare(candidate: number, baseline: number, overrides: GateOverrides<ResolvedComparison> = {}) {

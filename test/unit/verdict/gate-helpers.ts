@@ -67,7 +67,6 @@ export function sequentialGate(
   return withOverrides(
     {
       ...common(),
-      kind: 'sequential',
       direction: 'atMost',
       bound: 0.05,
       maxRollouts: 400,
@@ -82,13 +81,13 @@ export function sequentialGate(
 export function zeroToleranceGate(
   overrides: GateOverrides<ResolvedZeroTolerance> = {},
 ): ResolvedZeroTolerance {
-  return withOverrides({ ...common(), kind: 'zero-tolerance', direction: 'atMost', rollouts: 100 }, overrides)
+  return withOverrides({ ...common(), direction: 'atMost', rollouts: 100 }, overrides)
 }
 
 /** A resolved baseline gate (100 rollouts, no tolerance, lower is better) over {@link common} options. */
 export function baselineGate(overrides: GateOverrides<ResolvedBaseline> = {}): ResolvedBaseline {
   return withOverrides(
-    { ...common(), kind: 'baseline', name: undefined, tolerance: 0, rollouts: 100, better: 'lower' },
+    { ...common(), name: undefined, tolerance: 0, rollouts: 100, better: 'lower' },
     overrides,
   )
 }

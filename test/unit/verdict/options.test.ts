@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidOptionError } from '../../../src/errors.js'
+import { parseOptions } from '../../../src/options/parse-options.js'
 import { accountOf, Budget } from '../../../src/rollout/budget.js'
 import {
-  checkBaselineOptions,
+  BaselineOptionsSchema,
   parseBaselineClaim,
   parseScoreGate,
   parseSequentialGate,
@@ -27,7 +28,6 @@ describe('resolveSequentialGate', () => {
   it('fills every default; the run defaults (the plugin) sit between the call and the built-ins', () => {
     const resolved = resolveSequentialGate('rarely', 'toRarely', {}, {}, 11)
     expect(resolved).toEqual({
-      kind: 'sequential',
       direction: 'atMost',
       bound: 0.05,
       confidence: 0.95,
@@ -211,13 +211,13 @@ describe('resolveZeroTolerance and resolveBaseline', () => {
     expect(() => resolveZeroTolerance('never', 'toNever', { maxRollouts: 5 })).toThrow(
       /toNever: unknown option `maxRollouts`/,
     )
-    expect(() => checkBaselineOptions('toMatchRateBaseline', { tolerance: -0.1 })).toThrow(
+    expect(() => parseOptions('toMatchRateBaseline', BaselineOptionsSchema, { tolerance: -0.1 })).toThrow(
       'toMatchRateBaseline: `tolerance` must be a rate in [0, 1), e.g. 0.02, got -0.1.',
     )
-    expect(() => checkBaselineOptions('toMatchRateBaseline', { better: 'up' })).toThrow(
+    expect(() => parseOptions('toMatchRateBaseline', BaselineOptionsSchema, { better: 'up' })).toThrow(
       "toMatchRateBaseline: `better` must be 'lower' or 'higher'",
     )
-    expect(() => checkBaselineOptions('toMatchRateBaseline', { file: 'x.json' })).toThrow(
+    expect(() => parseOptions('toMatchRateBaseline', BaselineOptionsSchema, { file: 'x.json' })).toThrow(
       /toMatchRateBaseline: unknown option `file`/,
     )
   })

@@ -28,7 +28,6 @@ function scoreGate(overrides: GateOverrides<ResolvedScoreGate> = {}): ResolvedSc
   return withOverrides(
     {
       ...common(),
-      kind: 'score',
       direction: 'atLeast',
       threshold: 0.8,
       range: [0, 1],

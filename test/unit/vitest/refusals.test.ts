@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MatcherNameSchema } from '../../../src/vitest/matcher-name.js'
+import { MatcherNameSchema } from '../../../src/check/claims.js'
 import { refuseNot } from '../../../src/vitest/refusals.js'
 
 describe('refuseNot', () => {
