@@ -31,8 +31,6 @@ import {
 } from './context-parts.js'
 import { splitLeafUnits, unitRange, type TextUnits } from './context-spans.js'
 
-export type { ContextAttributionOptions } from './context-options.js'
-
 /**
  * Context attribution: which part of step k's context made `factual` go bad?
  *
