@@ -44,7 +44,6 @@ export type RecordOptions = z.input<typeof RecordOptionsSchema>
 export async function record(target: AgentOrScenario, options: RecordOptions): Promise<Trajectory> {
   const scenario = toScenario(target, 'record')
   const resolved = parseOptions('record', RecordOptionsSchema, options)
-  const { rollout } = resolved
   if (!accountOf(resolved.budget).tryChargeRollouts(1)) {
     throw new BudgetExceededError(
       `record: the budget has no rollout left (${resolved.budget.describe()}).`,
@@ -52,12 +51,8 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
     )
   }
   const { trajectory, stoppedByBudget } = await executeRollout(scenario, {
-    seed: resolved.seed,
-    rollout,
+    ...resolved,
     plan: SAMPLE_EVERYTHING,
-    timeoutMs: resolved.timeoutMs,
-    maxSteps: resolved.maxSteps,
-    budget: resolved.budget,
     signal: resolved.signal,
     onDivergence: 'count',
   })
