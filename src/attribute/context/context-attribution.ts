@@ -421,25 +421,19 @@ class ContextRun {
 
   private culprit(tested: PartArm, parts: readonly ContextPart[]): ContextCulprit {
     const { part } = tested
+    const { path, kind, label } = part
     const reported = parts[this.parts.indexOf(tested)] as ContextPart
     const found = this.refinement?.found
     if (found === undefined || this.refinement === undefined) {
-      return {
-        path: part.path,
-        kind: part.kind,
-        label: part.label,
-        text: part.text,
-        span: { start: 0, end: part.text.length },
-        effect: reported.effect,
-        pValue: reported.pValue,
-      }
+      const span = { start: 0, end: part.text.length }
+      return { path, kind, label, text: part.text, span, effect: reported.effect, pValue: reported.pValue }
     }
     const span = trimmed(part.text, found.span)
     const field = fieldAt(this.recordedContext(), part, span)
     return {
-      path: part.path,
-      kind: part.kind,
-      label: part.label,
+      path,
+      kind,
+      label,
       text: part.text.slice(span.start, span.end),
       span,
       ...(field === undefined ? {} : { field }),
