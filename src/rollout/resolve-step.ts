@@ -91,13 +91,22 @@ export function resolveStep<A extends Json>(
       return { kind: 'call', source: 'edited', policy: call.policy, sees, diverged: false, matched: false }
     }
     default:
-      return {
-        kind: 'call',
-        source: directive.policy === undefined ? 'policy' : 'swapped',
-        policy: (directive.policy as Policy<A> | undefined) ?? call.policy,
-        sees: call.agentContext,
-        diverged: false,
-        matched: false,
-      }
+      return directive.policy === undefined
+        ? {
+            kind: 'call',
+            source: 'policy',
+            policy: call.policy,
+            sees: call.agentContext,
+            diverged: false,
+            matched: false,
+          }
+        : {
+            kind: 'call',
+            source: 'swapped',
+            policy: directive.policy as Policy<A>,
+            sees: call.agentContext,
+            diverged: false,
+            matched: false,
+          }
   }
 }
