@@ -3,7 +3,7 @@ import { DEFAULTS } from '../options/defaults.js'
 import { functionField, PositiveIntegerField, SeedField } from '../options/fields.js'
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { concurrencyField, rolloutLimitFields, signalField } from '../options/run-fields.js'
-import { BudgetField } from './budget.js'
+import { BudgetField, type Budget } from './budget.js'
 
 /** Progress of a run, reported after every rollout. */
 export interface RolloutProgress {
@@ -91,12 +91,21 @@ export interface Deadline {
  * the gates' sampling and the matchers' attribution. The rate limit rides on the budget's account
  * and the cassette on the scenario's agent, where each rollout meets them.
  */
-export type Execution = Pick<
-  z.output<typeof RolloutOptionsSchema>,
-  'budget' | 'concurrency' | 'timeoutMs' | 'maxSteps' | 'signal' | 'onProgress'
-> & {
+export interface Execution {
+  /** The account rollouts are charged to: its limits, its spending, the rate limit model calls wait for. */
+  budget: Budget
+  /** Rollouts in flight at once. */
+  concurrency: number
+  /** A rollout running longer is an error outcome. */
+  timeoutMs: number
+  /** A rollout taking more steps is an error outcome. */
+  maxSteps: number
+  /** Aborting stops the rollouts in flight and starts no more. */
+  signal?: AbortSignal | undefined
   /** Default: none. The test's deadline, which caps rollouts and stops the gate and its attribution in time. */
   deadline?: Deadline | undefined
+  /** Default: none. Called after each rollout. */
+  onProgress?: ((progress: RolloutProgress) => void) | undefined
 }
 
 /**
@@ -104,6 +113,8 @@ export type Execution = Pick<
  * caller below the public boundary take it as it is, defaults filled in and the seed chosen.
  */
 export type ResolvedRolloutOptions = z.output<typeof RolloutOptionsSchema> & { seed: number }
+// The parsed options are the execution context, with no field copied into another object.
+const _rolloutOptionsExecute: ResolvedRolloutOptions extends Execution ? true : false = true
 
 /** Parses the options of `runRollouts`; without a `seed`, a random one. */
 export function resolveRolloutOptions(options: unknown): ResolvedRolloutOptions {
