@@ -39,14 +39,13 @@ export function judge(model: Model, rubric: string, options?: AgentsJudgeOptions
       outputType: 'text',
       tracing: false,
     } as unknown as ModelRequest
-    const prices = settings.prices
     return {
       policy: modelPolicy(model, { modelId, seed: seed ?? 'auto' }),
       options: {
         context: requestContext('response', request),
         model: id,
         meta: actionMeta,
-        ...costOption(prices, 'judge', (action) => answeringModel(action) ?? id, tokenCounts),
+        ...costOption(settings.prices, 'judge', (action) => answeringModel(action) ?? id, tokenCounts),
       },
       text: (action, name) => responseText(toModelResponse(action, name)),
     }
