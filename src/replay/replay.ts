@@ -50,9 +50,14 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
       undefined,
     )
   }
+  // Written out in the order the rollout pool writes them: every rollout's settings have one shape.
   const { trajectory, stoppedByBudget } = await executeRollout(scenario, {
-    ...resolved,
+    seed: resolved.seed,
+    rollout: resolved.rollout,
     plan: SAMPLE_EVERYTHING,
+    timeoutMs: resolved.timeoutMs,
+    maxSteps: resolved.maxSteps,
+    budget: resolved.budget,
     signal: resolved.signal,
     onDivergence: 'count',
   })
