@@ -6,7 +6,6 @@ import { copyJson, type Json, type JsonObject } from '../json.js'
 import { judgeProviderSeed, judgeStream } from '../random/streams.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { accountOf, Budget } from './budget.js'
-import { callTokens, tokenCount } from './record-step.js'
 
 /**
  * What a predicate that calls a model (a judge) may reach of the run it scores: the run's streams,
@@ -158,7 +157,8 @@ class RunEvaluation implements EvaluationContext {
         options.meta === undefined
           ? undefined
           : (copyJson(options.meta(action), `The meta of ${judge.name}`) as JsonObject)
-      if (limit !== undefined) await limit.recordTokens(callTokens(meta))
+      if (limit !== undefined)
+        await limit.recordTokens(tokens(meta?.['inputTokens']) + tokens(meta?.['outputTokens']))
       const usd = options.costUsd?.(action)
       if (usd !== undefined) {
         if (!(usd >= 0 && usd < Infinity)) {
@@ -171,8 +171,8 @@ class RunEvaluation implements EvaluationContext {
       if (options.model !== undefined) {
         accountOf(this.budget).chargeModelCall({
           kind: 'live',
-          inputTokens: tokenCount(meta?.['inputTokens']),
-          outputTokens: tokenCount(meta?.['outputTokens']),
+          inputTokens: tokens(meta?.['inputTokens']),
+          outputTokens: tokens(meta?.['outputTokens']),
           usd,
         })
       }
@@ -183,4 +183,8 @@ class RunEvaluation implements EvaluationContext {
       throw error
     }
   }
+}
+
+function tokens(value: Json | undefined): number {
+  return typeof value === 'number' && value >= 0 && Number.isFinite(value) ? value : 0
 }

@@ -1,5 +1,5 @@
 import { CausalReplayError } from '../errors.js'
-import type { Json, JsonObject } from '../json.js'
+import type { Json } from '../json.js'
 import type { Observation, Step } from '../trajectory/schema.js'
 import { copyStepValue, type PendingStep } from './pending-step.js'
 import type { TrajectoryRecorder } from './recorder.js'
@@ -100,9 +100,4 @@ function chargeModelCall(
 /** A token count from a step's meta: the adapters record `inputTokens` and `outputTokens` when the provider reports them. */
 export function tokenCount(value: Json | undefined): number {
   return typeof value === 'number' && value >= 0 && Number.isFinite(value) ? value : 0
-}
-
-/** Input plus output tokens of a call, from the meta its step records. */
-export function callTokens(meta: JsonObject | undefined): number {
-  return tokenCount(meta?.['inputTokens']) + tokenCount(meta?.['outputTokens'])
 }

@@ -8,7 +8,7 @@ import { copyStepValue, UNRESOLVED, type PendingStep } from './pending-step.js'
 import { PolicyView } from './policy-view.js'
 import type { ModelRateLimit } from './rate-limit.js'
 import type { TrajectoryRecorder } from './recorder.js'
-import { callTokens, recordStep } from './record-step.js'
+import { recordStep, tokenCount } from './record-step.js'
 import { resolveStep, type StepResolution } from './resolve-step.js'
 import { isPromiseLike } from './promise-like.js'
 
@@ -273,4 +273,9 @@ function giveUp<A extends Json>(recorder: TrajectoryRecorder, pending: PendingSt
   recorder.abandon(pending.index, pending.name, error)
   const { miss } = pending
   miss?.cassette.release(miss.key)
+}
+
+/** Input plus output tokens of a call, from the meta its step will record. */
+function callTokens(meta: JsonObject | undefined): number {
+  return tokenCount(meta?.['inputTokens']) + tokenCount(meta?.['outputTokens'])
 }
