@@ -28,7 +28,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import seedrandom from 'seedrandom'
-import { contrastive, shapley } from '../src/attribute/index.js'
+import { contrastive, shapley } from '../src/entries/attribution.js'
 import { defineAgent, type Trajectory } from '../src/index.js'
 import { record, replay, resample } from '../src/entries/replay.js'
 import { deriveSeed } from '../src/random/streams.js'

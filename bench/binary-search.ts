@@ -16,7 +16,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { contrastive, type ContrastiveOptions } from '../src/attribute/index.js'
+import { contrastive, type ContrastiveOptions } from '../src/entries/attribution.js'
 import { defineAgent, type Agent, type Trajectory } from '../src/index.js'
 import { record } from '../src/entries/replay.js'
 import { deriveSeed, stepStream } from '../src/random/streams.js'

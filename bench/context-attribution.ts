@@ -6,7 +6,7 @@
  * (a) Cost on the support example's failing path, as `check` runs it: the first refunding run of
  *     the support agent on the injected ticket, contrastive attribution on it (K = 64, CRN,
  *     sequential), then context attribution at its locus with the same K and seed, reusing the
- *     contrastive arm at the locus as its intact arm (`contextAttributionReusing`). Printed: both rollout
+ *     contrastive arm at the locus as its intact arm (`contextAttributionResolved`). Printed: both rollout
  *     counts, the ratio context / contrastive (target: ≤ 1, i.e. the context attribution adds at
  *     most what the contrastive one spent), and the same without refinement (`refine: false`).
  *     Two agents: the synthetic support agent (examples/support-agent), whose decision reads the
@@ -27,9 +27,11 @@
  */
 import {
   contextAttribution,
-  contextAttributionReusing,
+  contextAttributionResolved,
 } from '../src/attribute/context/context-attribution.js'
-import { contrastiveWithArms } from '../src/attribute/contrastive/contrastive.js'
+import { resolveContextAttributionOptions } from '../src/attribute/context/context-options.js'
+import { contrastiveArms } from '../src/attribute/contrastive/contrastive.js'
+import { resolveContrastiveOptions } from '../src/attribute/contrastive/contrastive-options.js'
 import { calledTool, type Agent, type Trajectory } from '../src/index.js'
 import type { Json } from '../src/entries/types.js'
 import { wilson } from '../src/stats/index.js'
@@ -70,23 +72,22 @@ async function cost(name: string, agent: Agent<never, unknown>): Promise<void> {
   for (let seed = 0; seed < COST_SEEDS; seed++) {
     const factual = await firstBadRun(scenario, seed, refundedWrongly)
     const shared = { isBad: refundedWrongly, rollouts: ROLLOUTS, seed }
-    const { result: attribution, arms } = await contrastiveWithArms(scenario, factual, shared)
+    const { result: attribution, arms } = await contrastiveArms(
+      factual,
+      resolveContrastiveOptions(scenario, factual, shared),
+    )
     if (attribution.locus === null) continue
     loci++
     // As the matchers run it: the contrastive arm at the locus is the intact arm, not run again.
     const intact = arms[attribution.locus]!
-    const context = await contextAttributionReusing(
-      scenario,
-      factual,
-      { ...shared, step: attribution.locus },
-      intact,
-    )
-    const partsOnly = await contextAttributionReusing(
-      scenario,
-      factual,
-      { ...shared, step: attribution.locus, refine: false },
-      intact,
-    )
+    const reusing = (options: { step: number; refine?: boolean }) =>
+      contextAttributionResolved(
+        factual,
+        resolveContextAttributionOptions(scenario, factual, { ...shared, ...options }),
+        intact,
+      )
+    const context = await reusing({ step: attribution.locus })
+    const partsOnly = await reusing({ step: attribution.locus, refine: false })
     contrastiveRollouts.push(attribution.rolloutsUsed)
     contextRollouts.push(context.rolloutsUsed)
     partsOnlyRollouts.push(partsOnly.rolloutsUsed)

@@ -21,7 +21,7 @@
 import { spawnSync } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { contrastive, shapley } from '../src/attribute/index.js'
+import { contrastive, shapley } from '../src/entries/attribution.js'
 import { defineAgent, type Trajectory } from '../src/index.js'
 import { record } from '../src/entries/replay.js'
 

@@ -21,7 +21,7 @@
  * the confidence sequence the gate prints (two-sided 90%, each end a one-sided 95% bound) beside a
  * 95% Wilson interval read at the same stop, which the gate printed before.
  */
-import { contrastive } from '../src/attribute/index.js'
+import { contrastive } from '../src/entries/attribution.js'
 import type { Trajectory } from '../src/index.js'
 import { record } from '../src/entries/replay.js'
 import { andAgent, pivotalAgent, returnedBad } from '../examples/synthetic/scms.js'

@@ -2,7 +2,7 @@
 // with a confidence interval, and counterfactual attribution of a failing run.
 import { describe, expect, test } from 'vitest'
 import '../../matchers/index.js'
-import { contrastive } from '../../src/attribute/index.js'
+import { contrastive } from '../../src/entries/attribution.js'
 import { calledTool } from '../../src/index.js'
 import { record, runRollouts } from '../../src/entries/replay.js'
 import { carefulTicket, injectedTicket } from '../support-agent/agent.js'

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest'
 import '../../matchers/index.js'
 import { swapModel } from '../../src/adapters/langchain/index.js'
-import { contrastive } from '../../src/attribute/index.js'
+import { contrastive } from '../../src/entries/attribution.js'
 import { calledTool } from '../../src/index.js'
 import { record, replay, runRollouts } from '../../src/entries/replay.js'
 import { carefulTicket, injectedTicket } from '../support-agent/agent.js'

@@ -6,11 +6,12 @@ import { langchainContextCodec } from './langchain/context-codec.js'
 import { openAiAgentsContextCodec } from './openai-agents/context-codec.js'
 
 /**
- * Every adapter's codec. The AI SDK and LangChain both name their calls `generate` / `stream`, and
- * tell apart by `prompt` vs stored `messages`; the first codec that reads a context lists its parts.
+ * Every adapter's codec, by the adapter's subpath. The AI SDK and LangChain both name their calls
+ * `generate` / `stream`, and tell apart by `prompt` vs stored `messages`; the first codec that reads
+ * a context lists its parts.
  */
-export const CONTEXT_CODECS: readonly ContextCodec[] = [
-  aiSdkContextCodec,
-  langchainContextCodec,
-  openAiAgentsContextCodec,
-]
+export const CONTEXT_CODECS: Readonly<Record<string, ContextCodec>> = {
+  'ai-sdk': aiSdkContextCodec,
+  langchain: langchainContextCodec,
+  'openai-agents': openAiAgentsContextCodec,
+}

@@ -69,22 +69,14 @@ const EntryKey = z.string().regex(/^(step|tool):[0-9a-f]{32}$/, 'a key step:<32 
 export const ValueRefSchema = z.string().regex(/^[0-9a-f]{32}$/, 'a value digest of 32 hex digits')
 
 /** A step entry as written: its request, action and meta are digests into the file's `values`. */
-export const StoredStepEntrySchema = z.strictObject({
-  kind: z.literal('step'),
-  name: z.string(),
-  model: z.string().optional(),
-  stream: StepStreamSchema,
-  summary: z.string(),
+export const StoredStepEntrySchema = StepEntrySchema.extend({
   request: ValueRefSchema.optional(),
   action: ValueRefSchema,
   meta: ValueRefSchema.optional(),
 })
 
 /** A tool entry as written: its arguments and result are digests into the file's `values`. */
-export const StoredToolEntrySchema = z.strictObject({
-  kind: z.literal('tool'),
-  tool: z.string(),
-  stream: ToolStreamSchema,
+export const StoredToolEntrySchema = ToolEntrySchema.extend({
   args: ValueRefSchema,
   result: ValueRefSchema.optional(),
 })

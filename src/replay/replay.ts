@@ -44,16 +44,16 @@ export type RecordOptions = z.input<typeof RecordOptionsSchema>
 export async function record(target: AgentOrScenario, options: RecordOptions): Promise<Trajectory> {
   const scenario = toScenario(target, 'record')
   const resolved = parseOptions('record', RecordOptionsSchema, options)
-  const { rollout } = resolved
   if (!accountOf(resolved.budget).tryChargeRollouts(1)) {
     throw new BudgetExceededError(
       `record: the budget has no rollout left (${resolved.budget.describe()}).`,
       undefined,
     )
   }
+  // Written out in the order the rollout pool writes them: every rollout's settings have one shape.
   const { trajectory, stoppedByBudget } = await executeRollout(scenario, {
     seed: resolved.seed,
-    rollout,
+    rollout: resolved.rollout,
     plan: SAMPLE_EVERYTHING,
     timeoutMs: resolved.timeoutMs,
     maxSteps: resolved.maxSteps,

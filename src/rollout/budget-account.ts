@@ -42,21 +42,6 @@ export type ModelCallCharge =
       reused: boolean
     }
 
-/** A spend with nothing in it. */
-export function emptySpend(): ModelSpend {
-  return {
-    modelCalls: 0,
-    cassetteHits: 0,
-    reusedHits: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    usd: 0,
-    unpricedCalls: 0,
-    savedUsd: 0,
-    unpricedHits: 0,
-  }
-}
-
 /** What a sub-account takes besides its parent. */
 export interface SubAccountOptions {
   /** Default: the parent's. The rate limit the live model calls charged to the sub-account wait for. */
@@ -75,7 +60,17 @@ export interface SubAccountOptions {
 export class BudgetAccount {
   private rollouts = 0
   private cost = 0
-  private readonly calls: ModelSpend = emptySpend()
+  private readonly calls: ModelSpend = {
+    modelCalls: 0,
+    cassetteHits: 0,
+    reusedHits: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    usd: 0,
+    unpricedCalls: 0,
+    savedUsd: 0,
+    unpricedHits: 0,
+  }
 
   /**
    * @param rolloutLimit the rollouts that may start in all (a sub-account: its parent's)

@@ -1,5 +1,4 @@
 import type { Policy, StepOptions, StepView } from '../agent/types.js'
-import { cassetteOf } from '../cassette/attach.js'
 import type { Cassette } from '../cassette/cassette.js'
 import type { StepCallKey } from '../cassette/key.js'
 import { BudgetExceededError, CausalReplayError } from '../errors.js'
@@ -79,22 +78,10 @@ export function registerEvaluation(
 /**
  * The evaluation context of a trajectory: the one its rollout registered, or for a trajectory the
  * engine did not produce (read from a file, built by hand), its seed and rollout's streams with no
- * cassette and a fresh account (`budget`, when given, instead). `agent` gives such a trajectory
- * the cassette that agent runs through.
+ * cassette and a fresh account.
  */
-export function evaluationOf(
-  trajectory: Trajectory<unknown, unknown>,
-  fallback: { budget?: Budget | undefined; agent?: object | undefined } = {},
-): EvaluationContext {
-  return (
-    EvaluationStamp.of(trajectory) ??
-    new RunEvaluation(
-      trajectory.seed,
-      trajectory.rollout,
-      fallback.budget ?? new Budget(),
-      fallback.agent === undefined ? undefined : cassetteOf(fallback.agent),
-    )
-  )
+export function evaluationOf(trajectory: Trajectory<unknown, unknown>): EvaluationContext {
+  return EvaluationStamp.of(trajectory) ?? standaloneEvaluation(trajectory, new Budget(), undefined)
 }
 
 /** A standalone context for a trajectory: its streams, a cassette if given, and `budget`'s account. */
@@ -121,13 +108,14 @@ class RunEvaluation implements EvaluationContext {
     signal: AbortSignal,
   ): Promise<A> {
     const { seed, rollout, cassette } = this
-    const view = judgeView(
-      judge.name,
-      judge.call,
-      options.context,
-      judgeProviderSeed(seed, rollout, judge.id, judge.call),
+    // The judge's name, its call number as the index, its request, its stream's seed and its signal.
+    const view: StepView = {
+      name: judge.name,
+      index: judge.call,
+      context: options.context,
+      seed: judgeProviderSeed(seed, rollout, judge.id, judge.call),
       signal,
-    )
+    }
     const cacheable = cassette !== undefined && (options.cache ?? options.model !== undefined)
     const key: StepCallKey = {
       name: judge.name,
@@ -195,17 +183,6 @@ class RunEvaluation implements EvaluationContext {
       throw error
     }
   }
-}
-
-/** The view a judge's policy gets: its name, its call number as the index, its request, seed and signal. */
-function judgeView(
-  name: string,
-  index: number,
-  context: Json | undefined,
-  seed: number,
-  signal: AbortSignal,
-): StepView {
-  return { name, index, context, seed, signal }
 }
 
 function tokens(value: Json | undefined): number {

@@ -7,8 +7,6 @@ import { TrajectoryRecorder, type RolloutSettings } from './recorder.js'
 import { RolloutContext } from './rollout-context.js'
 import { MAX_TIMER_MS, unwatch, watch } from './watchdog.js'
 
-export type { RolloutSettings } from './recorder.js'
-
 /** A finished rollout. `stoppedByBudget` rollouts are not outcomes and are left out of every rate. */
 export interface RolloutResult {
   trajectory: Trajectory

@@ -4,6 +4,7 @@ import { wilson } from '../stats/wilson.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
 import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
+import { isPromiseLike } from './promise-like.js'
 
 /** A graded outcome: a label for people and a score in [0, 1] for statistics. */
 export interface ScoredOutcome {
@@ -67,9 +68,7 @@ export class RolloutSet {
       )
       return wilson(holds.filter(Boolean).length, holds.length, confidence)
     }
-    const isThenable = (verdict: unknown) =>
-      typeof (verdict as { then?: unknown } | null)?.then === 'function'
-    if (verdicts.some(isThenable))
+    if (verdicts.some(isPromiseLike))
       return Promise.all(verdicts.map((verdict) => Promise.resolve(verdict))).then(count)
     return count(verdicts)
   }

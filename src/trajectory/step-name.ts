@@ -8,11 +8,6 @@
 /** A caller-chosen step name, from which call of the wrapped model this is (1-based, per rollout). */
 export type StepNamer = (call: { ordinal: number }) => string
 
-/** `family#ordinal`: the step name of the `ordinal`-th call (1-based) of a model named `family`. */
-function numberedStep(family: string, ordinal: number): string {
-  return `${family}#${ordinal}`
-}
-
 /** The family of a step name: `model` for `model#2`; a name without a `#n` suffix is its own family. */
 export function stepFamily(name: string): string {
   return name.replace(/#\d+$/, '')
@@ -20,13 +15,13 @@ export function stepFamily(name: string): string {
 
 /**
  * A counter of one wrapped model's calls in one rollout, which names each call's step: `family#n`
- * by default, or what `namer` returns for it. Adapters make one per `wrapModel` call, and
+ * for a family, or what a namer returns for it. Adapters make one per `wrapModel` call, and
  * `wrapModel` is called inside the agent's `run`, once per rollout, so the count restarts there.
  */
-export function stepNames(family: string, namer?: StepNamer): () => string {
+export function stepNames(name: string | StepNamer): () => string {
   let ordinal = 0
   return () => {
     ordinal++
-    return namer === undefined ? numberedStep(family, ordinal) : namer({ ordinal })
+    return typeof name === 'string' ? `${name}#${ordinal}` : name({ ordinal })
   }
 }

@@ -12,18 +12,18 @@ const CONTEXTS: Record<string, JsonObject> = {
 describe('CONTEXT_CODECS', () => {
   it('reads each SDK context with its own codec only: the AI SDK and LangChain share call names', () => {
     for (const [sdk, context] of Object.entries(CONTEXTS)) {
-      const readers = CONTEXT_CODECS.filter((codec) => codec.parts(context) !== undefined)
+      const readers = Object.entries(CONTEXT_CODECS).filter(([, codec]) => codec(context) !== undefined)
       expect(
-        readers.map((codec) => codec.sdk),
+        readers.map(([name]) => name),
         sdk,
       ).toEqual([sdk])
     }
   })
 
   it('reads no plain object context: those are split by their keys', () => {
-    for (const codec of CONTEXT_CODECS) {
-      expect(codec.parts({ call: 'generate', ticket: 'late order' })).toBeUndefined()
-      expect(codec.parts({ prompt: [] })).toBeUndefined()
+    for (const codec of Object.values(CONTEXT_CODECS)) {
+      expect(codec({ call: 'generate', ticket: 'late order' })).toBeUndefined()
+      expect(codec({ prompt: [] })).toBeUndefined()
     }
   })
 })

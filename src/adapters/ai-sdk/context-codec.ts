@@ -21,13 +21,10 @@ const AI_SDK_CALLS = new Set(['generate', 'stream'])
  * message, the system prompt included. A removed tool result keeps its place with the output
  * `{ type: 'text', value: '' }`; an assistant message with tool calls loses its text, not its calls.
  */
-export const aiSdkContextCodec: ContextCodec = {
-  sdk: 'ai-sdk',
-  parts: (context) =>
-    typeof context.call === 'string' && AI_SDK_CALLS.has(context.call) && Array.isArray(context.prompt)
-      ? aiSdkParts(context.prompt)
-      : undefined,
-}
+export const aiSdkContextCodec: ContextCodec = (context) =>
+  typeof context.call === 'string' && AI_SDK_CALLS.has(context.call) && Array.isArray(context.prompt)
+    ? aiSdkParts(context.prompt)
+    : undefined
 
 function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
   const parts: ContextPartHandle[] = []

@@ -29,14 +29,13 @@ export function judge(model: LanguageModelV3, rubric: string, options?: JudgeOpt
       ],
       temperature: settings.temperature,
     }
-    const prices = settings.prices
     return {
       policy: modelPolicy(model),
       options: {
         context: callContext('generate', callOptions),
         model: model.modelId,
         meta: actionMeta,
-        ...costOption(prices, 'judge', answeringModel, tokenCounts),
+        ...costOption(settings.prices, 'judge', answeringModel, tokenCounts),
       },
       text: (action, name) =>
         toGenerateResult(action, name)

@@ -20,15 +20,10 @@ const LANGCHAIN_CALLS = new Set(['generate', 'stream'])
  * stored message. A removed tool message keeps its place with `content: ''`; an AI message with
  * tool calls loses its text, not its calls.
  */
-export const langchainContextCodec: ContextCodec = {
-  sdk: 'langchain',
-  parts: (context) =>
-    typeof context.call === 'string' &&
-    LANGCHAIN_CALLS.has(context.call) &&
-    isStoredMessages(context.messages)
-      ? langchainParts(context.messages)
-      : undefined,
-}
+export const langchainContextCodec: ContextCodec = (context) =>
+  typeof context.call === 'string' && LANGCHAIN_CALLS.has(context.call) && isStoredMessages(context.messages)
+    ? langchainParts(context.messages)
+    : undefined
 
 function langchainParts(messages: JsonObject[]): ContextPartHandle[] {
   const parts: ContextPartHandle[] = []

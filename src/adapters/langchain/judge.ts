@@ -32,14 +32,13 @@ export function judge(model: ChatModel, rubric: string, options?: LangChainJudge
       },
       'The messages of a judge call',
     )
-    const prices = settings.prices
     return {
       policy: modelPolicy(model, { modelId, passSeed: true }),
       options: {
         context,
         model: modelId,
         meta: actionMeta,
-        ...costOption(prices, 'judge', answeringModel, tokenCounts),
+        ...costOption(settings.prices, 'judge', answeringModel, tokenCounts),
       },
       text: (action, name) =>
         toChatResult(action, name)

@@ -23,15 +23,12 @@ const AGENTS_CALLS = new Set(['response', 'stream'])
  * each message and each tool result). A removed tool result keeps its place with `output: ''`; a
  * string input becomes `''` (the request needs an input).
  */
-export const openAiAgentsContextCodec: ContextCodec = {
-  sdk: 'openai-agents',
-  parts: (context) =>
-    typeof context.call === 'string' &&
-    AGENTS_CALLS.has(context.call) &&
-    (typeof context.input === 'string' || Array.isArray(context.input))
-      ? agentsParts(context)
-      : undefined,
-}
+export const openAiAgentsContextCodec: ContextCodec = (context) =>
+  typeof context.call === 'string' &&
+  AGENTS_CALLS.has(context.call) &&
+  (typeof context.input === 'string' || Array.isArray(context.input))
+    ? agentsParts(context)
+    : undefined
 
 function agentsParts(context: JsonObject): ContextPartHandle[] {
   const parts: ContextPartHandle[] = []

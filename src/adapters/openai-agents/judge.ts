@@ -1,12 +1,11 @@
 import type { ModelRequest, ModelResponse } from '@openai/agents'
 import { makeJudge, type Judge, type JudgeOptions } from '../shared/judge.js'
-import { checkPriceTable, costOption } from '../shared/pricing.js'
+import { costOption } from '../shared/pricing.js'
 import { actionMeta, answeringModel, tokenCounts, toModelResponse } from './model-action.js'
 import { modelPolicy, type SeedOption } from './model-policy.js'
 import { requestContext } from './request-context.js'
-import { checkModel } from './wrap-model.js'
+import { checkModel, checkPricedModel } from './wrap-model.js'
 import type { Model } from '@openai/agents'
-import { InvalidOptionError } from '../../errors.js'
 
 /** Options of the Agents SDK's {@link judge}: the shared ones, the model's id and how its seed is sent. */
 export interface AgentsJudgeOptions extends JudgeOptions {
@@ -28,18 +27,7 @@ const UNNAMED_JUDGE_MODEL = 'openai-agents judge model'
 export function judge(model: Model, rubric: string, options?: AgentsJudgeOptions): Judge {
   checkModel(model, 'judge')
   const { modelId, seed, ...shared } = options ?? {}
-  if (shared.prices !== undefined) {
-    if (modelId === undefined) {
-      throw new InvalidOptionError({
-        caller: 'judge',
-        option: 'modelId',
-        expected: "the model's id (the key of its entry in `prices`) when `prices` is given",
-        received: 'undefined',
-        hint: 'The Agents SDK does not tell which model a `Model` calls.',
-      })
-    }
-    checkPriceTable(shared.prices, modelId, 'judge')
-  }
+  if (shared.prices !== undefined) checkPricedModel(shared.prices, modelId, 'judge')
   const id = modelId ?? UNNAMED_JUDGE_MODEL
   return makeJudge('judge', id, rubric, shared, (prompt, settings) => {
     const request = {
@@ -51,14 +39,13 @@ export function judge(model: Model, rubric: string, options?: AgentsJudgeOptions
       outputType: 'text',
       tracing: false,
     } as unknown as ModelRequest
-    const prices = settings.prices
     return {
       policy: modelPolicy(model, { modelId, seed: seed ?? 'auto' }),
       options: {
         context: requestContext('response', request),
         model: id,
         meta: actionMeta,
-        ...costOption(prices, 'judge', (action) => answeringModel(action) ?? id, tokenCounts),
+        ...costOption(settings.prices, 'judge', (action) => answeringModel(action) ?? id, tokenCounts),
       },
       text: (action, name) => responseText(toModelResponse(action, name)),
     }

@@ -58,7 +58,7 @@ export function answeringModel(action: Json): string | undefined {
 
 /** Token counts of a model step: the response's usage, or that of the stream's `response_done` event. */
 export function tokenCounts(action: Json): TokenCounts {
-  const usage = usageOf(action)
+  const usage = responseOf(action)?.usage
   if (usage === undefined)
     return { inputTokens: undefined, cachedInputTokens: undefined, outputTokens: undefined }
   const details = usage.inputTokensDetails
@@ -75,7 +75,7 @@ export function tokenCounts(action: Json): TokenCounts {
  */
 export function actionMeta(action: Json): JsonObject {
   const meta: JsonObject = {}
-  const summary = summaryOf(outputOf(action))
+  const summary = summaryOf(responseOf(action)?.output ?? [])
   if (summary !== '') meta.summary = summary
   const call = asObject(action)?.call
   if (typeof call === 'string') meta.call = call
@@ -88,19 +88,18 @@ export function actionMeta(action: Json): JsonObject {
   return meta
 }
 
-/** The output items of a response, or of a stream's `response_done` event. */
-function outputOf(action: Json): unknown[] {
+/** The response a step answered: `getResponse`'s, or that of the stream's `response_done` event. */
+function responseOf(action: Json): { output?: readonly unknown[]; usage?: UsageFields } | undefined {
   const object = asObject(action)
   if (object?.call === 'response') {
-    return (decodeJson(object.response ?? null, CODEC) as Partial<ModelResponse> | null)?.output ?? []
+    return (decodeJson(object.response ?? null, CODEC) as Partial<ModelResponse> | null) ?? undefined
   }
   if (object?.call === 'stream') {
-    const done = (decodeJson(object.events ?? [], CODEC) as StreamEvent[]).findLast(
-      (event) => event.type === 'response_done',
-    )
-    return done?.type === 'response_done' ? done.response.output : []
+    const events = decodeJson(object.events ?? [], CODEC) as StreamEvent[]
+    const done = events.findLast((event) => event.type === 'response_done')
+    return done?.type === 'response_done' ? done.response : undefined
   }
-  return []
+  return undefined
 }
 
 function summaryOf(output: readonly unknown[]): string {
@@ -125,17 +124,4 @@ function summaryOf(output: readonly unknown[]): string {
 
 type UsageFields = Pick<Usage, 'inputTokens' | 'outputTokens'> & {
   inputTokensDetails?: Record<string, number> | Array<Record<string, number>> | undefined
-}
-
-function usageOf(action: Json): UsageFields | undefined {
-  const object = asObject(action)
-  if (object?.call === 'response') {
-    return (decodeJson(object.response ?? null, CODEC) as Partial<ModelResponse> | null)?.usage
-  }
-  if (object?.call === 'stream') {
-    const events = decodeJson(object.events ?? [], CODEC) as StreamEvent[]
-    const done = events.findLast((event) => event.type === 'response_done')
-    return done?.type === 'response_done' ? done.response.usage : undefined
-  }
-  return undefined
 }

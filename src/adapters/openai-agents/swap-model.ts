@@ -1,7 +1,8 @@
 import type { Model } from '@openai/agents'
 import { swapPolicy, type Intervention } from '../../replay/interventions.js'
 import { modelPolicy, type SeedOption } from './model-policy.js'
-import { checkedFamily, checkModel, policySettings } from './wrap-model.js'
+import { swappedFamily } from '../shared/model-call.js'
+import { checkModel, policySettings } from './wrap-model.js'
 
 /** Options of {@link swapModel}. */
 export interface SwapModelOptions {
@@ -24,6 +25,6 @@ export interface SwapModelOptions {
  */
 export function swapModel(step: number, model: Model, options: SwapModelOptions = {}): Intervention {
   checkModel(model, 'swapModel')
-  const name = checkedFamily(options.name, 'swapModel')
+  const name = swappedFamily({ name: options.name })
   return swapPolicy(step, { [name]: modelPolicy(model, policySettings(options, 'swapModel')) })
 }

@@ -42,14 +42,11 @@ export interface WrapModelOptions {
 
 const NonEmptyStringField = expecting(z.string().min(1), 'a non-empty string')
 
-// Apart and not strict: `swapModel` checks its own options (`name`, `modelId`, `seed`) with these,
-// through `checkedFamily` and `policySettings`.
+// Apart and not strict: `swapModel` checks its `modelId` and `seed` with these, through `policySettings`.
 const PolicyOptionsSchema = z.object({
   modelId: NonEmptyStringField.optional(),
   seed: oneOf(['auto', 'providerData', 'none'] as const satisfies readonly SeedOption[]).optional(),
 })
-// `swapModel` swaps a family, a plain name; `wrapModel` also takes a function naming each call.
-const StepFamilySchema = z.object({ name: NonEmptyStringField.optional() })
 
 const WrapModelOptionsSchema = z.strictObject({
   name: ModelStepNameField.optional(),
@@ -84,18 +81,7 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
   const stepNames = modelStepNames(parsed.name ?? DEFAULT_MODEL_STEP, 'wrapModel')
   const settings: ModelPolicySettings = { modelId: parsed.modelId, seed: parsed.seed ?? 'auto' }
   const prices = parsed.prices
-  if (prices !== undefined) {
-    if (settings.modelId === undefined) {
-      throw new InvalidOptionError({
-        caller: 'wrapModel',
-        option: 'modelId',
-        expected: "the model's id (the key of its entry in `prices`) when `prices` is given",
-        received: 'undefined',
-        hint: 'The Agents SDK does not tell which model a `Model` calls.',
-      })
-    }
-    checkPriceTable(prices, settings.modelId, 'wrapModel')
-  }
+  if (prices !== undefined) checkPricedModel(prices, settings.modelId, 'wrapModel')
 
   const stepOptions = (call: ModelCall, request: ModelRequest): StepOptions<Json> => ({
     context: requestContext(call, request),
@@ -155,9 +141,18 @@ export function policySettings(
   return { modelId: parsed.modelId, seed: parsed.seed ?? 'auto' }
 }
 
-/** The step family `swapModel` swaps, checked. */
-export function checkedFamily(name: string | undefined, caller: string): string {
-  return parseOptions(caller, StepFamilySchema, { name }).name ?? DEFAULT_MODEL_STEP
+/** Checks a price table, and the model id it must price: the Agents SDK does not tell which model a `Model` calls. */
+export function checkPricedModel(prices: PriceTable, modelId: string | undefined, caller: string): void {
+  if (modelId === undefined) {
+    throw new InvalidOptionError({
+      caller,
+      option: 'modelId',
+      expected: "the model's id (the key of its entry in `prices`) when `prices` is given",
+      received: 'undefined',
+      hint: 'The Agents SDK does not tell which model a `Model` calls.',
+    })
+  }
+  checkPriceTable(prices, modelId, caller)
 }
 
 /** Rejects what is not a `Model` with a message that says what to pass instead. */

@@ -53,7 +53,7 @@ type TypedArrayName = keyof typeof TYPED_ARRAYS
  * replay something else than the live run saw.
  */
 export function encodeJson(value: unknown, where: string, options: CodecOptions = {}): Json {
-  return encode(value, '', new Set(), where, options.classes ?? [])
+  return new Encoder(where, options.classes ?? []).encode(value, '')
 }
 
 /** Revives what {@link encodeJson} produced. An unknown tag throws a {@link NotJsonError}. */
@@ -61,118 +61,108 @@ export function decodeJson(json: Json, options: CodecOptions = {}): unknown {
   return decode(json, '', options.classes ?? [])
 }
 
-function encode(
-  value: unknown,
-  path: string,
-  seen: Set<object>,
-  where: string,
-  classes: readonly ClassCodec[],
-): Json {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value
-    case 'number':
-      return Number.isFinite(value) ? value : { [CODEC_TAG]: 'number', value: String(value) }
-    case 'bigint':
-      return { [CODEC_TAG]: 'bigint', value: value.toString() }
-    case 'undefined':
-      return { [CODEC_TAG]: 'undefined' }
-    case 'object':
-      break
-    default:
-      throw new NotJsonError(`${where} cannot be recorded: a ${typeof value}${at(path)}.`)
-  }
-  if (value === null) return null
-  if (seen.has(value)) throw new NotJsonError(`${where} cannot be recorded: a circular reference${at(path)}.`)
-  seen.add(value)
-  try {
-    return encodeObject(value, path, seen, where, classes)
-  } finally {
-    seen.delete(value)
-  }
-}
+/** One {@link encodeJson} call: what it names in errors, the classes it revives, the objects on the path. */
+class Encoder {
+  private readonly seen = new Set<object>()
 
-function encodeObject(
-  value: object,
-  path: string,
-  seen: Set<object>,
-  where: string,
-  classes: readonly ClassCodec[],
-): Json {
-  const inner = (item: unknown, key: string) => encode(item, `${path}${key}`, seen, where, classes)
-  if (Array.isArray(value)) return value.map((item, i) => inner(item, `[${i}]`))
-  const registered = classes.find((codec) => value instanceof codec.ctor)
-  if (registered !== undefined) {
-    return {
-      [CODEC_TAG]: 'class',
-      name: registered.name,
-      value: encodeFields(value, path, seen, where, classes),
-    }
-  }
-  if (value instanceof Date) {
-    return { [CODEC_TAG]: 'Date', value: Number.isNaN(value.getTime()) ? null : value.toISOString() }
-  }
-  if (value instanceof Uint8Array && !(value instanceof Uint8ClampedArray)) {
-    return {
-      [CODEC_TAG]: 'Uint8Array',
-      base64: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'),
-    }
-  }
-  if (value instanceof ArrayBuffer) {
-    return { [CODEC_TAG]: 'ArrayBuffer', base64: Buffer.from(value).toString('base64') }
-  }
-  if (ArrayBuffer.isView(value)) {
-    const name = value.constructor.name
-    if (name in TYPED_ARRAYS) {
-      const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
-      return { [CODEC_TAG]: 'TypedArray', type: name, base64: bytes.toString('base64') }
-    }
-  }
-  if (value instanceof URL) return { [CODEC_TAG]: 'URL', href: value.href }
-  if (value instanceof Map) {
-    return {
-      [CODEC_TAG]: 'Map',
-      entries: [...value].map(([k, v], i) => [inner(k, `<key ${i}>`), inner(v, `<value ${i}>`)]),
-    }
-  }
-  if (value instanceof Set)
-    return { [CODEC_TAG]: 'Set', values: [...value].map((item, i) => inner(item, `<item ${i}>`)) }
-  if (value instanceof Error) {
-    const encoded: JsonObject = { [CODEC_TAG]: 'Error', name: value.name, message: value.message }
-    const fields = encodeFields(value, path, seen, where, classes)
-    if (Object.keys(fields).length > 0) encoded.fields = fields
-    if (value.cause !== undefined) encoded.cause = inner(value.cause, '.cause')
-    return encoded
-  }
-  const toJSON = (value as { toJSON?: unknown }).toJSON
-  if (typeof toJSON === 'function') return inner(toJSON.call(value), '')
-  const proto = Object.getPrototypeOf(value) as unknown
-  if (proto === Object.prototype || proto === null) {
-    const fields = encodeFields(value, path, seen, where, classes)
-    return Object.hasOwn(value, CODEC_TAG) ? { [CODEC_TAG]: 'object', value: fields } : fields
-  }
-  const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object'
-  throw new NotJsonError(
-    `${where} cannot be recorded: an instance of ${kind}${at(path)}, which a JSON recording cannot revive ` +
-      `(Date, typed arrays, URL, Error, Map, Set and plain objects can; convert it to plain data).`,
-  )
-}
+  constructor(
+    private readonly where: string,
+    private readonly classes: readonly ClassCodec[],
+  ) {}
 
-/** Own enumerable string-keyed fields; undefined fields are dropped as JSON.stringify drops them. */
-function encodeFields(
-  value: object,
-  path: string,
-  seen: Set<object>,
-  where: string,
-  classes: readonly ClassCodec[],
-): JsonObject {
-  const fields: JsonObject = {}
-  for (const [key, item] of Object.entries(value)) {
-    if (item === undefined) continue
-    fields[key] = encode(item, `${path}.${key}`, seen, where, classes)
+  encode(value: unknown, path: string): Json {
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        return value
+      case 'number':
+        return Number.isFinite(value) ? value : { [CODEC_TAG]: 'number', value: String(value) }
+      case 'bigint':
+        return { [CODEC_TAG]: 'bigint', value: value.toString() }
+      case 'undefined':
+        return { [CODEC_TAG]: 'undefined' }
+      case 'object':
+        break
+      default:
+        throw new NotJsonError(`${this.where} cannot be recorded: a ${typeof value}${at(path)}.`)
+    }
+    if (value === null) return null
+    if (this.seen.has(value)) {
+      throw new NotJsonError(`${this.where} cannot be recorded: a circular reference${at(path)}.`)
+    }
+    this.seen.add(value)
+    try {
+      return this.encodeObject(value, path)
+    } finally {
+      this.seen.delete(value)
+    }
   }
-  return fields
+
+  private encodeObject(value: object, path: string): Json {
+    const inner = (item: unknown, key: string) => this.encode(item, `${path}${key}`)
+    if (Array.isArray(value)) return value.map((item, i) => inner(item, `[${i}]`))
+    const registered = this.classes.find((codec) => value instanceof codec.ctor)
+    if (registered !== undefined) {
+      return { [CODEC_TAG]: 'class', name: registered.name, value: this.encodeFields(value, path) }
+    }
+    if (value instanceof Date) {
+      return { [CODEC_TAG]: 'Date', value: Number.isNaN(value.getTime()) ? null : value.toISOString() }
+    }
+    if (value instanceof Uint8Array && !(value instanceof Uint8ClampedArray)) {
+      return {
+        [CODEC_TAG]: 'Uint8Array',
+        base64: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'),
+      }
+    }
+    if (value instanceof ArrayBuffer) {
+      return { [CODEC_TAG]: 'ArrayBuffer', base64: Buffer.from(value).toString('base64') }
+    }
+    if (ArrayBuffer.isView(value)) {
+      const name = value.constructor.name
+      if (name in TYPED_ARRAYS) {
+        const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+        return { [CODEC_TAG]: 'TypedArray', type: name, base64: bytes.toString('base64') }
+      }
+    }
+    if (value instanceof URL) return { [CODEC_TAG]: 'URL', href: value.href }
+    if (value instanceof Map) {
+      return {
+        [CODEC_TAG]: 'Map',
+        entries: [...value].map(([k, v], i) => [inner(k, `<key ${i}>`), inner(v, `<value ${i}>`)]),
+      }
+    }
+    if (value instanceof Set)
+      return { [CODEC_TAG]: 'Set', values: [...value].map((item, i) => inner(item, `<item ${i}>`)) }
+    if (value instanceof Error) {
+      const encoded: JsonObject = { [CODEC_TAG]: 'Error', name: value.name, message: value.message }
+      const fields = this.encodeFields(value, path)
+      if (Object.keys(fields).length > 0) encoded.fields = fields
+      if (value.cause !== undefined) encoded.cause = inner(value.cause, '.cause')
+      return encoded
+    }
+    const toJSON = (value as { toJSON?: unknown }).toJSON
+    if (typeof toJSON === 'function') return inner(toJSON.call(value), '')
+    const proto = Object.getPrototypeOf(value) as unknown
+    if (proto === Object.prototype || proto === null) {
+      const fields = this.encodeFields(value, path)
+      return Object.hasOwn(value, CODEC_TAG) ? { [CODEC_TAG]: 'object', value: fields } : fields
+    }
+    const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object'
+    throw new NotJsonError(
+      `${this.where} cannot be recorded: an instance of ${kind}${at(path)}, which a JSON recording cannot revive ` +
+        `(Date, typed arrays, URL, Error, Map, Set and plain objects can; convert it to plain data).`,
+    )
+  }
+
+  /** Own enumerable string-keyed fields; undefined fields are dropped as JSON.stringify drops them. */
+  private encodeFields(value: object, path: string): JsonObject {
+    const fields: JsonObject = {}
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue
+      fields[key] = this.encode(item, `${path}.${key}`)
+    }
+    return fields
+  }
 }
 
 function decode(json: Json, path: string, classes: readonly ClassCodec[]): unknown {

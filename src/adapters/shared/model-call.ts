@@ -59,7 +59,7 @@ export interface ModelStepNames {
  * `name`, rather than recording a step nobody can address.
  */
 export function modelStepNames(name: string | StepNamer, caller: string): ModelStepNames {
-  const fresh = typeof name === 'string' ? stepNames(name) : stepNames('', checkedNamer(name, caller))
+  const fresh = stepNames(typeof name === 'string' ? name : checkedNamer(name, caller))
   // Earliest first. Only the last step can be given back without failing the rollout, so in a run
   // that goes on there is at most one here at a time.
   const givenBack: string[] = []
@@ -76,7 +76,6 @@ export function modelStepNames(name: string | StepNamer, caller: string): ModelS
   }
 }
 
-// A namer names every call itself, so the family `stepNames` takes with it goes unused.
 function checkedNamer(namer: StepNamer, caller: string): StepNamer {
   return (call) => {
     const stepName: unknown = namer(call)

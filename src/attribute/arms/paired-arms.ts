@@ -5,6 +5,7 @@ import { holm, wilson, type Estimate, type Interval } from '../../stats/index.js
 import type { Trajectory } from '../../trajectory/schema.js'
 import type { ContextAttributionResult } from '../context-schema.js'
 import type { ContrastiveResult, ContrastiveStep } from '../schema.js'
+import type { ArmSampling } from '../contrastive/contrastive-options.js'
 import {
   compareArms,
   comparisonKind,
@@ -51,18 +52,9 @@ export interface TestedArm {
 }
 
 /** What an attribution's arms share: the replay settings and the design of the tests. */
-export interface PairedArmsSettings extends Omit<ReplayArmsSettings, 'caller' | 'total'> {
+export interface PairedArmsSettings extends Omit<ReplayArmsSettings, 'caller' | 'total'>, ArmSampling {
   seed: number
-  /** Common random numbers: every arm shares `seed`, so arms are paired rollout by rollout. */
-  crn: boolean
-  sequential: boolean
   confidence: number
-  /** The most pairs an arm runs (its cap, unless a search raises it). */
-  rollouts: number
-  /** Pairs between two looks of a sequential arm. */
-  batchSize: number
-  /** The effect size ruled out in either direction to stop an arm as `negligible`. */
-  minEffect: number
 }
 
 /** Decides, at one look, which arms the caller's multiple-testing procedure rejects now. */

@@ -31,8 +31,6 @@ import {
 } from './context-parts.js'
 import { splitLeafUnits, unitRange, type TextUnits } from './context-spans.js'
 
-export type { ContextAttributionOptions } from './context-options.js'
-
 /**
  * Context attribution: which part of step k's context made `factual` go bad?
  *
@@ -76,39 +74,22 @@ export async function contextAttribution(
   factual: Trajectory,
   options: ContextAttributionOptions,
 ): Promise<ContextAttributionResult> {
-  const resolved = resolveContextAttributionOptions(target, factual, options)
-  return new ContextRun(factual, resolved, listParts(factual, resolved), undefined).run()
+  return contextAttributionResolved(factual, resolveContextAttributionOptions(target, factual, options))
 }
 
 /**
- * {@link contextAttribution}, with the intact arm's first rollouts taken from `intact`: the arm of
+ * {@link contextAttribution} on options already resolved (the matchers' attribution resolves them
+ * once), with the intact arm's first rollouts taken from `intact`, if given: the arm of
  * `resample(step)` that a contrastive attribution with the same seed, tools and common random
  * numbers already ran (its arm at the locus). Rollout r of an arm is a function of its plan, its
  * seed and r, so these are the very rollouts the intact arm would run: reusing them changes no
  * outcome, and only the rollouts run here count in `rolloutsUsed`. An arm with another seed, or
  * with a rollout the budget refused, is not reused.
  */
-export async function contextAttributionReusing(
-  target: AgentOrScenario,
-  factual: Trajectory,
-  options: ContextAttributionOptions,
-  intact: Arm,
-): Promise<ContextAttributionResult> {
-  return contextAttributionResolved(
-    factual,
-    resolveContextAttributionOptions(target, factual, options),
-    intact,
-  )
-}
-
-/**
- * {@link contextAttributionReusing} on options already resolved (the matchers' attribution resolves
- * them once); `intact` may be undefined, for a run with no contrastive arm to take over.
- */
 export async function contextAttributionResolved(
   factual: Trajectory,
   resolved: ResolvedContextAttributionOptions,
-  intact: Arm | undefined,
+  intact?: Arm,
 ): Promise<ContextAttributionResult> {
   return new ContextRun(factual, resolved, listParts(factual, resolved), intact).run()
 }
@@ -440,25 +421,19 @@ class ContextRun {
 
   private culprit(tested: PartArm, parts: readonly ContextPart[]): ContextCulprit {
     const { part } = tested
+    const { path, kind, label } = part
     const reported = parts[this.parts.indexOf(tested)] as ContextPart
     const found = this.refinement?.found
     if (found === undefined || this.refinement === undefined) {
-      return {
-        path: part.path,
-        kind: part.kind,
-        label: part.label,
-        text: part.text,
-        span: { start: 0, end: part.text.length },
-        effect: reported.effect,
-        pValue: reported.pValue,
-      }
+      const span = { start: 0, end: part.text.length }
+      return { path, kind, label, text: part.text, span, effect: reported.effect, pValue: reported.pValue }
     }
     const span = trimmed(part.text, found.span)
     const field = fieldAt(this.recordedContext(), part, span)
     return {
-      path: part.path,
-      kind: part.kind,
-      label: part.label,
+      path,
+      kind,
+      label,
       text: part.text.slice(span.start, span.end),
       span,
       ...(field === undefined ? {} : { field }),

@@ -7,17 +7,12 @@ import type { ContextPartKind, ContextPath } from '../context-schema.js'
  * into parts and says how to take each out. Context attribution asks the codecs in turn
  * (`CONTEXT_CODECS`); a context none of them reads is split by its top-level keys. The building
  * blocks below (parts, leaves, edits by path) are what a codec is written with.
+ *
+ * A codec gives the parts of `context`, in order, or undefined when `context` is not a model call of
+ * its SDK. A tool result that is removed keeps its place with an empty output, and an assistant
+ * message with tool calls keeps its calls: every provider rejects a tool call with no result after it.
  */
-export interface ContextCodec {
-  /** The SDK whose format it reads, as the adapter's subpath names it (`ai-sdk`). */
-  readonly sdk: string
-  /**
-   * The parts of `context`, in order, or undefined when `context` is not a model call of this SDK.
-   * A tool result that is removed keeps its place with an empty output, and an assistant message
-   * with tool calls keeps its calls: every provider rejects a tool call with no result after it.
-   */
-  parts(context: JsonObject): ContextPartHandle[] | undefined
-}
+export type ContextCodec = (context: JsonObject) => ContextPartHandle[] | undefined
 
 /**
  * One part of a step's context and how to take it out. The edits work on the context the replayed

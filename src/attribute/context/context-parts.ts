@@ -40,8 +40,8 @@ export { fieldName, LEAF_SEPARATOR, valueAt, type ContextPartHandle, type TextLe
  */
 export function contextParts(context: Json): ContextPartHandle[] | undefined {
   if (!isObject(context)) return undefined
-  for (const codec of CONTEXT_CODECS) {
-    const parts = codec.parts(context)
+  for (const codec of Object.values(CONTEXT_CODECS)) {
+    const parts = codec(context)
     if (parts !== undefined) return parts
   }
   return Object.keys(context).map((key) => valuePart([key], 'key', `key "${key}"`, context[key] as Json))

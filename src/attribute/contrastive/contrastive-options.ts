@@ -58,9 +58,13 @@ export const armStopFields = {
   batchSize: PositiveIntegerField.default(DEFAULTS.batchSize),
 }
 
+/** The arm-sampling options, parsed. */
+export type ArmSampling = z.output<StrictOptions<typeof armSamplingFields & typeof armStopFields>>
+
 /** Every arm-sampling option at its default: what the matchers' attribution runs with. */
-export const ARM_SAMPLING_DEFAULTS: z.output<StrictOptions<typeof armSamplingFields & typeof armStopFields>> =
-  z.strictObject({ ...armSamplingFields, ...armStopFields }).parse({})
+export const ARM_SAMPLING_DEFAULTS: ArmSampling = z
+  .strictObject({ ...armSamplingFields, ...armStopFields })
+  .parse({})
 
 const searchField = {
   /**

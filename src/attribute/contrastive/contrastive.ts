@@ -75,23 +75,15 @@ export async function contrastive(
   factual: Trajectory,
   options: ContrastiveOptions,
 ): Promise<ContrastiveResult> {
-  return (await contrastiveWithArms(target, factual, options)).result
+  return (await contrastiveArms(factual, resolveContrastiveOptions(target, factual, options))).result
 }
 
 /**
- * {@link contrastive}, and the arm of each step: the rollouts of `resample(k)` it ran under its
- * seed, which a context attribution of the locus with the same seed reuses as its intact arm
- * instead of running them again (see `contextAttributionReusing`).
+ * {@link contrastive} on options already resolved (the matchers' attribution resolves them once),
+ * and the arm of each step: the rollouts of `resample(k)` it ran under its seed, which a context
+ * attribution of the locus with the same seed reuses as its intact arm instead of running them
+ * again (see `contextAttributionResolved`).
  */
-export async function contrastiveWithArms(
-  target: AgentOrScenario,
-  factual: Trajectory,
-  options: ContrastiveOptions,
-): Promise<{ result: ContrastiveResult; arms: readonly Arm[] }> {
-  return contrastiveArms(factual, resolveContrastiveOptions(target, factual, options))
-}
-
-/** {@link contrastiveWithArms} on options already resolved (the matchers' attribution resolves them once). */
 export async function contrastiveArms(
   factual: Trajectory,
   resolved: ResolvedContrastiveOptions,

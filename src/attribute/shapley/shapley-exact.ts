@@ -16,8 +16,6 @@ import type { ShapleyEstimate } from './shapley-estimate.js'
 import type { ResolvedShapleyOptions } from './shapley-options.js'
 import { EXACT_TARGET_HALF_WIDTH } from './shapley-weights.js'
 
-export { EXACT_VALUE_METHOD } from './shapley-allocation.js'
-
 /**
  * Exact Shapley values over the n steps: every coalition S (the steps held at their factual action)
  * is replayed to estimate v(S) = P(bad | hold(S)), and

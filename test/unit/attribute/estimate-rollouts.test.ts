@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { contrastive, estimateRollouts, exactSamplesPerEval, shapley } from '../../../src/attribute/index.js'
-import { shapleyWeight, sumOfSquaredCoefficients } from '../../../src/attribute/shapley/shapley-weights.js'
+import { contrastive, estimateRollouts, shapley } from '../../../src/entries/attribution.js'
+import {
+  exactSamplesPerEval,
+  shapleyWeight,
+  sumOfSquaredCoefficients,
+} from '../../../src/attribute/shapley/shapley-weights.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../scm/planted.js'
 import { firstBadRun } from './fixtures.js'

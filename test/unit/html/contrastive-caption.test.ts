@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { injectedTicket, supportAgent } from '../../../examples/support-agent/agent.js'
-import { contrastive } from '../../../src/attribute/index.js'
+import { contrastive } from '../../../src/entries/attribution.js'
 import { renderAttribution } from '../../../src/html/attribution.js'
 import { calledTool } from '../../../src/index.js'
 import { formatContrastive } from '../../../src/text/attribution.js'

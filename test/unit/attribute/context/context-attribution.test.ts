@@ -4,8 +4,10 @@ import type { Json } from '../../../../src/entries/types.js'
 import { contextAttribution, type ContextAttributionResult } from '../../../../src/entries/attribution.js'
 import { ContextAttributionResultSchema } from '../../../../src/entries/schemas.js'
 import { InvalidOptionError } from '../../../../src/entries/errors.js'
-import { contextAttributionReusing } from '../../../../src/attribute/context/context-attribution.js'
-import { contrastiveWithArms } from '../../../../src/attribute/contrastive/contrastive.js'
+import { contextAttributionResolved } from '../../../../src/attribute/context/context-attribution.js'
+import { resolveContextAttributionOptions } from '../../../../src/attribute/context/context-options.js'
+import { contrastiveArms } from '../../../../src/attribute/contrastive/contrastive.js'
+import { resolveContrastiveOptions } from '../../../../src/attribute/contrastive/contrastive-options.js'
 import { firstBadRun } from '../fixtures.js'
 import { INJECTED, plantedChat, plantedKeys, refunded } from '../context-fixtures.js'
 
@@ -292,22 +294,26 @@ describe('contextAttribution: custom contexts and invalid options', () => {
   })
 })
 
-describe('contextAttributionReusing: the contrastive arm at the locus as the intact arm', () => {
+describe('contextAttributionResolved: the contrastive arm at the locus as the intact arm', () => {
   it('gives the same result as running that arm again, and spends only the rollouts it runs', async () => {
     let compared = 0
     for (let seed = 0; seed < 30; seed++) {
       const planted = plantedKeys(seed)
       const factual = await firstBadRun(planted.agent, seed, refunded)
-      const { result: contrastiveResult, arms } = await contrastiveWithArms(planted.agent, factual, {
-        isBad: refunded,
-        seed,
-      })
+      const { result: contrastiveResult, arms } = await contrastiveArms(
+        factual,
+        resolveContrastiveOptions(planted.agent, factual, { isBad: refunded, seed }),
+      )
       const locus = contrastiveResult.locus
       // The decide step is the one with a context to take apart.
       if (locus !== 1) continue
       const options = { isBad: refunded, step: locus, seed }
       const fresh = await contextAttribution(planted.agent, factual, options)
-      const reused = await contextAttributionReusing(planted.agent, factual, options, arms[locus]!)
+      const reused = await contextAttributionResolved(
+        factual,
+        resolveContextAttributionOptions(planted.agent, factual, options),
+        arms[locus]!,
+      )
       const taken = arms[locus]!.rolloutsRun
       expect(taken).toBeGreaterThan(0)
       // Intact rollouts the fresh run needed beyond those the contrastive arm had are still run.
@@ -327,9 +333,16 @@ describe('contextAttributionReusing: the contrastive arm at the locus as the int
   it('takes nothing from an arm of another seed', async () => {
     const planted = plantedKeys(3)
     const factual = await firstBadRun(planted.agent, 3, refunded)
-    const { arms } = await contrastiveWithArms(planted.agent, factual, { isBad: refunded, seed: 99 })
+    const { arms } = await contrastiveArms(
+      factual,
+      resolveContrastiveOptions(planted.agent, factual, { isBad: refunded, seed: 99 }),
+    )
     const options = { isBad: refunded, step: 1, seed: 3 }
-    const reused = await contextAttributionReusing(planted.agent, factual, options, arms[1]!)
+    const reused = await contextAttributionResolved(
+      factual,
+      resolveContextAttributionOptions(planted.agent, factual, options),
+      arms[1]!,
+    )
     expect(reused).toEqual(await contextAttribution(planted.agent, factual, options))
   })
 })

@@ -1,10 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  contrastive,
-  ContrastiveResultSchema,
-  type ContrastiveResult,
-} from '../../../../src/attribute/index.js'
+import { contrastive, type ContrastiveResult } from '../../../../src/entries/attribution.js'
+import { ContrastiveResultSchema } from '../../../../src/entries/schemas.js'
 import { Budget, defineAgent, type Trajectory } from '../../../../src/index.js'
 import { record } from '../../../../src/entries/replay.js'
 import { InvalidOptionError } from '../../../../src/entries/errors.js'

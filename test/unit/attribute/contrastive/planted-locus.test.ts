@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { contrastive, shapley } from '../../../../src/attribute/index.js'
+import { contrastive, shapley } from '../../../../src/entries/attribution.js'
 import { replay, hold, resample } from '../../../../src/entries/replay.js'
 import { DEFAULT_PLANTED_CONFIG, failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 

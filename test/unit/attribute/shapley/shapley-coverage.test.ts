@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { estimateRollouts, shapley } from '../../../../src/attribute/index.js'
+import { estimateRollouts, shapley } from '../../../../src/entries/attribution.js'
 import {
   exactValueInterval,
   nextAllocation,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { shapley } from '../../../../src/attribute/index.js'
+import { shapley } from '../../../../src/entries/attribution.js'
 import {
   EXACT_PILOT_ROLLOUTS,
   exactValueInterval,

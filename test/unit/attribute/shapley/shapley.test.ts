@@ -1,11 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  estimateRollouts,
-  shapley,
-  ShapleyResultSchema,
-  type ShapleyResult,
-} from '../../../../src/attribute/index.js'
+import { estimateRollouts, shapley, type ShapleyResult } from '../../../../src/entries/attribution.js'
+import { ShapleyResultSchema } from '../../../../src/entries/schemas.js'
 import { Budget, defineAgent, type Trajectory } from '../../../../src/index.js'
 import { record } from '../../../../src/entries/replay.js'
 import { InvalidOptionError } from '../../../../src/entries/errors.js'
