@@ -18,19 +18,20 @@
  * record a failing run, then time the first attribution call and then a second, warm one
  * (performance.now around the await). Each figure is the median over the processes [min–max].
  *
- * Beside each build runs `floor` (on by default, as is `required`; `--dist dist` alone leaves them out): the same
- * workload through the least an engine can do, in a fresh process too. It holds or draws each step,
- * awaits the agent, scores the output and counts; no trajectory, no timeout, no budget, no pool, no
- * statistics. What it takes is a floor no engine of async agents can go below on this machine, so
- * it shows how much of a first call is the engine's and how much is V8 running cold async code.
+ * Beside each build runs `floor` (on by default, as is `required`; `--dist dist` alone leaves them
+ * out): the same workload through the least an engine can do, in a fresh process too. It holds or
+ * draws each step, awaits the agent, scores the output and counts; no trajectory, no timeout, no
+ * budget, no pool, no statistics. What it takes is a floor no engine of async agents can go below
+ * on this machine, so it shows how much of a first call is the engine's and how much is V8 running
+ * cold async code.
  * "CPU × floor" divides a build's median CPU time by the floor's, first call / warm call.
  *
- * `required` is the floor plus the two things this library's results
- * need of any engine that gives them: the library's own step streams (draw for draw seedrandom's
- * alea, imported from `dist`; every seeded result depends on them) and each rollout's trajectory as
- * the public schema has it (a copy of the input, a record per step, the output, the replay counts),
- * since a predicate is a function of the trajectory. Its ratio to the floor is what those two cost
- * before any timeout, budget, pool, plan or statistics.
+ * `required` is the floor plus the two things this library's results need of any engine that gives
+ * them: the library's own step streams (draw for draw seedrandom's alea, imported from `dist`; every
+ * seeded result depends on them) and each rollout's trajectory as the public schema has it (a copy
+ * of the input, a record per step, the output, the replay counts), since a predicate is a function
+ * of the trajectory. Its ratio to the floor is what those two cost before any timeout, budget,
+ * pool, plan or statistics.
  *
  * Workloads, the reference implementation's own:
  * - contrastive, K = 80, `sequential: false`, on the pivotal model (lookup → decide → reply);
@@ -62,10 +63,9 @@ const isPseudo = (dist: string) => dist === FLOOR || dist === REQUIRED
 const DISTS = argument('dist', `dist,${REQUIRED},${FLOOR}`)
   .split(',')
   .map((dist) => (isPseudo(dist) ? dist : resolve(ROOT, dist)))
-for (const dist of [
-  ...DISTS.filter((dist) => !isPseudo(dist)),
-  ...(DISTS.includes(REQUIRED) ? [resolve(ROOT, 'dist')] : []),
-]) {
+// `required` imports the library's streams from ./dist, so that build must exist too.
+const BUILDS = DISTS.filter((dist) => !isPseudo(dist))
+for (const dist of DISTS.includes(REQUIRED) ? [...BUILDS, resolve(ROOT, 'dist')] : BUILDS) {
   if (!existsSync(entry(dist))) {
     console.error(`${entry(dist)} does not exist: run \`npm run build\` first (or pass --dist).`)
     process.exit(1)
