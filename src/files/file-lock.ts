@@ -6,7 +6,7 @@ import lockfile from 'proper-lockfile'
  * Takes the exclusive lock of `file` for a read-merge-write across processes (Vitest workers, two
  * `vitest` runs on one project), creating its folder first; resolves with the function that
  * releases it. The lock is the folder `<file>.lock` (proper-lockfile: `mkdir` is atomic on every
- * file system, and the lock need not exist before, nor the file). Waits up to about 20 s for
+ * file system, and the lock need not exist before, nor the file). Waits up to about 25 s for
  * another holder; a process killed while holding it leaves it behind, and after 10 s without
  * being refreshed it counts as stale and is taken over.
  */

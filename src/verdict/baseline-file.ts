@@ -73,11 +73,14 @@ const BaselineEntriesSchema = z
         : value,
     z.map(z.string(), BaselineEntrySchema, { error: 'expected an object of entries by name' }),
   )
-  .transform((entries) => {
-    const byKey: Record<string, BaselineEntry> = Object.create(null) as Record<string, BaselineEntry>
-    for (const [key, entry] of entries) byKey[key] = entry
-    return byKey
-  })
+  .transform((entries) => entriesByKey(entries))
+
+/** `entries` as a null-prototype object, in their order. */
+function entriesByKey(entries: Iterable<[string, BaselineEntry]>): Record<string, BaselineEntry> {
+  const byKey = Object.create(null) as Record<string, BaselineEntry>
+  for (const [key, entry] of entries) byKey[key] = entry
+  return byKey
+}
 
 /** A baseline file: one entry per assertion, keyed by test name (and `name`). */
 export const BaselineFileSchema = z.looseObject({
@@ -131,15 +134,13 @@ export function writeBaseline(file: string, key: string, entry: BaselineEntry): 
       try {
         const current = await readBaselines(file)
         // The rewritten entry keeps fields this version does not know; so does the file.
-        const entries: Record<string, BaselineEntry> = Object.create(null) as Record<string, BaselineEntry>
-        if (current !== null) Object.assign(entries, current.entries)
-        entries[key] = { ...storedEntry(current, key), ...entry }
-        const sorted = Object.create(null) as Record<string, BaselineEntry>
-        for (const name of Object.keys(entries).sort()) sorted[name] = entries[name] as BaselineEntry
+        const entries = new Map(Object.entries(current?.entries ?? {}))
+        entries.set(key, { ...storedEntry(current, key), ...entry })
+        const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         await writeJsonFile(
           file,
           BaselineFileSchema,
-          { ...current, schema: BASELINE_SCHEMA, entries: sorted },
+          { ...current, schema: BASELINE_SCHEMA, entries: entriesByKey(sorted) },
           'baseline',
         )
       } finally {

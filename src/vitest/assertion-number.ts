@@ -20,7 +20,9 @@ const givenToTest = new WeakMap<
  * from 1. A new attempt of a test (a retry or repeat) is given its earlier attempt's numbers again,
  * in order, even when a test of the same name ran in between (`test.concurrent`).
  */
-export function nextAssertion(test: NumberedTest, name: string, kind: string): number {
+export function nextAssertion(test: NumberedTest | undefined, name: string, kind: string): number {
+  // Outside a test (no task) there is nothing to count over.
+  if (test === undefined) return 1
   let last = lastInFile.get(test.file)
   if (last === undefined) lastInFile.set(test.file, (last = new Map()))
   const attempt = attemptOf(test)

@@ -77,7 +77,7 @@ async function runMatcher(
   const task = state.task
   const test = currentTest(state, task)
   const settings = providedSettings(test.root)
-  const index = task === undefined ? 1 : nextAssertion(task, test.name, 'all')
+  const index = nextAssertion(task, test.name, 'all')
   const attempts = testAttempts(task)
   const kind = CLAIM_OF_MATCHER[matcher]
   const [first, second] = args
@@ -226,7 +226,7 @@ function baselineClaim(
     {
       ...rest,
       file: baselinePath(test.path),
-      name: name ?? `${test.name} ${task === undefined ? 1 : nextAssertion(task, test.name, 'baseline')}`,
+      name: name ?? `${test.name} ${nextAssertion(task, test.name, 'baseline')}`,
       update: updateState(state),
     },
     matcher,

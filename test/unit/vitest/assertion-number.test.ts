@@ -12,6 +12,8 @@ describe('nextAssertion', () => {
     expect(nextAssertion(first, 'gate', 'baseline')).toBe(1)
     expect(nextAssertion(first, 'gate', 'all')).toBe(2)
     expect(nextAssertion(first, 'gate', 'baseline')).toBe(2)
+    // Outside a test: the first.
+    expect(nextAssertion(undefined, 'gate', 'baseline')).toBe(1)
   })
 
   test('goes on over a second test of the same name in the same file, as Vitest numbers snapshots', () => {
