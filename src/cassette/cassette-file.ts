@@ -1,10 +1,9 @@
 import { hash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import lockfile from 'proper-lockfile'
+import { readFile } from 'node:fs/promises'
 import { InvalidFileError } from '../errors.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
+import { lockFile } from '../files/file-lock.js'
 import { parseJsonFile, parseJsonValue } from '../files/json-file.js'
 import { canonicalJson, type Json } from '../json.js'
 import {
@@ -144,13 +143,7 @@ export interface CassetteChanges {
  * file or the new one. Writes nothing when the text would not change. Returns whether it wrote.
  */
 export async function saveCassetteFile(file: string, changes: CassetteChanges): Promise<boolean> {
-  await mkdir(dirname(file), { recursive: true })
-  const release = await lockfile.lock(file, {
-    realpath: false,
-    // A worker killed while holding the lock leaves it behind: after 10 s it counts as stale.
-    stale: 10_000,
-    retries: { retries: 100, minTimeout: 20, maxTimeout: 250, factor: 1.5 },
-  })
+  const release = await lockFile(file)
   try {
     const stored = await readCassetteFile(file)
     const merged = new Map<string, CassetteEntry>()

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { InvalidFileError } from '../errors.js'
+import { lockFile } from '../files/file-lock.js'
 import { parseJsonFile, writeJsonFile } from '../files/json-file.js'
 
 /**
@@ -59,10 +60,32 @@ function count(outcomes: string, outcome: '0' | '1'): number {
   return found
 }
 
+/**
+ * The entries of a baseline file, by key, as a null-prototype object: a key is looked up among the
+ * file's own entries only, so `constructor`, `toString` or `__proto__` name an entry like any other
+ * (zod's record drops a `__proto__` key, and a plain object answers `constructor` from its prototype).
+ */
+const BaselineEntriesSchema = z
+  .preprocess(
+    (value) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? new Map(Object.entries(value))
+        : value,
+    z.map(z.string(), BaselineEntrySchema, { error: 'expected an object of entries by name' }),
+  )
+  .transform((entries) => entriesByKey(entries))
+
+/** `entries` as a null-prototype object, in their order. */
+function entriesByKey(entries: Iterable<[string, BaselineEntry]>): Record<string, BaselineEntry> {
+  const byKey = Object.create(null) as Record<string, BaselineEntry>
+  for (const [key, entry] of entries) byKey[key] = entry
+  return byKey
+}
+
 /** A baseline file: one entry per assertion, keyed by test name (and `name`). */
 export const BaselineFileSchema = z.looseObject({
   schema: z.literal(BASELINE_SCHEMA),
-  entries: z.record(z.string(), BaselineEntrySchema),
+  entries: BaselineEntriesSchema,
 })
 export type BaselineFile = z.infer<typeof BaselineFileSchema>
 
@@ -79,54 +102,50 @@ export async function readBaselines(file: string): Promise<BaselineFile | null> 
   } catch (error) {
     if (!(error instanceof InvalidFileError)) throw error
     throw new InvalidFileError(
-      `${error.message}\nThe baseline file was left unchanged. Fix it, or rewrite it from fresh measurements with \`vitest -u\`.`,
+      `${error.message}\nThe baseline file was left unchanged. Fix it, or delete it and run \`vitest -u\` to measure every entry anew.`,
       file,
     )
   }
 }
 
-// Tests of one file run in one worker; chaining each file's read-modify-write keeps concurrent
-// tests (test.concurrent) from losing each other's entries.
+/** The entry stored under `key`, or null: only the file's own entries count, whatever the key. */
+export function storedEntry(file: BaselineFile | null, key: string): BaselineEntry | null {
+  return file !== null && Object.hasOwn(file.entries, key) ? (file.entries[key] as BaselineEntry) : null
+}
+
+// Tests of one file run in one worker: chaining each file's writes in the process spares them the
+// lock's retry delays.
 const pending = new Map<string, Promise<unknown>>()
 
 /**
- * Sets `key` to `entry` in `file` (created with its folder if missing), keeping the other entries
- * — unless the file is corrupted and `replaceCorrupted` is false, which throws. Keys are written
+ * Sets `key` to `entry` in `file` (created with its folder if missing), keeping the other entries.
+ * The read, merge and write happen under the file's cross-process lock ({@link lockFile}), so two
+ * processes updating one file (two filtered `vitest -u` runs, workers of two projects) each keep
+ * the other's entries. A corrupted file throws and is left unchanged: its other entries cannot be
+ * kept, and a filtered run would otherwise replace them all with its own few. Keys are written
  * sorted, so the file diffs cleanly in review.
  */
-export function writeBaseline(
-  file: string,
-  key: string,
-  entry: BaselineEntry,
-  replaceCorrupted: boolean,
-): Promise<void> {
+export function writeBaseline(file: string, key: string, entry: BaselineEntry): Promise<void> {
   const previous = pending.get(file) ?? Promise.resolve()
   const next = previous
     .catch(() => {})
     .then(async () => {
-      let current: BaselineFile | null
+      const release = await lockFile(file)
       try {
-        current = await readBaselines(file)
-      } catch (error) {
-        if (!replaceCorrupted) throw error
-        current = null
+        const current = await readBaselines(file)
+        // The rewritten entry keeps fields this version does not know; so does the file.
+        const entries = new Map(Object.entries(current?.entries ?? {}))
+        entries.set(key, { ...storedEntry(current, key), ...entry })
+        const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        await writeJsonFile(
+          file,
+          BaselineFileSchema,
+          { ...current, schema: BASELINE_SCHEMA, entries: entriesByKey(sorted) },
+          'baseline',
+        )
+      } finally {
+        await release()
       }
-      // The rewritten entry keeps fields this version does not know; so does the file.
-      const entries: Record<string, BaselineEntry> = {
-        ...(current?.entries ?? {}),
-        [key]: { ...current?.entries[key], ...entry },
-      }
-      const sorted = Object.fromEntries(
-        Object.keys(entries)
-          .sort()
-          .map((name) => [name, entries[name] as BaselineEntry]),
-      )
-      await writeJsonFile(
-        file,
-        BaselineFileSchema,
-        { ...current, schema: BASELINE_SCHEMA, entries: sorted },
-        'baseline',
-      )
     })
   pending.set(file, next)
   return next

@@ -1,7 +1,13 @@
 import type { Scenario } from '../agent/types.js'
 import { wilson } from '../stats/wilson.js'
 import { compareWithBaseline, type BaselineFinding } from './baseline-comparison.js'
-import { readBaselines, writeBaseline, type BaselineEntry, type UpdateState } from './baseline-file.js'
+import {
+  readBaselines,
+  storedEntry,
+  writeBaseline,
+  type BaselineEntry,
+  type UpdateState,
+} from './baseline-file.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedBaseline } from './options.js'
 import { passKReport } from './pass-k-report.js'
@@ -29,7 +35,7 @@ export interface BaselineTarget {
  * Anything else fails, a shown regression and one that cannot be ruled out alike.
  *
  * A missing entry is written (update state `new`) or fails with instructions (`none`); `all`
- * rewrites it. A corrupted file throws and is left unchanged unless the state is `all`.
+ * rewrites it. A corrupted file throws and is left unchanged, whatever the state.
  */
 export async function runBaselineGate(
   scenario: Scenario<unknown, unknown>,
@@ -42,12 +48,8 @@ export async function runBaselineGate(
     'toMatchRateBaseline',
     'A stored baseline compares apparent rates; pass the judge without a calibration (a drift of its apparent rate is a drift of the true rate or of the judge), or use toRarely / toUsually for a judge-corrected rate.',
   )
-  // Read first: a corrupted file should fail before any rollout is spent (`-u` may replace it).
-  const stored =
-    target.updateState === 'all'
-      ? await readBaselines(target.file).catch(() => null)
-      : await readBaselines(target.file)
-  const previous = stored?.entries[target.key] ?? null
+  // Read first: a corrupted file fails before any rollout is spent (and is never replaced).
+  const previous = storedEntry(await readBaselines(target.file), target.key)
 
   const predicateIsBad = options.better === 'lower'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
@@ -87,12 +89,12 @@ export async function runBaselineGate(
     status = previous === null ? 'missing' : 'compared'
     kind = stop === 'error' ? 'fail' : 'inconclusive'
   } else if (target.updateState === 'all') {
-    await writeBaseline(target.file, target.key, entry, true)
+    await writeBaseline(target.file, target.key, entry)
     status = previous === null ? 'created' : 'updated'
     kind = 'pass'
   } else if (previous === null) {
     if (target.updateState === 'new') {
-      await writeBaseline(target.file, target.key, entry, false)
+      await writeBaseline(target.file, target.key, entry)
       status = 'created'
       kind = 'pass'
     } else {

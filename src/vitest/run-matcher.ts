@@ -24,6 +24,7 @@ import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import type { Deadline } from '../rollout/options.js'
 import { BaselineOptionsSchema, type BaselineOptions } from '../verdict/options.js'
+import { attemptOf, nextAssertion } from './assertion-number.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { providedSettings } from './provided.js'
 import { coordinatedRateLimit } from './rate-limit-client.js'
@@ -58,9 +59,6 @@ export function matcherFunctions(): Record<MatcherName, Matcher> {
 
 type CurrentTest = NonNullable<MatcherState['task']>
 
-// Assertions per test, to give each its own artifact (and each unnamed baseline its own key).
-const assertionCounts = new WeakMap<object, Map<string, number>>()
-
 /**
  * The body of every rate matcher (the files in `matchers/` only bind a name): glue between Vitest
  * and `check`'s pipeline. It refuses `.not`, makes the matcher's claim from `args` (what the claim
@@ -79,7 +77,7 @@ async function runMatcher(
   const task = state.task
   const test = currentTest(state, task)
   const settings = providedSettings(test.root)
-  const index = nextAssertion(task, 'all')
+  const index = nextAssertion(task, test.name, 'all')
   const attempts = testAttempts(task)
   const kind = CLAIM_OF_MATCHER[matcher]
   const [first, second] = args
@@ -228,7 +226,7 @@ function baselineClaim(
     {
       ...rest,
       file: baselinePath(test.path),
-      name: name ?? `${test.name} ${nextAssertion(task, 'baseline')}`,
+      name: name ?? `${test.name} ${nextAssertion(task, test.name, 'baseline')}`,
       update: updateState(state),
     },
     matcher,
@@ -300,22 +298,6 @@ function currentTest(state: MatcherState, task: CurrentTest | undefined): Runnin
       ? path.slice(0, path.length - file.length).replace(/[\\/]$/, '') || '/'
       : process.cwd()
   return { name, file: file.replaceAll('\\', '/'), path, root }
-}
-
-/** Numbers the assertions of one attempt of a test, per kind, from 1 (a retry starts again at 1). */
-function nextAssertion(task: CurrentTest | undefined, kind: string): number {
-  if (task === undefined) return 1
-  let counts = assertionCounts.get(task)
-  if (counts === undefined) assertionCounts.set(task, (counts = new Map()))
-  const key = `${attemptOf(task)}:${kind}`
-  const next = (counts.get(key) ?? 0) + 1
-  counts.set(key, next)
-  return next
-}
-
-/** Which run of a test this is: its retry and repeat counts. */
-function attemptOf(task: CurrentTest): string {
-  return `${task.result?.retryCount ?? 0}/${task.result?.repeatCount ?? 0}`
 }
 
 /** Vitest's snapshot update state: `-u` → 'all'; CI → 'none'; otherwise 'new'. */

@@ -118,7 +118,7 @@ describe('toMatchRateBaseline in a real project', () => {
     expect(output).toMatch(/Invalid baseline in .*__baselines__\/rates\.test\.js\.rates\.json:/)
     expect(output).toMatch(/successes/)
     expect(output).toMatch(
-      /The baseline file was left unchanged\. Fix it, or rewrite it from fresh measurements with `vitest -u`\./,
+      /The baseline file was left unchanged\. Fix it, or delete it and run `vitest -u` to measure every entry anew\./,
     )
     expect(await readFile(baselineFile, 'utf8')).toBe(corrupted)
   }, 60_000)

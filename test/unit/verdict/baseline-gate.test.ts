@@ -114,20 +114,21 @@ describe('runBaselineGate', () => {
     expect(compared.verdict.baseline.difference!.point).toBe(0)
   })
 
-  it('a corrupted file is a clear error, left unchanged unless -u', async () => {
+  it('a corrupted file is a clear error and left unchanged, under -u too (its other entries would be lost)', async () => {
     const file = baselinePath(join(dir, 'agent.test.ts'))
     await measure(0.1, 'new')
     const corrupted = (await readFile(file, 'utf8')).replace('"n": 100', '"n": -3')
     await writeFile(file, corrupted)
     await expect(measure(0.1, 'new')).rejects.toThrow(
-      /Invalid baseline in .*agent\.test\.ts\.rates\.json:[\s\S]*n[\s\S]*left unchanged.*vitest -u/,
+      /Invalid baseline in .*agent\.test\.ts\.rates\.json:[\s\S]*n[\s\S]*left unchanged.*delete it and run `vitest -u`/,
     )
+    expect(await readFile(file, 'utf8')).toBe(corrupted)
+    await expect(measure(0.1, 'all', 'another key')).rejects.toThrow(/Invalid baseline/)
     expect(await readFile(file, 'utf8')).toBe(corrupted)
     await writeFile(file, '{ not json')
     await expect(measure(0.1, 'none')).rejects.toThrow(/not valid JSON/)
-    const rewritten = await measure(0.1, 'all')
-    expect(rewritten.verdict.baseline.status).toBe('created')
-    expect(BaselineFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8'))).success).toBe(true)
+    await expect(measure(0.1, 'all')).rejects.toThrow(/not valid JSON/)
+    expect(await readFile(file, 'utf8')).toBe('{ not json')
   })
 
   it('keeps other entries of the file when writing one', async () => {
