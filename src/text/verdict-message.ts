@@ -64,6 +64,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
       ...formatContrastive(artifact.contrastive, artifact.failing, bad, {
         steps: options.steps ?? 'summary',
         baseline: verdict.gate === 'baseline',
+        judged: artifact.failingJudged === true,
       }),
     )
   if (artifact.contextAttribution != null) body.push(...formatContextAttribution(artifact.contextAttribution))

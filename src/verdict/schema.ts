@@ -445,5 +445,11 @@ export const ArtifactSchema = z.object({
    * verdict stand). Absent or null when it ran or was not run.
    */
   contextAttributionError: AttributionErrorSchema.nullable().optional(),
+  /**
+   * True when a model judge was asked about the failing run: its verdict carries the judge's noise,
+   * so a replay that holds every step need not reproduce it. Absent otherwise, and in artifacts of
+   * earlier versions.
+   */
+  failingJudged: z.boolean().optional(),
 })
 export type Artifact = z.infer<typeof ArtifactSchema>
