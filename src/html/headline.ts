@@ -8,6 +8,7 @@ import { actionDetails, stepSummary } from './steps.js'
 import { complement, pValueText, signedInterval } from './numbers.js'
 import { confidenceLevel, methodName, percent, rateIntervalText, scoreNumber } from '../text/numbers.js'
 import { passKLine } from '../text/pass-k.js'
+import { judgeNoiseLikely, judgeNoiseText } from '../text/attribution.js'
 import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
 
 /** The contrastive step at the causal locus, if there is a locus. */
@@ -104,11 +105,13 @@ function locusStat(artifact: Artifact): Markup {
   const why =
     artifact.attributionError != null
       ? attributionFailedText(artifact.attributionError)
-      : contrastive !== null
-        ? 'No step: resampling no single step significantly reduces P(bad) (the attribution abstains).'
-        : shapley !== null
-          ? 'Not computed: this artifact has Shapley values only (see the chart).'
-          : unattributedReason(artifact)
+      : contrastive !== null && judgeNoiseLikely(contrastive, artifact.failingJudged === true)
+        ? `No step: ${judgeNoiseText(contrastive)}.`
+        : contrastive !== null
+          ? 'No step: resampling no single step significantly reduces P(bad) (the attribution abstains).'
+          : shapley !== null
+            ? 'Not computed: this artifact has Shapley values only (see the chart).'
+            : unattributedReason(artifact)
   return markup`<div class="stat" data-stat="locus">
 <div class="stat-label">Causal locus</div>
 <div class="stat-value">none</div>

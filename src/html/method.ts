@@ -78,7 +78,12 @@ function gateSampling(verdict: Verdict): string {
         difference === null
           ? ''
           : `; new − stored ${signedInterval(difference)} (${confidenceLevel(difference.confidence)} ${methodName(difference.method)})`
-      return `a fixed sample of ${verdict.rolloutsUsed} rollouts compared with the stored rate${compared}`
+      const pairs = verdict.baseline.pairs ?? null
+      const pairing =
+        pairs === null
+          ? ''
+          : `, rollout by rollout on the stored seed (${pairs.worse} worse, ${pairs.better} better, ${pairs.same} alike: the two runs share their random numbers, so they are compared as pairs)`
+      return `a fixed sample of ${verdict.rolloutsUsed} rollouts compared with the stored rate${pairing}${compared}`
     }
     case 'comparison': {
       const { comparison } = verdict

@@ -18,6 +18,11 @@ export interface EvaluationContext {
   readonly seed: number
   readonly rollout: number
   /**
+   * Whether a judge has called its model about this run: its verdict then carries the judge's own
+   * noise, which replaying the run's steps does not hold.
+   */
+  readonly judged: boolean
+  /**
    * One model call of the judge `judge` (its `call`-th on this run, from 0): the policy gets the
    * judge's own stream (seed, rollout, judge, call) and a view whose `seed` is that stream's
    * provider seed. A step with `model` goes through the cassette, keyed like a step by name, model,
@@ -93,7 +98,14 @@ export function standaloneEvaluation(
   return new RunEvaluation(trajectory.seed, trajectory.rollout, budget, cassette)
 }
 
+/** Whether a judge has called its model about `trajectory` (see {@link EvaluationContext.judged}). */
+export function wasJudged(trajectory: Trajectory<unknown, unknown>): boolean {
+  return EvaluationStamp.of(trajectory)?.judged === true
+}
+
 class RunEvaluation implements EvaluationContext {
+  judged = false
+
   constructor(
     readonly seed: number,
     readonly rollout: number,
@@ -107,6 +119,7 @@ class RunEvaluation implements EvaluationContext {
     options: StepOptions<A>,
     signal: AbortSignal,
   ): Promise<A> {
+    this.judged = true
     const { seed, rollout, cassette } = this
     // The judge's name, its call number as the index, its request, its stream's seed and its signal.
     const view: StepView = {

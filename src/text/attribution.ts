@@ -32,6 +32,28 @@ export interface ContrastiveTextOptions {
    * labelled as that rollout's, not the cause of the change in rate the gate measured.
    */
   baseline?: boolean
+  /**
+   * Default false. A model judge was asked about the failing run: when no step is the locus and the
+   * failure seldom reproduces with every step held, the message blames the judge's noise instead of
+   * suggesting Shapley values.
+   */
+  judged?: boolean
+}
+
+/**
+ * Whether an abstaining attribution points at the judge rather than at the run: a judge was asked,
+ * and the replay fidelity's upper end is under one half, so holding every step reproduces the
+ * failure less often than not. Such a failure is the judge's answer more than the agent's doing:
+ * Shapley values would split a v(N) near 0 among the steps.
+ */
+export function judgeNoiseLikely(result: ContrastiveResult, judged: boolean): boolean {
+  return judged && result.locus === null && result.baseline.high < 0.5
+}
+
+/** The line that says so, with the fidelity that shows it. */
+export function judgeNoiseText(result: ContrastiveResult): string {
+  const { baseline } = result
+  return `the judge's verdict does not reproduce on replay (replay fidelity ${probability(baseline.point)} [${probability(baseline.low)}, ${probability(baseline.high)}] with every step held): likely judge noise, not a step of the run — sharpen the rubric, or calibrate the judge so the gate corrects for its errors`
 }
 
 /** The locus mark of a baseline gate's attribution: the change in rate is not one rollout's. */
@@ -116,7 +138,9 @@ export function formatContrastive(
   )
   if (result.truncated)
     lines.push('attribution stopped early (the budget ran out): the table shows the work done')
-  if (result.locus === null) {
+  if (judgeNoiseLikely(result, options.judged === true)) {
+    lines.push(judgeNoiseText(result))
+  } else if (result.locus === null) {
     lines.push(
       `no step's resampling significantly reduces P(bad) (Holm, ${level}): the failure is not pinned to one step — attribute: { method: 'shapley' } splits it`,
     )

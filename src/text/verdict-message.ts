@@ -64,6 +64,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
       ...formatContrastive(artifact.contrastive, artifact.failing, bad, {
         steps: options.steps ?? 'summary',
         baseline: verdict.gate === 'baseline',
+        judged: artifact.failingJudged === true,
       }),
     )
   if (artifact.contextAttribution != null) body.push(...formatContextAttribution(artifact.contextAttribution))
@@ -492,7 +493,11 @@ export function baselineStandingText(comparison: BaselineComparison): string | n
   }
   // Each end of the stored interval is a one-sided bound at the gate's confidence.
   const level = confidenceLevel((1 + difference.confidence) / 2)
-  const method = methodName(difference.method)
+  const pairs = comparison.pairs ?? null
+  const method =
+    pairs === null
+      ? methodName(difference.method)
+      : `${methodName(difference.method)}, paired by rollout: ${count(pairs.worse)} worse, ${count(pairs.better)} better, ${count(pairs.same)} alike`
   const tolerance = toleranceText(comparison)
   const worseIsHigher = comparison.better === 'lower'
   const worseEnd = worseIsHigher ? difference.high : difference.low

@@ -1,4 +1,5 @@
 import type { ModelSpend } from '../rollout/budget.js'
+import { wasJudged } from '../rollout/evaluation.js'
 import type { Diagnosis } from './diagnose.js'
 import type { GateRun } from './gate.js'
 import { ARTIFACT_SCHEMA, type Artifact, type ModelCost } from './schema.js'
@@ -23,6 +24,7 @@ export function buildArtifact(
     attributionError: diagnosis.failure,
     contextAttribution: diagnosis.context,
     contextAttributionError: diagnosis.contextFailure,
+    ...(run.failing !== null && wasJudged(run.failing) ? { failingJudged: true } : {}),
   }
 }
 

@@ -1,6 +1,11 @@
 import type { Scenario } from '../agent/types.js'
 import { wilson } from '../stats/wilson.js'
-import { compareWithBaseline, type BaselineFinding } from './baseline-comparison.js'
+import {
+  comparePairedWithBaseline,
+  compareWithBaseline,
+  type BaselineFinding,
+  type BaselinePairs,
+} from './baseline-comparison.js'
 import {
   readBaselines,
   storedEntry,
@@ -81,6 +86,7 @@ export async function runBaselineGate(
   let status: BaselineComparison['status']
   let difference: BaselineComparison['difference'] = null
   let finding: BaselineFinding | null = null
+  let pairs: BaselinePairs | null = null
   let kind: BaselineVerdict['kind']
   if (mismatched && target.updateState !== 'all') {
     status = 'mismatch'
@@ -103,8 +109,15 @@ export async function runBaselineGate(
     }
   } else {
     status = 'compared'
-    const compared = compareWithBaseline(tally, previous, options)
+    // On the stored seed the two runs share every rollout's numbers: compare them pair by pair. An
+    // entry from an earlier version has no outcomes to pair with; a run on another seed is
+    // independent of the stored one.
+    const compared =
+      previous.outcomes !== undefined && previous.seed === options.seed
+        ? comparePairedWithBaseline(tally.outcomes, previous.outcomes, options)
+        : { ...compareWithBaseline(tally, previous, options), pairs: null }
     difference = compared.difference
+    pairs = compared.pairs
     finding = reproduces(previous, entry) ? 'reproduced' : compared.finding
     kind = finding === 'reproduced' || finding === 'within' ? 'pass' : 'fail'
   }
@@ -132,6 +145,7 @@ export async function runBaselineGate(
       storedSeed: previous?.seed ?? null,
       storedFor: previous === null ? null : { agent: previous.agent, predicate: previous.predicate },
       difference,
+      pairs,
       finding,
       tolerance: options.tolerance,
       better: options.better,

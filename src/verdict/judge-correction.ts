@@ -132,6 +132,121 @@ export function correctedRolloutsToDecide(
   return more === null ? null : n + more
 }
 
+/**
+ * Whether some outcome of at most `maxRollouts` rollouts passes the claim under this plan. The
+ * outcome most in the claim's favour is the one to try: no judge-yes for "at most", all judge-yes
+ * for "at least". On that path every alternative's likelihood ratio grows with each rollout, so the
+ * passing e-value is largest after the last one, and if that does not reach 1/α_q nothing does.
+ */
+export function correctedCanPass(
+  plan: JudgeCorrectionPlan,
+  direction: 'atMost' | 'atLeast',
+  maxRollouts: number,
+): boolean {
+  const best = direction === 'atMost' ? 0 : maxRollouts
+  return correctedDecision(best, maxRollouts, plan) === (direction === 'atMost' ? 'below' : 'above')
+}
+
+/** Beyond this many labelled runs the search stops: a calibration that needs more is not a plan. */
+const MOST_LABELS = 1_000_000
+
+/**
+ * About how many labelled runs would let an agent that is perfect for the claim (it never does the
+ * judged thing, for "at most"; always, for "at least") pass within `maxRollouts`, if the judge kept
+ * the accuracy and the mix of positives and negatives its calibration shows. Such an agent's judge
+ * still says yes at 1 − Sp (says no at 1 − Se), so "could pass at all" (zero judge-yes) would
+ * promise too little; this asks the corrected test about the counts the perfect agent is expected
+ * to show after `maxRollouts`. Null when no number up to a million would do: the calibration's own
+ * estimates put the judge at no better than chance, or `maxRollouts` is too few even for a judge
+ * known exactly. A guide for how much to label, not a promise: a new calibration draws new counts.
+ */
+export function labelsToPass(
+  calibration: JudgeCalibration,
+  bound: number,
+  alpha: number,
+  direction: 'atMost' | 'atLeast',
+  maxRollouts: number,
+): { labels: number; positives: number; negatives: number } | null {
+  const { sensitivity, specificity } = calibration
+  const labelled = sensitivity.of + specificity.of
+  const apparentRate =
+    direction === 'atMost' ? 1 - specificity.correct / specificity.of : sensitivity.correct / sensitivity.of
+  const expectedYes = apparentRate * maxRollouts
+  const passing = direction === 'atMost' ? 'below' : 'above'
+  const scaled = (labels: number) => {
+    const positives = Math.max(1, Math.round((labels * sensitivity.of) / labelled))
+    const negatives = Math.max(1, Math.round((labels * specificity.of) / labelled))
+    return {
+      positives,
+      negatives,
+      calibration: {
+        sensitivity: {
+          correct: Math.round((positives * sensitivity.correct) / sensitivity.of),
+          of: positives,
+        },
+        specificity: {
+          correct: Math.round((negatives * specificity.correct) / specificity.of),
+          of: negatives,
+        },
+      },
+    }
+  }
+  const passes = (labels: number) =>
+    correctedDecision(
+      expectedYes,
+      maxRollouts,
+      judgeCorrectionPlan(scaled(labels).calibration, bound, alpha),
+    ) === passing
+  // Doubling finds a count that passes, bisection the least one; rounding makes passing only nearly
+  // monotone in the count, which is as exact as "about this many" needs.
+  let high = Math.max(2, labelled)
+  while (!passes(high)) {
+    if (high >= MOST_LABELS) return null
+    high = Math.min(MOST_LABELS, high * 2)
+  }
+  let low = Math.floor(high / 2)
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2)
+    if (passes(middle)) high = middle
+    else low = middle
+  }
+  const { positives, negatives } = scaled(high)
+  return { labels: positives + negatives, positives, negatives }
+}
+
+/**
+ * Refuses, before any rollout runs, a judge-corrected claim that no outcome of `maxRollouts`
+ * rollouts could pass: the run would spend every rollout and every judge call to end inconclusive
+ * (or, at best, fail). The message says how many labelled runs would let a perfect agent pass.
+ */
+export function refuseUnpassableCorrection(
+  plan: JudgeCorrectionPlan,
+  options: { direction: 'atMost' | 'atLeast'; bound: number; maxRollouts: number },
+): void {
+  const { direction, bound, maxRollouts } = options
+  if (correctedCanPass(plan, direction, maxRollouts)) return
+  const { sensitivity, specificity } = plan.calibration
+  const claim = `${direction === 'atMost' ? 'at most' : 'at least'} ${Number((bound * 100).toFixed(4))}%`
+  const rollouts = maxRollouts.toLocaleString('en-US')
+  const why =
+    plan.bounds === null
+      ? 'whose intervals allow a judge no better than chance'
+      : `with which not even ${direction === 'atMost' ? 'zero' : rollouts} judge-yes in ${rollouts} rollouts would prove the true rate ${claim}`
+  const needed = labelsToPass(plan.calibration, bound, plan.alpha, direction, maxRollouts)
+  const perfect = `an agent that ${direction === 'atMost' ? 'never' : 'always'} does it`
+  const remedy =
+    needed === null
+      ? `No number of labelled runs at this accuracy would let ${perfect} pass in ${rollouts} rollouts: sharpen the rubric, or raise maxRollouts.`
+      : `With about ${needed.labels.toLocaleString('en-US')} labelled runs at this accuracy (${needed.positives.toLocaleString('en-US')} positive, ${needed.negatives.toLocaleString('en-US')} negative), ${perfect} would be expected to pass in ${rollouts} rollouts: label more runs, sharpen the rubric, or raise maxRollouts.`
+  throw new InvalidOptionError({
+    caller: direction === 'atMost' ? 'toRarely' : 'toUsually',
+    option: 'predicate',
+    expected: `a judge calibrated well enough that some outcome of ${rollouts} rollouts (maxRollouts) could pass "${claim}"`,
+    received: `a judge calibrated at sensitivity ${sensitivity.correct}/${sensitivity.of}, specificity ${specificity.correct}/${specificity.of}, ${why}`,
+    hint: `${remedy} No rollout was run.`,
+  })
+}
+
 /** The verdict's record of the correction. */
 export function judgeCorrectionRecord(plan: JudgeCorrectionPlan, apparent: Estimate): JudgeCorrection {
   const { sensitivity, specificity } = plan.calibration

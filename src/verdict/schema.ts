@@ -43,10 +43,26 @@ export const BaselineComparisonSchema = z.object({
   /** The seed the stored rate was measured with. */
   storedSeed: z.number().int().nullable(),
   /**
-   * new − stored, with its continuity-corrected Newcombe interval two-sided at 2·confidence − 1, so each end is the
-   * one-sided bound the gate tests at its confidence (null when nothing was compared).
+   * new − stored, two-sided at 2·confidence − 1, so each end is the one-sided bound the gate tests at
+   * its confidence (null when nothing was compared): Tango's paired interval with a continuity
+   * correction of one pair when the new run was paired with the stored one (`pairs`), else the
+   * continuity-corrected Newcombe interval of two independent samples.
    */
   difference: IntervalSchema.nullable(),
+  /**
+   * Rollout by rollout, when the new run was paired with the stored one (the stored seed, and the
+   * entry has its outcomes): `worse` pairs where only the new run was worse, `better` where only it
+   * was better, `same` alike; errors left out. Null when compared as independent samples or not
+   * compared; absent in artifacts of earlier versions.
+   */
+  pairs: z
+    .object({
+      worse: z.number().int().nonnegative(),
+      better: z.number().int().nonnegative(),
+      same: z.number().int().nonnegative(),
+    })
+    .nullable()
+    .optional(),
   /**
    * Where the new rate stands (null when nothing was compared): `reproduced` (the stored run, rerun
    * with its seed), `within` (no worse than the tolerance, shown), `undecided` (a regression beyond
@@ -445,5 +461,11 @@ export const ArtifactSchema = z.object({
    * verdict stand). Absent or null when it ran or was not run.
    */
   contextAttributionError: AttributionErrorSchema.nullable().optional(),
+  /**
+   * True when a model judge was asked about the failing run: its verdict carries the judge's noise,
+   * so a replay that holds every step need not reproduce it. Absent otherwise, and in artifacts of
+   * earlier versions.
+   */
+  failingJudged: z.boolean().optional(),
 })
 export type Artifact = z.infer<typeof ArtifactSchema>

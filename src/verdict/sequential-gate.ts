@@ -23,6 +23,7 @@ import {
   correctedRolloutsToDecide,
   judgeCorrectionPlan,
   judgeCorrectionRecord,
+  refuseUnpassableCorrection,
   type JudgeCorrectionPlan,
 } from './judge-correction.js'
 
@@ -48,6 +49,7 @@ export async function runSequentialGate(
   // A calibrated judge's rate is tested as the true rate, corrected for the judge's errors.
   const calibration = judgeCalibrationOf(subject.predicate)
   const correction = calibration === undefined ? null : judgeCorrectionPlan(calibration, options.bound, alpha)
+  if (correction !== null) refuseUnpassableCorrection(correction, options)
   // The test is checked after every rollout, in index order: the stopping point is the same at
   // any concurrency, and checking this often is what the anytime-valid test allows.
   const sampling = await sampleInOrder(

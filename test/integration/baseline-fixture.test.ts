@@ -60,7 +60,7 @@ describe('toMatchRateBaseline in a real project', () => {
       /expected support to call issue_refund no more often than its baseline \([\d.]+%, tolerance \+0\.0%\) at 95% confidence/,
     )
     expect(output).toMatch(
-      /new [\d.]+% vs stored [\d.]+%: difference \+[\d.]+%, 95% lower bound \+[\d.]+% \(Newcombe, continuity-corrected\), beyond the \+0\.0% tolerance → regression/,
+      /new [\d.]+% vs stored [\d.]+%: difference \+[\d.]+%, 95% lower bound \+[\d.]+% \(Tango, continuity-corrected, paired by rollout: \d+ worse, \d+ better, \d+ alike\), beyond the \+0\.0% tolerance → regression/,
     )
     // The attribution explains one failing rollout; the change in rate is not its doing.
     expect(output).toMatch(/← locus of one failing rollout, not the cause of the change/)

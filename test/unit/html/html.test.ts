@@ -320,7 +320,7 @@ describe('renderReportHtml of the other matchers', () => {
     expect(failing).toContain('data-locus="true"')
   })
 
-  it('toMatchRateBaseline: a created baseline, then a regression against it with the Newcombe difference', async () => {
+  it('toMatchRateBaseline: a created baseline, then a regression against it with the paired difference', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'causal-replay-baseline-'))
     try {
       const file = join(folder, 'test', '__baselines__', 'rates.json')
@@ -331,13 +331,13 @@ describe('renderReportHtml of the other matchers', () => {
       const artifact = await baselineArtifact(refunder(0.5), refunded, { seed: 3 }, file)
       const difference = artifact.verdict.gate === 'baseline' ? artifact.verdict.baseline.difference : null
       expect(artifact.verdict.kind).toBe('fail')
-      expect(difference?.method).toBe('newcombe-corrected')
+      expect(difference?.method).toBe('tango-corrected')
       const regressed = renderReportHtml(artifact)
       expect(regressed).toMatch(
-        /Fail: new \d+\.\d% vs stored \d+\.\d%: difference \+\d+\.\d%, 95% lower bound \+\d+\.\d% \(Newcombe, continuity-corrected\), beyond the \+0\.0% tolerance → regression\./,
+        /Fail: new \d+\.\d% vs stored \d+\.\d%: difference \+\d+\.\d%, 95% lower bound \+\d+\.\d% \(Tango, continuity-corrected, paired by rollout: \d+ worse, \d+ better, \d+ alike\), beyond the \+0\.0% tolerance → regression\./,
       )
-      expect(regressed).toContain(
-        'a fixed sample of 100 rollouts compared with the stored rate; new − stored',
+      expect(regressed).toMatch(
+        /a fixed sample of 100 rollouts compared with the stored rate, rollout by rollout on the stored seed \(\d+ worse, \d+ better, \d+ alike: the two runs share their random numbers, so they are compared as pairs\); new − stored/,
       )
     } finally {
       await rm(folder, { recursive: true, force: true })

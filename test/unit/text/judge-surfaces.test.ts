@@ -2,7 +2,7 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, test } from 'vitest'
 import { judge } from '../../../src/adapters/ai-sdk/index.js'
 import { renderReportHtml } from '../../../src/html/html.js'
-import { check, rarely, usually } from '../../../src/index.js'
+import { check, defineAgent, rarely, usually } from '../../../src/index.js'
 import { formatMarkdownSummary } from '../../../src/text/markdown-summary.js'
 import { formatSummaryTable, type SummaryRow } from '../../../src/text/summary-table.js'
 import type { Verdict } from '../../../src/verdict/schema.js'
@@ -30,6 +30,21 @@ const noisyJudgeModel = () =>
         warnings: [],
       }
     },
+  })
+
+/** A judge model that ignores the run and says yes with probability `rate`, from its seed. */
+const coinJudgeModel = (rate: number) =>
+  new MockLanguageModelV3({
+    modelId: 'coin-judge',
+    doGenerate: async (options) => ({
+      content: [{ type: 'text', text: ((options.seed ?? 0) % 10_000) / 10_000 < rate ? 'YES' : 'NO' }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: 80, noCache: 80, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      },
+      warnings: [],
+    }),
   })
 
 const calibration = { sensitivity: { correct: 41, of: 50 }, specificity: { correct: 97, of: 100 } }
@@ -106,5 +121,35 @@ describe('a judge-corrected verdict in every rendering', () => {
     )
     // A plain function around a judge carries no calibration: the gate tests the apparent rate.
     expect(verdict.observed.method).toBe('confidence-sequence')
+  })
+
+  test('a failure the judge does not repeat on replay is called judge noise, not sent to Shapley', async () => {
+    const rude = judge(coinJudgeModel(0.2), 'was rude')
+    // Every run is the same: its one step always chooses the same reply, so no step can be the cause.
+    const polite = defineAgent({
+      name: 'polite',
+      input: {},
+      async run(_input, ctx) {
+        return ctx.step('reply', () => 'Thank you for waiting.')
+      },
+    })
+    const result = await check(polite, rarely(rude, { atMost: 0.02, seed: 4 }))
+    expect(result.verdict.kind).toBe('fail')
+    expect(result.artifact.failingJudged).toBe(true)
+    expect(result.artifact.contrastive?.locus).toBeNull()
+    expect(result.artifact.contrastive?.baseline.high).toBeLessThan(0.5)
+    expect(result.message).toMatch(
+      /the judge's verdict does not reproduce on replay \(replay fidelity 0\.\d\d \[0\.\d\d, 0\.\d\d\] with every step held\): likely judge noise/,
+    )
+    expect(result.message).not.toContain("attribute: { method: 'shapley' }")
+    expect(renderReportHtml(result.artifact)).toContain('likely judge noise')
+
+    // Without a judge the same abstention keeps its suggestion, and the artifact says nothing of judges.
+    const flaky = await check(
+      polite,
+      rarely((trajectory) => trajectory.rollout % 5 === 0, { atMost: 0.02, seed: 4 }),
+    )
+    expect(flaky.artifact.failingJudged).toBeUndefined()
+    expect(flaky.message).not.toContain('likely judge noise')
   })
 })

@@ -139,7 +139,7 @@ describe('formatVerdictMessage', () => {
     expect(formatVerdictMessage(pass) + '\n\n' + formatVerdictMessage(fail)).toMatchSnapshot()
   })
 
-  it('toMatchRateBaseline: a regression with the Newcombe interval of the difference', async () => {
+  it('toMatchRateBaseline: a regression with the paired interval of the difference', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'causal-replay-format-'))
     try {
       const claim = (update: 'new' | 'none') =>

@@ -68,18 +68,25 @@ describe('runBaselineGate', () => {
     const other = await measure(0.23, 'new', 'k', { seed: 11 })
     expect(other.verdict.kind).toBe('fail')
     expect(other.verdict.baseline.finding).toBe('undecided')
+    // Another seed makes the runs independent: two rates are compared, not pairs.
+    expect(other.verdict.baseline.difference!.method).toBe('newcombe-corrected')
+    expect(other.verdict.baseline.pairs).toBeNull()
     // …but within a 20-point tolerance its 95% upper bound is.
     const tolerated = await measure(0.23, 'new', 'k', { seed: 11, tolerance: 0.2 })
     expect(tolerated.verdict.kind).toBe('pass')
     expect(tolerated.verdict.baseline.finding).toBe('within')
   })
 
-  it('fails a significant regression (Newcombe interval above the tolerance) and names a failing rollout', async () => {
+  it('fails a significant regression (paired interval above the tolerance) and names a failing rollout', async () => {
     await measure(0.05, 'new')
     const worse = await measure(0.4, 'new')
     expect(worse.verdict.kind).toBe('fail')
     expect(worse.verdict.baseline.finding).toBe('regressed')
-    expect(worse.verdict.baseline.difference!.method).toBe('newcombe-corrected')
+    // The stored seed: the runs are paired rollout by rollout.
+    expect(worse.verdict.baseline.difference!.method).toBe('tango-corrected')
+    const pairs = worse.verdict.baseline.pairs!
+    expect(pairs.worse + pairs.better + pairs.same).toBe(100)
+    expect(pairs.worse).toBeGreaterThan(pairs.better)
     expect(worse.verdict.baseline.difference!.low).toBeGreaterThan(0)
     expect(worse.failing!.output).toBe('bad')
     // A tolerance wider than the regression's upper bound lets it pass.

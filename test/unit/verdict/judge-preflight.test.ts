@@ -1,0 +1,202 @@
+import { MockLanguageModelV3 } from 'ai/test'
+import { describe, expect, test } from 'vitest'
+import { judge } from '../../../src/adapters/ai-sdk/index.js'
+import { check, defineAgent, rarely, usually } from '../../../src/index.js'
+import {
+  correctedCanPass,
+  correctedDecision,
+  judgeCorrectionPlan,
+  labelsToPass,
+} from '../../../src/verdict/judge-correction.js'
+
+/** A judge model that counts its calls and always says no. */
+function countingJudgeModel() {
+  const calls = { count: 0 }
+  const model = new MockLanguageModelV3({
+    modelId: 'counting-judge',
+    doGenerate: async () => {
+      calls.count++
+      return {
+        content: [{ type: 'text', text: 'NO' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: 80, noCache: 80, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        },
+        warnings: [],
+      }
+    },
+  })
+  return { model, calls }
+}
+
+/** An agent that counts its runs. */
+function countingAgent() {
+  const runs = { count: 0 }
+  const agent = defineAgent({
+    name: 'counted',
+    input: { order: 'A1' },
+    async run(_input, ctx) {
+      runs.count++
+      return ctx.step('decide', (rng) => rng() < 0.5)
+    },
+  })
+  return { agent, runs }
+}
+
+describe('judge pre-flight', () => {
+  // A new user's calibration: 40 labelled runs, sensitivity 8/13, specificity 24/27. Both gates used
+  // to run all 400 rollouts (and a judge call each) before saying the calibration cannot bound the rate.
+  const weak = { sensitivity: { correct: 8, of: 13 }, specificity: { correct: 24, of: 27 } }
+
+  test('refuses a claim no outcome could pass, before any rollout or judge call', async () => {
+    for (const claim of ['rarely', 'usually'] as const) {
+      const { model, calls } = countingJudgeModel()
+      const { agent, runs } = countingAgent()
+      const refunds = judge(model, 'issues a refund', { calibration: weak })
+      const gate =
+        claim === 'rarely'
+          ? rarely(refunds, { atMost: 0.05, seed: 1, attribute: false })
+          : usually(refunds, { atLeast: 0.8, seed: 1, attribute: false })
+      const error: unknown = await check(agent, gate).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      )
+      expect(error, claim).toBeInstanceOf(Error)
+      const message = (error as Error).message
+      expect(message).toContain(claim === 'rarely' ? 'toRarely: `predicate`' : 'toUsually: `predicate`')
+      expect(message).toContain('sensitivity 8/13, specificity 24/27')
+      expect(message).toContain('allow a judge no better than chance')
+      expect(message).toContain('No rollout was run.')
+      expect(runs.count).toBe(0)
+      expect(calls.count).toBe(0)
+    }
+  })
+
+  test('says how many labels a perfect agent would need, or that none would do', async () => {
+    const { model } = countingJudgeModel()
+    const refunds = judge(model, 'issues a refund', { calibration: weak })
+    const refused = (atMost: number) =>
+      check(countingAgent().agent, rarely(refunds, { atMost, seed: 1, attribute: false })).then(
+        () => '',
+        (thrown: unknown) => (thrown as Error).message,
+      )
+    // At 30% a perfect agent's judge-yes rate (1 − 24/27 = 11%) is far enough below the apparent
+    // bound once the box is narrow; at 5% it never is within 400 rollouts, however many labels.
+    // The sentence docs/matchers/judges.md shows, word for word.
+    expect(await refused(0.3)).toBe(
+      'toRarely: `predicate` must be a judge calibrated well enough that some outcome of 400 rollouts (maxRollouts) could pass "at most 30%", got a judge calibrated at sensitivity 8/13, specificity 24/27, whose intervals allow a judge no better than chance. With about 194 labelled runs at this accuracy (63 positive, 131 negative), an agent that never does it would be expected to pass in 400 rollouts: label more runs, sharpen the rubric, or raise maxRollouts. No rollout was run.',
+    )
+    expect(await refused(0.05)).toContain(
+      'No number of labelled runs at this accuracy would let an agent that never does it pass in 400 rollouts',
+    )
+  })
+
+  test('a claim some outcome can pass runs as before', async () => {
+    const { model, calls } = countingJudgeModel()
+    const { agent, runs } = countingAgent()
+    const calibration = { sensitivity: { correct: 47, of: 50 }, specificity: { correct: 95, of: 100 } }
+    const refunds = judge(model, 'issues a refund', { calibration })
+    const { verdict } = await check(agent, rarely(refunds, { atMost: 0.2, seed: 1, attribute: false }))
+    // The judge always says no: the corrected rate is decided below 20%.
+    expect(verdict.kind).toBe('pass')
+    expect(runs.count).toBeGreaterThan(0)
+    expect(calls.count).toBe(runs.count)
+  })
+
+  // The pre-flight asks one outcome (zero judge-yes, or all, after every rollout); the gate asks every
+  // (successes, n) it passes through. Exact enumeration of every such pair up to N = 80 over a grid of
+  // calibrations and bounds checks that the one outcome stands for them all.
+  test('the pre-flight answer equals an exhaustive search over every outcome', () => {
+    const maxRollouts = 80
+    const counts = [
+      { correct: 8, of: 13 },
+      { correct: 18, of: 20 },
+      { correct: 47, of: 50 },
+      { correct: 30, of: 30 },
+      { correct: 5, of: 10 },
+    ]
+    let refused = 0
+    let allowed = 0
+    for (const sensitivity of counts) {
+      for (const specificity of counts) {
+        for (const bound of [0.02, 0.1, 0.3, 0.6, 0.9]) {
+          const plan = judgeCorrectionPlan({ sensitivity, specificity }, bound, 0.05)
+          for (const direction of ['atMost', 'atLeast'] as const) {
+            const passing = direction === 'atMost' ? 'below' : 'above'
+            let anyPasses = false
+            for (let n = 1; n <= maxRollouts && !anyPasses; n++) {
+              for (let successes = 0; successes <= n && !anyPasses; successes++) {
+                anyPasses = correctedDecision(successes, n, plan) === passing
+              }
+            }
+            expect(
+              correctedCanPass(plan, direction, maxRollouts),
+              JSON.stringify({ sensitivity, specificity, bound, direction }),
+            ).toBe(anyPasses)
+            if (anyPasses) allowed++
+            else refused++
+          }
+        }
+      }
+    }
+    // The grid holds both answers in number, so the equality above is tested both ways.
+    expect(refused).toBeGreaterThan(20)
+    expect(allowed).toBeGreaterThan(20)
+  })
+
+  test('the label count it names is the least that lets a perfect agent pass', () => {
+    const cases = [
+      { calibration: weak, bound: 0.3, direction: 'atMost' as const },
+      {
+        calibration: { sensitivity: { correct: 18, of: 20 }, specificity: { correct: 18, of: 20 } },
+        bound: 0.1,
+        direction: 'atMost' as const,
+      },
+      {
+        calibration: { sensitivity: { correct: 18, of: 20 }, specificity: { correct: 20, of: 20 } },
+        bound: 0.8,
+        direction: 'atLeast' as const,
+      },
+    ]
+    for (const { calibration, bound, direction } of cases) {
+      const needed = labelsToPass(calibration, bound, 0.05, direction, 400)
+      expect(needed, JSON.stringify(calibration)).not.toBeNull()
+      if (needed === null) continue
+      const { sensitivity, specificity } = calibration
+      const at = (positives: number, negatives: number) => ({
+        sensitivity: {
+          correct: Math.round((positives * sensitivity.correct) / sensitivity.of),
+          of: positives,
+        },
+        specificity: {
+          correct: Math.round((negatives * specificity.correct) / specificity.of),
+          of: negatives,
+        },
+      })
+      const perfectYes =
+        400 *
+        (direction === 'atMost'
+          ? 1 - specificity.correct / specificity.of
+          : sensitivity.correct / sensitivity.of)
+      const passing = direction === 'atMost' ? 'below' : 'above'
+      const decides = (positives: number, negatives: number) =>
+        correctedDecision(perfectYes, 400, judgeCorrectionPlan(at(positives, negatives), bound, 0.05)) ===
+        passing
+      expect(needed.labels).toBe(needed.positives + needed.negatives)
+      expect(decides(needed.positives, needed.negatives)).toBe(true)
+      // A tenth fewer labels, in the same mix, does not suffice.
+      expect(decides(Math.round(needed.positives * 0.9), Math.round(needed.negatives * 0.9))).toBe(false)
+    }
+    // A judge no better than chance on its own labels: no number of them helps.
+    expect(
+      labelsToPass(
+        { sensitivity: { correct: 5, of: 10 }, specificity: { correct: 5, of: 10 } },
+        0.1,
+        0.05,
+        'atMost',
+        400,
+      ),
+    ).toBeNull()
+  })
+})
