@@ -170,8 +170,7 @@ function stepOutcome(
       : step.direction === 'undecided'
         ? markup`<span class="direction-undecided">undecided: replays errored</span>`
         : markup`<span class="direction-${step.direction}">${step.direction === 'rescues' ? 'rescues' : 'worsens'}</span>`
-  const errors =
-    step.errors === undefined ? null : markup`<br>${erroredReplays(step.errors)}, never scored`
+  const errors = step.errors === undefined ? null : markup`<br>${erroredReplays(step.errors)}, never scored`
   // The marginal rescue is positive when it rescues, the effect negative: on one line both read in
   // the effect's sign, P(bad | resample k) − P(bad | resample k + 1), so a rescue is negative twice.
   const alone =

@@ -128,8 +128,7 @@ export function formatContrastive(
       `undecided: replays of every evaluated step errored, so no step could be tested (nor found not to matter); fix the error above, then attribute again`,
     )
   } else if (result.locus === null) {
-    const unsure =
-      undecided === 0 ? '' : `; ${plural(undecided, 'step')} undecided because replays errored`
+    const unsure = undecided === 0 ? '' : `; ${plural(undecided, 'step')} undecided because replays errored`
     lines.push(
       `no step's resampling significantly reduces P(bad) (Holm, ${level})${unsure}: the failure is not pinned to one step — attribute: { method: 'shapley' } splits it`,
     )

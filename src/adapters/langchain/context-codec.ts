@@ -52,8 +52,13 @@ function langchainParts(messages: JsonObject[]): ContextPartHandle[] {
     }
     if (type === 'system') {
       parts.push(
-        messagePart(path, 'system', systemLabel(i, i === firstSystem), leaves, message, (target, placeholder) =>
-          setText(placeholder)(target),
+        messagePart(
+          path,
+          'system',
+          systemLabel(i, i === firstSystem),
+          leaves,
+          message,
+          (target, placeholder) => setText(placeholder)(target),
         ),
       )
       return

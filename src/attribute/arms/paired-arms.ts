@@ -61,7 +61,10 @@ export interface PairedArmsSettings extends Omit<ReplayArmsSettings, 'caller' | 
 export type RescueRejections<T extends TestedArm> = () => (tested: T) => boolean
 
 /** What every attribution reports of one tested arm (a contrastive step, a context part). */
-export type ArmReport = Pick<ContrastiveStep, 'evaluated' | 'pBad' | 'effect' | 'pValue' | 'direction' | 'errors'>
+export type ArmReport = Pick<
+  ContrastiveStep,
+  'evaluated' | 'pBad' | 'effect' | 'pValue' | 'direction' | 'errors'
+>
 
 /**
  * The paired-arms engine under contrastive and context attribution: a reference arm (the baseline,

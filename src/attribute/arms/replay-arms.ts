@@ -58,7 +58,8 @@ export class Arm {
   /** Records that rollout `rollout` ended in an error described by `text`. */
   errored(rollout: number, text: string): void {
     this.outcomes[rollout] = 'error'
-    if (this.firstError === undefined || rollout < this.firstError.rollout) this.firstError = { rollout, text }
+    if (this.firstError === undefined || rollout < this.firstError.rollout)
+      this.firstError = { rollout, text }
   }
 
   /** The rollouts that ended in an error, or undefined when none did. */

@@ -455,7 +455,7 @@ class ContextRun {
         effect: this.engine.effect(probe),
         pValue: this.probePValue(refinement, probe),
         rescues: this.probeRejected(refinement, probe),
-          rolloutsUsed: probe.arm.rolloutsRun,
+        rolloutsUsed: probe.arm.rolloutsRun,
         ...errorsOf(probe.arm),
       })),
     }
