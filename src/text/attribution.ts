@@ -52,8 +52,9 @@ export function extendedProbeRollouts(result: ContrastiveResult): number | null 
  * with its interval and the effect against the replay baseline with its interval; the causal locus
  * marked; then the replay fidelity, what the intervals are, the arms whose replays errored (a step
  * that lost pairs to errors and decided nothing is undecided, never "no effect"), which test named
- * the locus, and what the locus step decided from. The effect column carries the effect's own level (two-sided 90% for
- * a 95% attribution, so its upper end is the one-sided bound the rescue test uses).
+ * the locus, and what the locus step decided from. The effect column carries the effect's own
+ * level (two-sided 90% for a 95% attribution, so its upper end is the one-sided bound the rescue
+ * test uses).
  */
 export function formatContrastive(
   result: ContrastiveResult,
@@ -125,7 +126,7 @@ export function formatContrastive(
   const undecided = evaluated.filter((step) => step.direction === 'undecided').length
   if (result.locus === null && evaluated.length > 0 && undecided === evaluated.length) {
     lines.push(
-      `undecided: replays of every evaluated step errored, so no step could be tested (nor found not to matter); fix the error above, then attribute again`,
+      `undecided: replays errored in every evaluated step's comparison, so no step could be tested (nor found not to matter); fix the error above, then attribute again`,
     )
   } else if (result.locus === null) {
     const unsure = undecided === 0 ? '' : `; ${plural(undecided, 'step')} undecided because replays errored`

@@ -43,7 +43,7 @@ export function formatContextAttribution(result: ContextAttributionResult): stri
     )
   } else if (undecided === result.parts.length) {
     lines.push(
-      `context attribution: undecided: replays of every one of the ${plural(result.parts.length, 'part')} errored, so none could be tested (nor found not to matter); ${spent}`,
+      `context attribution: undecided: replays errored in the comparison of every one of the ${plural(result.parts.length, 'part')}, so none could be tested (nor found not to matter); ${spent}`,
     )
   } else if (undecided > 0) {
     lines.push(

@@ -417,7 +417,7 @@ describe('contextAttribution: replays that error are counted per arm, never read
     }
     const lines = formatContextAttribution(result)
     expect(lines[0]).toMatch(
-      /^context attribution: undecided: replays of every one of the 3 parts errored, so none could be tested/,
+      /^context attribution: undecided: replays errored in the comparison of every one of the 3 parts, so none could be tested/,
     )
     expect(lines.join('\n')).not.toContain('was found to matter')
     expect(lines.join('\n')).toContain("attribute.context.ablation: 'placeholder' keeps each part's place")

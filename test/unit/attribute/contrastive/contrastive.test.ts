@@ -201,7 +201,7 @@ describe('modes', () => {
     }
     const text = formatContrastive(result, factual)
     expect(text).toContain(
-      'undecided: replays of every evaluated step errored, so no step could be tested (nor found not to matter); fix the error above, then attribute again',
+      "undecided: replays errored in every evaluated step's comparison, so no step could be tested (nor found not to matter); fix the error above, then attribute again",
     )
     expect(text.join('\n')).not.toContain("no step's resampling significantly reduces P(bad)")
   })
