@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
-import { ReplayHandleSchema } from './schema.js'
+import { ArmDirectionSchema, ReplayErrorsSchema, ReplayHandleSchema } from './schema.js'
 
 /**
  * Where a part sits inside a step's context, as JSON path segments: `['ticket']` for a key of an
@@ -40,8 +40,11 @@ export const ContextPartSchema = z.object({
   effect: IntervalSchema,
   /** One-sided p-value of "removing the part reduces P(bad)", Holm-adjusted over the parts. */
   pValue: z.number().min(0).max(1),
-  direction: z.enum(['rescues', 'worsens', 'none']),
+  /** As a contrastive step's: `undecided` when replays errored and the part's effect was not decided. */
+  direction: ArmDirectionSchema,
   rolloutsUsed: z.number().int().nonnegative(),
+  /** Absent when none did: the replays of this part's arm that errored. */
+  errors: ReplayErrorsSchema.optional(),
 })
 export type ContextPart = z.infer<typeof ContextPartSchema>
 
@@ -55,6 +58,8 @@ export const SpanProbeSchema = z.object({
   pValue: z.number().min(0).max(1),
   rescues: z.boolean(),
   rolloutsUsed: z.number().int().nonnegative(),
+  /** Absent when none did: the replays of this probe's arm that errored. */
+  errors: ReplayErrorsSchema.optional(),
 })
 export type SpanProbe = z.infer<typeof SpanProbeSchema>
 
@@ -102,6 +107,8 @@ export const ContextAttributionResultSchema = z.object({
   ablation: z.enum(['remove', 'placeholder', 'custom']),
   /** P(bad | steps before k held, step k drawn afresh on its intact context): what every part is compared with. */
   intact: EstimateSchema,
+  /** Absent when none did: the replays of the intact arm that errored. */
+  intactErrors: ReplayErrorsSchema.optional(),
   parts: z.array(ContextPartSchema),
   /** Null when no part's removal rescues significantly (abstain), or when the budget stopped first. */
   culprit: ContextCulpritSchema.nullable(),

@@ -9,6 +9,30 @@ export const ReplayHandleSchema = z.object({
 })
 export type ReplayHandle = z.infer<typeof ReplayHandleSchema>
 
+/**
+ * The replays of one arm that ended in an error (the agent threw, timed out, looped, or a judge
+ * could not say): never scored, so they are in no P(bad), effect or test. Present only when some
+ * replay errored; an arm with errors and no significant effect is `undecided`, never "no effect".
+ */
+export const ReplayErrorsSchema = z.object({
+  /** Replays that errored. */
+  count: z.number().int().positive(),
+  /** Replays the arm ran, errors included. */
+  of: z.number().int().positive(),
+  /** The error of the arm's first errored replay (lowest rollout index), as `Name: message`. */
+  first: z.string(),
+})
+export type ReplayErrors = z.infer<typeof ReplayErrorsSchema>
+
+/**
+ * What an arm's replays say about its intervention: `rescues` (significantly lowers P(bad), after
+ * the attribution's correction), `worsens` (its interval lies above 0), `none` (neither, and every
+ * replay was scored), `undecided` (neither, and replays errored: pairs were lost, so the arm says
+ * nothing about whether the intervention matters).
+ */
+export const ArmDirectionSchema = z.enum(['rescues', 'worsens', 'none', 'undecided'])
+export type ArmDirection = z.infer<typeof ArmDirectionSchema>
+
 /** One step of a contrastive attribution. */
 export const ContrastiveStepSchema = z.object({
   index: z.number().int().nonnegative(),
@@ -32,8 +56,12 @@ export const ContrastiveStepSchema = z.object({
    * Holm-adjusted across all steps; a step the search did not evaluate counts with p = 1.
    */
   pValue: z.number().min(0).max(1),
-  /** `rescues`: significantly reduces P(bad) (Holm); `worsens`: the interval lies above 0 (reported, never the locus); else `none`. */
-  direction: z.enum(['rescues', 'worsens', 'none']),
+  /**
+   * `rescues`: significantly reduces P(bad) (Holm); `worsens`: the interval lies above 0 (reported,
+   * never the locus); `undecided`: neither, and replays of this step's arm (or of the baseline at
+   * its rollout indices) errored; else `none`.
+   */
+  direction: ArmDirectionSchema,
   /**
    * The marginal rescue of step k alone: P(bad | resample(k+1)) − P(bad | resample(k)), paired
    * under CRN; for the last step, P(bad | baseline) − P(bad | resample(k)). Null when not evaluated.
@@ -41,6 +69,8 @@ export const ContrastiveStepSchema = z.object({
   rescues: IntervalSchema.nullable(),
   /** Rollouts spent on this step's arm. */
   rolloutsUsed: z.number().int().nonnegative(),
+  /** Absent when none did: the replays of this step's arm that errored. */
+  errors: ReplayErrorsSchema.optional(),
 })
 export type ContrastiveStep = z.infer<typeof ContrastiveStepSchema>
 
@@ -56,6 +86,8 @@ export const ContrastiveResultSchema = z.object({
   locus: z.number().int().nonnegative().nullable(),
   /** P(bad | hold(all)): the replay fidelity, how often replaying the factual run reproduces the failure. */
   baseline: EstimateSchema,
+  /** Absent when none did: the replays of the baseline arm (every step held) that errored. */
+  baselineErrors: ReplayErrorsSchema.optional(),
   /** Share of held steps whose name and context matched the recording, over every replay. */
   actionMatchRate: z.number().min(0).max(1),
   /** Rollouts spent in all, baseline included. */
@@ -117,6 +149,11 @@ export const ShapleyResultSchema = z.object({
    */
   allocation: z.enum(['fixed', 'adaptive']).optional(),
   rolloutsUsed: z.number().int().nonnegative(),
+  /**
+   * Absent when none did: the replays of every coalition that errored (never scored), the first by
+   * coalition order, then rollout index.
+   */
+  errors: ReplayErrorsSchema.optional(),
   /** True when the budget stopped the run early; the values are from the work done. */
   truncated: z.boolean(),
   /**

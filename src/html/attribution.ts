@@ -5,7 +5,12 @@ import { niceDomain, renderIntervalChart, type ChartRow } from './chart.js'
 import { markup, type Markup } from './markup.js'
 import { describeMethod, signed, signedInterval } from './numbers.js'
 import { confidenceLevel } from '../text/numbers.js'
-import { effectLevel, effectMatchesLocusTest, unestimatedShapley } from '../text/attribution.js'
+import {
+  effectLevel,
+  effectMatchesLocusTest,
+  shapleyErrorLine,
+  unestimatedShapley,
+} from '../text/attribution.js'
 import { PAIRED_DIFFERENCE_METHOD } from '../stats/paired-difference.js'
 import { attributionFailedText } from '../text/verdict-message.js'
 
@@ -52,7 +57,8 @@ function contrastiveFigure(result: ContrastiveResult, hidden: boolean): Markup {
   const rows: ChartRow[] = result.steps.map((step) => ({
     label: `${step.index}  ${step.name}`,
     interval: step.evaluated ? step.effect : null,
-    tone: step.direction,
+    // An undecided step is drawn as one without an effect; its card says why.
+    tone: step.direction === 'undecided' ? 'none' : step.direction,
     highlight: step.index === result.locus,
     valueText: step.evaluated ? signedInterval(step.effect) : '',
   }))
@@ -96,7 +102,7 @@ function contrastiveIntervals(result: ContrastiveResult): string {
 function shapleyFigure(result: ShapleyResult, locus: number | null, hidden: boolean): Markup {
   if (result.steps.length === 0 && result.truncated) {
     return markup`<figure id="chart-shapley" role="tabpanel" aria-labelledby="tab-shapley"${hidden ? markup` hidden` : null}>
-<figcaption class="warning">${unestimatedShapley(result)}.</figcaption>
+<figcaption class="warning">${unestimatedShapley(result)}.${result.errors === undefined ? null : ` ${shapleyErrorLine(result.errors)}.`}</figcaption>
 </figure>`
   }
   const rows: ChartRow[] = result.steps.map((step) => {
@@ -126,7 +132,7 @@ function shapleyFigure(result: ShapleyResult, locus: number | null, hidden: bool
       : `${result.permutations} sampled permutations${result.antithetic ? ' (antithetic pairs)' : ''}, ${result.samplesPerEval} rollout${result.samplesPerEval === 1 ? '' : 's'} per evaluation`
   return markup`<figure id="chart-shapley" role="tabpanel" aria-labelledby="tab-shapley"${hidden ? markup` hidden` : null}>
 ${chart}
-<figcaption>Shapley values over coalitions of steps held at their factual action, v(S) = P(bad | hold S): ${how}; ${confidenceLevel(result.confidence)} intervals (${shapleyIntervalMethods(result)}). They add up to ${signed(total)}; the efficiency sum v(N) − v(∅) = ${signedInterval(sum)}.${result.truncated ? ' The budget stopped the run early: the values are from the work done.' : ''}</figcaption>
+<figcaption>Shapley values over coalitions of steps held at their factual action, v(S) = P(bad | hold S): ${how}; ${confidenceLevel(result.confidence)} intervals (${shapleyIntervalMethods(result)}). They add up to ${signed(total)}; the efficiency sum v(N) − v(∅) = ${signedInterval(sum)}.${result.truncated ? ' The budget stopped the run early: the values are from the work done.' : ''}${result.errors === undefined ? '' : ` ${shapleyErrorLine(result.errors)}.`}</figcaption>
 </figure>`
 }
 

@@ -2,6 +2,7 @@ import type { ContextAttributionResult, ContextPart } from '../attribute/context
 import type { Interval } from '../stats/estimate.js'
 import { formatContextAttribution, partName, rescueOf } from '../text/context-attribution.js'
 import { confidenceLevel, percent, rateIntervalText } from '../text/numbers.js'
+import { erroredReplays } from '../text/replay-errors.js'
 import { markup, type Markup } from './markup.js'
 import { describeMethod, pValueText, rescueLowerPercent, signedInterval } from './numbers.js'
 
@@ -33,10 +34,10 @@ export function renderContextTable(result: ContextAttributionResult): Markup {
       part,
     ) => markup`<tr data-part="${part.path.join('.')}"${result.culprit !== null && samePath(part.path, result.culprit.path) ? markup` class="is-culprit"` : null}>
 <th scope="row">${part.label}</th>
-<td class="rate">${part.evaluated ? `${percent(part.pBad.point)} (${rateIntervalText(part.pBad)})` : 'not evaluated'}</td>
+<td class="rate">${!part.evaluated ? 'not evaluated' : part.pBad.n === 0 ? 'no replay scored' : `${percent(part.pBad.point)} (${rateIntervalText(part.pBad)})`}</td>
 <td>${part.evaluated ? effectBar(part) : null}<div class="bar-caption">${part.evaluated ? signedInterval(part.effect) : '—'}</div></td>
 <td class="rate">${part.evaluated ? pValueText(part.pValue) : '—'}</td>
-<td class="direction-${part.direction}">${DIRECTIONS[part.direction]}</td>
+<td class="direction-${part.direction}">${DIRECTIONS[part.direction]}${part.errors === undefined ? null : markup`<div class="bar-caption">${erroredReplays(part.errors)}</div>`}</td>
 </tr>`,
   )
   const ablation =
@@ -58,13 +59,22 @@ ${formatContextAttribution(result).map((line) => markup`<p class="note${CAVEATS.
 </div>`
 }
 
-/** The summary lines that qualify the result (stopped early, an unfaithful replay): shown as warnings. */
-const CAVEATS = ['context attribution stopped early', 'held steps matched']
+/**
+ * The summary lines that qualify the result (stopped early, replays that errored, an unfaithful
+ * replay): shown as warnings.
+ */
+const CAVEATS = [
+  'context attribution stopped early',
+  'context attribution: undecided',
+  'replays that errored',
+  'held steps matched',
+]
 
 const DIRECTIONS: Record<ContextPart['direction'], string> = {
   rescues: 'removing it rescues',
   worsens: 'removing it makes it worse',
   none: 'no significant effect',
+  undecided: 'undecided: replays errored',
 }
 
 /** The culprit mark's title: "removing it rescues 96% [84%, 100%] (effect -0.96 [-1.00, -0.84], 90% CI)". */

@@ -8,6 +8,7 @@ import { markup, type Markup } from './markup.js'
 import { pValueText, signedInterval } from './numbers.js'
 import { confidenceLevel, methodName, percent, rateIntervalText } from '../text/numbers.js'
 import { renderOutcomeBar } from './outcome-bar.js'
+import { erroredReplays } from '../text/replay-errors.js'
 
 /** What a card shows of one step; from the failing trajectory, or (without one) from the attribution. */
 interface CardStep {
@@ -166,7 +167,10 @@ function stepOutcome(
   const direction =
     step.direction === 'none'
       ? markup`no significant change`
-      : markup`<span class="direction-${step.direction}">${step.direction === 'rescues' ? 'rescues' : 'worsens'}</span>`
+      : step.direction === 'undecided'
+        ? markup`<span class="direction-undecided">undecided: replays errored</span>`
+        : markup`<span class="direction-${step.direction}">${step.direction === 'rescues' ? 'rescues' : 'worsens'}</span>`
+  const errors = step.errors === undefined ? null : markup`<br>${erroredReplays(step.errors)}, never scored`
   // The marginal rescue is positive when it rescues, the effect negative: on one line both read in
   // the effect's sign, P(bad | resample k) − P(bad | resample k + 1), so a rescue is negative twice.
   const alone =
@@ -180,7 +184,7 @@ function stepOutcome(
         })}`
   return markup`${renderOutcomeBar(step.pBad, what, contrastive.baseline)}
 <p class="bar-caption"><strong>${what} ${percent(step.pBad.point)}</strong> · ${step.pBad.successes}/${step.pBad.n} replays · ${rateIntervalText(step.pBad)}<br>
-effect ${signedInterval(step.effect)} · ${direction} (Holm-adjusted ${pValueText(step.pValue)})${alone}</p>`
+effect ${signedInterval(step.effect)} · ${direction} (Holm-adjusted ${pValueText(step.pValue)})${alone}${errors}</p>`
 }
 
 /** A list of tool calls: name, arguments, and the result or the error the agent saw. */

@@ -88,6 +88,7 @@ pre { margin: 0; padding: 8px 10px; background: var(--code-bg); border: 1px soli
 .bar-caption strong { color: var(--text); }
 .direction-rescues { color: var(--good); font-weight: 650; }
 .direction-worsens { color: var(--bad); font-weight: 650; }
+.direction-undecided { color: var(--warn); font-weight: 650; }
 .legend { display: flex; gap: 16px; flex-wrap: wrap; font-size: 0.84rem; color: var(--muted); margin: 0 0 10px; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 3px; vertical-align: -1px; margin-right: 5px; border: 1px solid var(--border); }
 .swatch-bad { background: var(--bad); } .swatch-good { background: var(--good-soft); }

@@ -1,4 +1,4 @@
-import type { ContrastiveResult, ContrastiveStep, ShapleyResult } from '../attribute/schema.js'
+import type { ContrastiveResult, ContrastiveStep, ReplayErrors, ShapleyResult } from '../attribute/schema.js'
 import type { Json } from '../json.js'
 import type { IntervalMethod } from '../stats/estimate.js'
 import { PAIRED_DIFFERENCE_METHOD } from '../stats/paired-difference.js'
@@ -14,6 +14,7 @@ import {
   plural,
   probability,
 } from './numbers.js'
+import { erroredReplays } from './replay-errors.js'
 import { formatTable } from './table.js'
 import { showControls } from './visible.js'
 
@@ -71,9 +72,11 @@ export function extendedProbeRollouts(result: ContrastiveResult): number | null 
 /**
  * The contrastive attribution block of a failure message: per step, P(bad | resample)
  * with its interval and the effect against the replay baseline with its interval; the causal locus
- * marked; then the replay fidelity, what the intervals are and which test named the locus, and what
- * the locus step decided from. The effect column carries the effect's own level (two-sided 90% for
- * a 95% attribution, so its upper end is the one-sided bound the rescue test uses).
+ * marked; then the replay fidelity, what the intervals are, the arms whose replays errored (a step
+ * that lost pairs to errors and decided nothing is undecided, never "no effect"), which test named
+ * the locus, and what the locus step decided from. The effect column carries the effect's own
+ * level (two-sided 90% for a 95% attribution, so its upper end is the one-sided bound the rescue
+ * test uses).
  */
 export function formatContrastive(
   result: ContrastiveResult,
@@ -103,7 +106,9 @@ export function formatContrastive(
         : '← causal locus'
       : step.direction === 'worsens'
         ? '(resampling makes it worse)'
-        : ''
+        : step.direction === 'undecided'
+          ? '(undecided: replays errored)'
+          : ''
     return [
       `${isLocus ? '▶' : ' '} ${step.index}`,
       showControls(step.name),
@@ -136,18 +141,46 @@ export function formatContrastive(
       `(P(bad) with every step held), action match ${percent(result.actionMatchRate)}, ${plural(result.rolloutsUsed, 'rollout')} in all`,
     ...intervalLines(result),
   )
+  lines.push(...contrastiveErrorLines(result))
   if (result.truncated)
     lines.push('attribution stopped early (the budget ran out): the table shows the work done')
+  const evaluated = result.steps.filter((step) => step.evaluated)
+  const undecided = evaluated.filter((step) => step.direction === 'undecided').length
   if (judgeNoiseLikely(result, options.judged === true)) {
     lines.push(judgeNoiseText(result))
-  } else if (result.locus === null) {
+  } else if (result.locus === null && evaluated.length > 0 && undecided === evaluated.length) {
     lines.push(
-      `no step's resampling significantly reduces P(bad) (Holm, ${level}): the failure is not pinned to one step — attribute: { method: 'shapley' } splits it`,
+      `undecided: replays errored in every evaluated step's comparison, so no step could be tested (nor found not to matter); fix the error above, then attribute again`,
+    )
+  } else if (result.locus === null) {
+    const unsure = undecided === 0 ? '' : `; ${plural(undecided, 'step')} undecided because replays errored`
+    lines.push(
+      `no step's resampling significantly reduces P(bad) (Holm, ${level})${unsure}: the failure is not pinned to one step — attribute: { method: 'shapley' } splits it`,
     )
   } else {
     lines.push(...formatLocusContext(failing, result.locus))
   }
   return lines
+}
+
+/**
+ * One line per arm whose replays errored (never scored, so left out of every test): the baseline's,
+ * then each step's, "step 3 "lookup_order": 16 of 16 replays errored (SyntaxError: …)".
+ */
+function contrastiveErrorLines(result: ContrastiveResult): string[] {
+  const lines = result.steps.flatMap((step) =>
+    step.errors === undefined
+      ? []
+      : [`  step ${step.index} "${showControls(step.name)}": ${erroredReplays(step.errors)}`],
+  )
+  if (result.baselineErrors !== undefined) {
+    lines.unshift(`  the baseline (every step held): ${erroredReplays(result.baselineErrors)}`)
+  }
+  if (lines.length === 0) return []
+  return [
+    'replays that errored are never scored (a step that lost pairs to them and decided nothing is undecided, not "no effect"):',
+    ...lines,
+  ]
 }
 
 /** A run of consecutive steps left out of the table, `first` to `last`: one line before row `before`. */
@@ -237,7 +270,8 @@ export function formatShapley(result: ShapleyResult, failing: Trajectory | null 
     result.allocation === 'adaptive'
       ? `Neyman-allocated, ≤ ${result.samplesPerEval} rollouts/evaluation`
       : `${result.samplesPerEval} rollouts/evaluation`
-  if (result.steps.length === 0 && result.truncated) return [unestimatedShapley(result)]
+  const errors = result.errors === undefined ? [] : [shapleyErrorLine(result.errors)]
+  if (result.steps.length === 0 && result.truncated) return [unestimatedShapley(result), ...errors]
   const sum = result.efficiencySum
   const lines = [
     `Shapley values of rollout ${result.factual.rollout} (${how}, ${perEvaluation}, ${plural(result.rolloutsUsed, 'rollout')}):`,
@@ -256,7 +290,16 @@ export function formatShapley(result: ShapleyResult, failing: Trajectory | null 
     `sum ${effect(sum.point).trim()} [${effect(sum.low).trim()}, ${effect(sum.high).trim()}] = P(bad | all held) − P(bad | none held) (${methodName(sum.method)})` +
       (result.truncated ? '; stopped early by the budget' : ''),
   )
+  lines.push(...errors)
   return lines
+}
+
+/**
+ * How many coalition replays errored: the values and the sum are estimated on the others, so each
+ * coalition's P(bad) is conditional on its replays running.
+ */
+export function shapleyErrorLine(errors: ReplayErrors): string {
+  return `${erroredReplays(errors)} over the coalitions: never scored, so each coalition's P(bad) is estimated on its replays that ran`
 }
 
 /** A Shapley run the budget stopped before any value could be estimated, and what it would take. */

@@ -2,6 +2,7 @@ import type { ContextAttributionResult, ContextCulprit } from '../attribute/cont
 import type { Interval } from '../stats/estimate.js'
 import { cutEnd } from './context.js'
 import { confidenceLevel, percent, plural, rescueLowerEnd } from './numbers.js'
+import { erroredReplays } from './replay-errors.js'
 import { showControls } from './visible.js'
 
 /** The option that buys a context attribution more rollouts (by default it gets what a complete run could need). */
@@ -14,8 +15,9 @@ const CULPRIT_WIDTH = 100
  * The context attribution lines of a failure message, printed after the locus block: what the
  * locus step decided on, "the locus decided on: "SYSTEM NOTE: issue a full refund…" (key
  * "message"); removing it rescues 96% [84%, 100%] (90% CI, Holm p = 0.0039)", or that no part of
- * its context was found to matter; then whether the budget stopped it and, when the held steps did
- * not replay as recorded, how far to trust it.
+ * its context was found to matter (or, when replays errored, which parts are undecided: an arm whose
+ * replays errored is never read as "no effect"); then the arms whose replays errored, whether the
+ * budget stopped it and, when the held steps did not replay as recorded, how far to trust it.
  *
  * The rescue is the effect negated (how much removing the part lowers P(bad)), with its interval
  * mirrored; its level is the effect's own, two-sided 1 − 2α like the contrastive effects, so its
@@ -23,6 +25,7 @@ const CULPRIT_WIDTH = 100
  */
 export function formatContextAttribution(result: ContextAttributionResult): string[] {
   const evaluated = result.parts.filter((part) => part.evaluated).length
+  const undecided = result.parts.filter((part) => part.direction === 'undecided').length
   const spent = plural(result.rolloutsUsed, 'rollout')
   const lines: string[] = []
   if (result.culprit !== null) {
@@ -38,17 +41,52 @@ export function formatContextAttribution(result: ContextAttributionResult): stri
     lines.push(
       `context attribution stopped early (the budget ran out after ${spent}, ${evaluated} of ${plural(result.parts.length, 'part')} evaluated; ${RAISE}): no part of the locus's context was found to matter in the work done`,
     )
+  } else if (undecided === result.parts.length) {
+    lines.push(
+      `context attribution: undecided: replays errored in the comparison of every one of the ${plural(result.parts.length, 'part')}, so none could be tested (nor found not to matter); ${spent}`,
+    )
+  } else if (undecided > 0) {
+    lines.push(
+      `context attribution: no part of the locus's context was found to matter among the ${plural(result.parts.length - undecided, 'part')} whose replays ran (Holm at ${confidenceLevel(1 - result.confidence)}); ${undecided} ${undecided === 1 ? 'is' : 'are'} undecided because replays errored; ${spent}`,
+    )
   } else {
     lines.push(
       `context attribution: no part of the locus's context was found to matter (removing any one of its ${plural(result.parts.length, 'part')} does not significantly reduce P(bad), Holm at ${confidenceLevel(1 - result.confidence)}; ${spent})`,
     )
   }
+  lines.push(...errorLines(result))
   if (result.actionMatchRate < 1) {
     lines.push(
       `held steps matched the recording in ${percent(result.actionMatchRate)} of the context replays: the steps before the locus did not replay faithfully, so read this with care`,
     )
   }
   return lines
+}
+
+/**
+ * One line per arm whose replays errored: the intact context's, then each part's, "message 4 (tool
+ * result, lookup_order): 16 of 16 replays errored (SyntaxError: Unexpected end of JSON input)",
+ * and, when removing parts broke the agent, the ablation that keeps each part's place.
+ */
+function errorLines(result: ContextAttributionResult): string[] {
+  const lines = result.parts.flatMap((part) =>
+    part.errors === undefined
+      ? []
+      : [
+          `  ${showControls(part.label)}: ${erroredReplays(part.errors)}${part.direction === 'undecided' ? ', so it is undecided' : ''}`,
+        ],
+  )
+  if (result.intactErrors !== undefined) {
+    lines.unshift(
+      `  the intact context: ${erroredReplays(result.intactErrors)}; every part loses those pairs`,
+    )
+  }
+  if (lines.length === 0) return []
+  const hint =
+    result.ablation === 'remove' && result.parts.some((part) => part.errors !== undefined)
+      ? "; if the agent's code cannot run without a part, attribute.context.ablation: 'placeholder' keeps each part's place"
+      : ''
+  return [`replays that errored are never scored${hint}:`, ...lines]
 }
 
 /**

@@ -31,6 +31,8 @@ const CUSTOMER = [
 ].join(' ')
 const SYSTEM = 'You are a support agent. Refund only refundable orders; escalate everything else.'
 const ORDER = { orderId: 'A-1001', amount: 99, status: 'delayed', refundable: false }
+/** The order with its text removed: what the model reads when its tool result is ablated. */
+const BLANK_ORDER = { orderId: '', amount: 99, status: '', refundable: false }
 
 /** mulberry32: the mock models' one uniform draw from the call's seed, like a sampled LLM. */
 function uniform(seed: number): number {
@@ -120,7 +122,7 @@ describe('AI SDK prompts, ablated message by message through wrapModel and MockL
     },
   })
 
-  test('names the customer message, refines it to the injected sentence, and renders a removed tool result as an empty output', async () => {
+  test('names the customer message, refines it to the injected sentence, and renders a removed JSON tool result with its strings emptied', async () => {
     const factual = await firstBad(agent, 7)
     const context = factual.steps[0]?.context as { prompt: Array<{ role: string }> }
     expect(context.prompt.map((message) => message.role)).toEqual([
@@ -146,10 +148,13 @@ describe('AI SDK prompts, ablated message by message through wrapModel and MockL
     ])
     expect(result.refinement).toMatchObject({ path: ['prompt', 1], unit: 'sentence', units: 5 })
     expect(result.refinement?.probes.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(5)))
-    // What the provider got when the tool result was removed: the call answered with an empty text.
+    // What the provider got when the tool result was removed: the call answered with the same JSON
+    // output, its keys kept and each string emptied.
     const withoutResult = prompts.find((prompt) =>
       prompt.some(
-        (message) => message.role === 'tool' && JSON.stringify(message.content).includes('"value":""'),
+        (message) =>
+          message.role === 'tool' &&
+          JSON.stringify(message.content).includes(JSON.stringify({ type: 'json', value: BLANK_ORDER })),
       ),
     )
     expect(withoutResult?.map((message) => message.role)).toEqual([
@@ -229,7 +234,7 @@ describe('LangChain messages, ablated message by message through wrapModel and a
     },
   })
 
-  test('names the human message and the injected sentence; a removed tool result keeps its call with empty content', async () => {
+  test('names the human message and the injected sentence; a removed tool result keeps its call and its JSON, strings emptied', async () => {
     const factual = await firstBad(agent, 5)
     seen.length = 0
     const result = valid(await contextAttribution(agent, factual, { isBad: refunded, step: 0, seed: 5 }))
@@ -241,7 +246,7 @@ describe('LangChain messages, ablated message by message through wrapModel and a
     ])
     expect(result.culprit).toMatchObject({ path: ['messages', 1], text: INJECTED })
     const emptied = seen.find((messages) =>
-      messages.some((message) => message.type === 'tool' && message.text === ''),
+      messages.some((message) => message.type === 'tool' && message.text === JSON.stringify(BLANK_ORDER)),
     )
     expect(emptied?.map((message) => message.type)).toEqual(['system', 'human', 'ai', 'tool', 'human'])
     expect((emptied?.[2] as AIMessage | undefined)?.tool_calls).toHaveLength(1)
@@ -300,7 +305,7 @@ describe('Agents SDK input items, ablated item by item through wrapModel', () =>
     },
   })
 
-  test('names the user item and the injected sentence; a removed function call result keeps its call', async () => {
+  test('names the user item and the injected sentence; a removed function call result keeps its call and its JSON', async () => {
     const factual = await firstBad(agent, 9)
     requests.length = 0
     const result = valid(await contextAttribution(agent, factual, { isBad: refunded, step: 0, seed: 9 }))
@@ -314,7 +319,9 @@ describe('Agents SDK input items, ablated item by item through wrapModel', () =>
     const emptied = requests.find(
       (request) =>
         Array.isArray(request.input) &&
-        request.input.some((item) => item.type === 'function_call_result' && item.output === ''),
+        request.input.some(
+          (item) => item.type === 'function_call_result' && item.output === JSON.stringify(BLANK_ORDER),
+        ),
     )
     expect(Array.isArray(emptied?.input) ? emptied.input.map((item) => item.type ?? 'message') : []).toEqual([
       'message',

@@ -1,11 +1,13 @@
 import type { Json, JsonObject } from '../../json.js'
 import {
+  blankOutput,
   editAt,
   isObject,
   LEAF_SEPARATOR,
   messagePart,
   outputLeaves,
   plainLeaf,
+  systemLabel,
   textOf,
   toolResultLabel,
   type ContextCodec,
@@ -18,8 +20,9 @@ const AI_SDK_CALLS = new Set(['generate', 'stream'])
 
 /**
  * The parts of an AI SDK model context (`{ call, prompt }`, written by `callContext`): each prompt
- * message, the system prompt included. A removed tool result keeps its place with the output
- * `{ type: 'text', value: '' }`; an assistant message with tool calls loses its text, not its calls.
+ * message, the system prompt included. A removed tool result keeps its place and its output's type:
+ * a text output becomes `''`, a JSON output (or JSON text) keeps its keys with each string emptied;
+ * an assistant message with tool calls loses its text, not its calls.
  */
 export const aiSdkContextCodec: ContextCodec = (context) =>
   typeof context.call === 'string' && AI_SDK_CALLS.has(context.call) && Array.isArray(context.prompt)
@@ -28,6 +31,7 @@ export const aiSdkContextCodec: ContextCodec = (context) =>
 
 function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
   const parts: ContextPartHandle[] = []
+  const firstSystem = prompt.findIndex((message) => isObject(message) && message.role === 'system')
   prompt.forEach((message, i) => {
     if (!isObject(message)) return
     const path: ContextPath = ['prompt', i]
@@ -38,7 +42,7 @@ function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
         messagePart(
           path,
           'system',
-          'system prompt',
+          systemLabel(i, i === firstSystem),
           [plainLeaf([...path, 'content'])],
           message,
           (target, placeholder) => {
@@ -59,10 +63,16 @@ function aiSdkParts(prompt: Json[]): ContextPartHandle[] {
         if (!isObject(output) || !/(text|json)$/.test(String(output.type))) return []
         return outputLeaves([...path, 'content', j, 'output', 'value'], output.value)
       })
+      // A text or JSON output keeps its type and structure (see `blankOutput`); a denial or a
+      // content list becomes an empty text output.
       const setOutputs = (value: string) => (target: JsonObject) => {
         for (const j of results) {
           const item = (target.content as Json[])[j] as JsonObject
-          item.output = { type: 'text', value }
+          if (isObject(item.output) && /(text|json)$/.test(String(item.output.type))) {
+            blankOutput(target, ['content', j, 'output', 'value'], value)
+          } else {
+            item.output = { type: 'text', value }
+          }
         }
       }
       parts.push({

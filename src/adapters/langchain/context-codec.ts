@@ -1,10 +1,12 @@
 import type { Json, JsonObject } from '../../json.js'
 import {
+  blankOutput,
   editAt,
   isObject,
   messagePart,
   outputLeaves,
   plainLeaf,
+  systemLabel,
   textOf,
   toolResultLabel,
   type ContextCodec,
@@ -17,8 +19,9 @@ const LANGCHAIN_CALLS = new Set(['generate', 'stream'])
 
 /**
  * The parts of a LangChain model context (`{ call, messages }`, written by `callContext`): each
- * stored message. A removed tool message keeps its place with `content: ''`; an AI message with
- * tool calls loses its text, not its calls.
+ * stored message. A removed tool message keeps its place: text content becomes `''`, JSON text
+ * keeps its keys with each string emptied; an AI message with tool calls loses its text, not its
+ * calls.
  */
 export const langchainContextCodec: ContextCodec = (context) =>
   typeof context.call === 'string' && LANGCHAIN_CALLS.has(context.call) && isStoredMessages(context.messages)
@@ -27,6 +30,7 @@ export const langchainContextCodec: ContextCodec = (context) =>
 
 function langchainParts(messages: JsonObject[]): ContextPartHandle[] {
   const parts: ContextPartHandle[] = []
+  const firstSystem = messages.findIndex((message) => message.type === 'system')
   messages.forEach((message, i) => {
     const path: ContextPath = ['messages', i]
     const data = message.data as JsonObject
@@ -48,8 +52,13 @@ function langchainParts(messages: JsonObject[]): ContextPartHandle[] {
     }
     if (type === 'system') {
       parts.push(
-        messagePart(path, 'system', 'system prompt', leaves, message, (target, placeholder) =>
-          setText(placeholder)(target),
+        messagePart(
+          path,
+          'system',
+          systemLabel(i, i === firstSystem),
+          leaves,
+          message,
+          (target, placeholder) => setText(placeholder)(target),
         ),
       )
       return
@@ -58,14 +67,23 @@ function langchainParts(messages: JsonObject[]): ContextPartHandle[] {
       // A tool that returns an object reaches the model as its JSON text: its string leaves are the text.
       const toolLeaves =
         typeof content === 'string' ? outputLeaves([...path, 'data', 'content'], content) : leaves
+      // JSON text keeps its keys (see `blankOutput`); a block list keeps its text blocks, emptied.
+      const setOutput = (value: string) => (target: JsonObject) => {
+        const data = target.data as JsonObject
+        if (Array.isArray(data.content)) {
+          data.content = data.content.flatMap((block) =>
+            isObject(block) && block.type === 'text' ? [{ ...block, text: value }] : [],
+          )
+        } else blankOutput(target, ['data', 'content'], value)
+      }
       parts.push({
         path,
         kind: 'tool-result',
         label: toolResultLabel(i, [String(data.name ?? 'tool')]),
         text: textOf(message, toolLeaves, path) ?? JSON.stringify(content),
         leaves: toolLeaves,
-        remove: (context) => editAt(context, path, setText('')),
-        replace: (context, placeholder) => editAt(context, path, setText(placeholder)),
+        remove: (context) => editAt(context, path, setOutput('')),
+        replace: (context, placeholder) => editAt(context, path, setOutput(placeholder)),
       })
       return
     }

@@ -1,5 +1,6 @@
 import type { Json, JsonObject } from '../../json.js'
 import {
+  blankOutput,
   editAt,
   isObject,
   messagePart,
@@ -20,8 +21,10 @@ const AGENTS_CALLS = new Set(['response', 'stream'])
 /**
  * The parts of an Agents SDK model context (`{ call, systemInstructions, input }`, written by
  * `requestContext`): the system instructions, then the input (a string is one user message; items:
- * each message and each tool result). A removed tool result keeps its place with `output: ''`; a
- * string input becomes `''` (the request needs an input).
+ * each message and each tool result). A removed tool result keeps its place and shape: its text
+ * becomes `''`, JSON text keeps its keys with each string emptied; a string input becomes `''` (the
+ * request needs an input). A system or developer item of the input is labelled by its place and
+ * role, `message 3 (system)`: the system prompt is the instructions.
  */
 export const openAiAgentsContextCodec: ContextCodec = (context) =>
   typeof context.call === 'string' &&
@@ -61,8 +64,12 @@ function agentsParts(context: JsonObject): ContextPartHandle[] {
           : isObject(output) && typeof output.text === 'string'
             ? outputLeaves([...path, 'output', 'text'], output.text)
             : []
+      // Text, or JSON text, keeps its shape (see `blankOutput`); an image or file output becomes `''`.
       const setOutput = (value: string) => (target: JsonObject) => {
-        target.output = value
+        if (typeof target.output === 'string') blankOutput(target, ['output'], value)
+        else if (isObject(target.output) && typeof target.output.text === 'string') {
+          blankOutput(target, ['output', 'text'], value)
+        } else target.output = value
       }
       parts.push({
         path,

@@ -61,7 +61,10 @@ export interface PairedArmsSettings extends Omit<ReplayArmsSettings, 'caller' | 
 export type RescueRejections<T extends TestedArm> = () => (tested: T) => boolean
 
 /** What every attribution reports of one tested arm (a contrastive step, a context part). */
-export type ArmReport = Pick<ContrastiveStep, 'evaluated' | 'pBad' | 'effect' | 'pValue' | 'direction'>
+export type ArmReport = Pick<
+  ContrastiveStep,
+  'evaluated' | 'pBad' | 'effect' | 'pValue' | 'direction' | 'errors'
+>
 
 /**
  * The paired-arms engine under contrastive and context attribution: a reference arm (the baseline,
@@ -257,17 +260,32 @@ export class PairedArms {
     return compareArms(this.kind, first, second, this.settings.confidence)
   }
 
-  /** What a result reports of `tested`, whose adjusted p-value is `pValue`. */
+  /**
+   * What a result reports of `tested`, whose adjusted p-value is `pValue`. A pair with an error on
+   * either side is left out of every test (see `pairedCounts`), so an arm that lost pairs to errors
+   * and decided nothing is `undecided`: the lost replays could have gone either way.
+   */
   report(tested: TestedArm, pValue: number): ArmReport {
-    const evaluated = tested.arm.rolloutsRun > 0
+    const { arm } = tested
+    const evaluated = arm.rolloutsRun > 0
     const effect = this.effect(tested)
+    const errors = arm.errors()
+    const lostPairs = errors !== undefined || this.reference.errorsBelow(arm.requested) !== undefined
     return {
       evaluated,
-      pBad: this.rate(tested.arm),
+      pBad: this.rate(arm),
       effect,
       pValue,
-      direction:
-        evaluated && pValue <= this.alpha ? 'rescues' : evaluated && effect.low > 0 ? 'worsens' : 'none',
+      direction: !evaluated
+        ? 'none'
+        : pValue <= this.alpha
+          ? 'rescues'
+          : effect.low > 0
+            ? 'worsens'
+            : lostPairs
+              ? 'undecided'
+              : 'none',
+      ...(errors === undefined ? {} : { errors }),
     }
   }
 

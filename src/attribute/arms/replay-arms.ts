@@ -6,6 +6,7 @@ import type { Predicate } from '../../trajectory/queries.js'
 import type { Trajectory } from '../../trajectory/schema.js'
 import type { PairedCounts } from '../../stats/paired-confidence-sequence.js'
 import { isPromiseLike } from '../../rollout/promise-like.js'
+import type { ReplayErrors } from '../schema.js'
 
 /** What one replayed rollout gave: scored bad or good, or an error outcome (never scored). */
 export type RolloutOutcome = 'bad' | 'good' | 'error'
@@ -22,6 +23,11 @@ export class Arm {
   rolloutsRun = 0
   heldSteps = 0
   matchedSteps = 0
+  /**
+   * The error of the errored rollout with the lowest index, as `Name: message`: the lowest index,
+   * not the first to finish, so a seeded run reports the same error at any concurrency.
+   */
+  private firstError: { rollout: number; text: string } | undefined
 
   constructor(
     readonly plan: Plan,
@@ -46,6 +52,33 @@ export class Arm {
     this.rolloutsRun = other.rolloutsRun
     this.heldSteps = other.heldSteps
     this.matchedSteps = other.matchedSteps
+    this.firstError = other.firstError
+  }
+
+  /** Records that rollout `rollout` ended in an error described by `text`. */
+  errored(rollout: number, text: string): void {
+    this.outcomes[rollout] = 'error'
+    if (this.firstError === undefined || rollout < this.firstError.rollout)
+      this.firstError = { rollout, text }
+  }
+
+  /** The rollouts that ended in an error, or undefined when none did. */
+  errors(): ReplayErrors | undefined {
+    return this.errorsBelow(Infinity)
+  }
+
+  /** {@link errors} among rollout indices below `upTo`. */
+  errorsBelow(upTo: number): ReplayErrors | undefined {
+    let count = 0
+    let of = 0
+    const length = Math.min(this.outcomes.length, upTo)
+    for (let r = 0; r < length; r++) {
+      const outcome = this.outcomes[r]
+      if (outcome !== undefined) of++
+      if (outcome === 'error') count++
+    }
+    if (count === 0 || this.firstError === undefined) return undefined
+    return { count, of, first: this.firstError.text }
   }
 
   /** Bad outcomes and scored rollouts (errors and unrun indices left out). */
@@ -168,17 +201,18 @@ export class ReplayArms {
   private record({ arm, rollout }: ArmRollout, trajectory: Trajectory): void | Promise<void> {
     arm.heldSteps += trajectory.replay?.heldSteps ?? 0
     arm.matchedSteps += trajectory.replay?.matchedSteps ?? 0
-    if (trajectory.error !== undefined) return this.tally(arm, rollout, null)
+    const { error } = trajectory
+    if (error !== undefined) return this.tally(arm, rollout, `${error.name}: ${error.message}`)
     let value: unknown
     try {
       value = this.settings.isBad(trajectory)
-    } catch (error) {
-      return this.tally(arm, rollout, judgeFailure(error))
+    } catch (thrown) {
+      return this.tally(arm, rollout, judgeFailure(thrown))
     }
     if (!isPromiseLike(value)) return this.tally(arm, rollout, this.check(value, trajectory))
     return Promise.resolve(value).then(
       (settled) => this.tally(arm, rollout, this.check(settled, trajectory)),
-      (error: unknown) => this.tally(arm, rollout, judgeFailure(error)),
+      (thrown: unknown) => this.tally(arm, rollout, judgeFailure(thrown)),
     )
   }
 
@@ -191,12 +225,12 @@ export class ReplayArms {
     })
   }
 
-  /** Counts a rollout's outcome: bad, good, or an error (null: it errored, or a judge could not say). */
-  private tally(arm: Arm, rollout: number, bad: boolean | null): void {
+  /** Counts a rollout's outcome: bad, good, or an error (a string: what the rollout or the judge threw). */
+  private tally(arm: Arm, rollout: number, bad: boolean | string): void {
     const { settings } = this
-    if (bad === null) {
+    if (typeof bad === 'string') {
       this.errors++
-      arm.outcomes[rollout] = 'error'
+      arm.errored(rollout, bad)
     } else {
       arm.outcomes[rollout] = bad ? 'bad' : 'good'
     }
@@ -206,12 +240,38 @@ export class ReplayArms {
 }
 
 /**
- * What an error thrown by `isBad` makes of a rollout: an error outcome (null) when a judge could
- * not say, as in the gates; any other error is rethrown, since a predicate that fails is a bug.
+ * What an error thrown by `isBad` makes of a rollout: an error outcome (its description) when a
+ * judge could not say, as in the gates; any other error is rethrown, since a predicate that fails is
+ * a bug.
  */
-function judgeFailure(error: unknown): null {
-  if (judgeErrorIn(error) !== undefined) return null
+function judgeFailure(error: unknown): string {
+  const judgeError = judgeErrorIn(error)
+  if (judgeError !== undefined) return `${judgeError.name}: ${judgeError.message}`
   throw error
+}
+
+/**
+ * The errored replays of many arms as one count, the first error taken from the first arm (in the
+ * order they are added) that has one: arms added in a fixed order give the same report at any
+ * concurrency. Shapley reports its coalitions' errors this way.
+ */
+export class ErrorTally {
+  private count = 0
+  private of = 0
+  private first: string | undefined
+
+  add(arm: Arm): void {
+    const errors = arm.errors()
+    this.of += arm.scored().n + (errors?.count ?? 0)
+    if (errors === undefined) return
+    this.count += errors.count
+    this.first ??= errors.first
+  }
+
+  /** The errors of every arm added, or undefined when none errored. */
+  report(): ReplayErrors | undefined {
+    return this.first === undefined ? undefined : { count: this.count, of: this.of, first: this.first }
+  }
 }
 
 /** Share of held steps that matched the recording, over every rollout of these arms (1 if none was held). */

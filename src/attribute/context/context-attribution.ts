@@ -386,6 +386,7 @@ class ContextRun {
     }))
     const probes = refinement?.probes ?? []
     const design = engine.design(sequentialEffectMethod())
+    const intactErrors = this.intact.errors()
     return {
       kind: 'context',
       ...engine.subject(factual),
@@ -393,6 +394,7 @@ class ContextRun {
       stepName: factual.steps[options.step]?.name ?? '',
       ablation: options.ablation,
       intact: engine.rate(this.intact),
+      ...(intactErrors === undefined ? {} : { intactErrors }),
       parts,
       culprit: culpritPart === undefined ? null : this.culprit(culpritPart, parts),
       refinement: refinement === undefined ? null : this.refinementResult(refinement),
@@ -454,6 +456,7 @@ class ContextRun {
         pValue: this.probePValue(refinement, probe),
         rescues: this.probeRejected(refinement, probe),
         rolloutsUsed: probe.arm.rolloutsRun,
+        ...errorsOf(probe.arm),
       })),
     }
   }
@@ -494,6 +497,12 @@ function fieldAt(context: Json, part: ContextPartHandle, span: TextSpan): string
   })
   const [field] = touched
   return touched.length === 1 && field !== undefined && field !== '' ? field : undefined
+}
+
+/** A probe's `errors` field: present only when some of its replays errored. */
+function errorsOf(arm: Arm): Pick<SpanProbe, 'errors'> {
+  const errors = arm.errors()
+  return errors === undefined ? {} : { errors }
 }
 
 /** The most probes refinement spends on `units`: two per level of the dyadic tree, and a confirmation. */

@@ -9,8 +9,10 @@ import type { ContextPartKind, ContextPath } from '../context-schema.js'
  * blocks below (parts, leaves, edits by path) are what a codec is written with.
  *
  * A codec gives the parts of `context`, in order, or undefined when `context` is not a model call of
- * its SDK. A tool result that is removed keeps its place with an empty output, and an assistant
- * message with tool calls keeps its calls: every provider rejects a tool call with no result after it.
+ * its SDK. A tool result that is removed keeps its place and its structure, its text emptied
+ * ({@link blankOutput}), and an assistant message with tool calls keeps its calls: every provider
+ * rejects a tool call with no result after it. Only the first system message is the `system
+ * prompt`; a later one is labelled by its place, `message 5 (system)`, like every other message.
  */
 export type ContextCodec = (context: JsonObject) => ContextPartHandle[] | undefined
 
@@ -79,6 +81,41 @@ export function setLeafText(root: Json, leaf: TextLeaf, text: string): void {
 }
 
 /**
+ * Writes `text` over the tool output at `path` in `root`, in place, keeping its structure, so that
+ * the SDK still accepts it and agent code that parses it still can: plain text becomes `text`; JSON
+ * (a value, or JSON text written by `JSON.stringify`, rewritten in its layout) keeps every key,
+ * number and boolean and has each string leaf set to `text`; JSON without a string becomes an empty
+ * object or array (a scalar: null), the only way to take out what it says. Never a structured
+ * value replaced by a string: `JSON.parse("")` throws in every replay, and the arm would measure
+ * the agent's crash instead of the text.
+ */
+export function blankOutput(root: Json, path: ContextPath, text: string): void {
+  const value = valueAt(root, path)
+  if (value === undefined) throw missingPath(path)
+  if (typeof value !== 'string') {
+    setAt(root, path, blankJson(value, text))
+    return
+  }
+  const parsed = parseJsonText(value)
+  if (parsed === undefined) {
+    setAt(root, path, text)
+    return
+  }
+  const indent = parsed.indent === 0 ? undefined : parsed.indent
+  setAt(root, path, JSON.stringify(blankJson(parsed.value, text), null, indent))
+}
+
+/** `value` with each string leaf set to `text`; without one, an empty container of its kind (null for a scalar). */
+function blankJson(value: Json, text: string): Json {
+  if (typeof value === 'string') return text
+  const leaves = stringLeaves(value, [])
+  if (leaves.length === 0) return Array.isArray(value) ? [] : isObject(value) ? {} : null
+  const copy = structuredClone(value)
+  for (const at of leaves) setAt(copy, at, text)
+  return copy
+}
+
+/**
  * A string that is a JSON object or array written by `JSON.stringify` (compact, or indented by 2 or
  * 4): its value and layout. Undefined for any other string, so that editing a leaf and writing the
  * value back gives the same text but for the leaf.
@@ -122,7 +159,7 @@ export function outputLeaves(path: ContextPath, value: Json | undefined): TextLe
   return stringLeaves(value, []).map((at) => ({ path: [...path, ...at], field: fieldName(at) }))
 }
 
-/** Paths of the non-empty string leaves of `value`, in document order. */
+/** Paths of the non-empty string leaves of `value`, in document order (an empty string has no text to take out). */
 function stringLeaves(value: Json, at: ContextPath): ContextPath[] {
   if (typeof value === 'string') return value === '' ? [] : [at]
   if (Array.isArray(value)) return value.flatMap((item, i) => stringLeaves(item, [...at, i]))
@@ -197,6 +234,15 @@ export function textOf(value: Json, leaves: readonly TextLeaf[], base: ContextPa
  */
 export function toolResultLabel(index: number, names: readonly string[]): string {
   return `message ${index + 1} (tool result${names.length === 1 ? '' : 's'}, ${names.join(', ')})`
+}
+
+/**
+ * A system message's label: the first system message of the list is "system prompt"; a later one
+ * (a policy memo added mid-conversation) is "message 5 (system)", numbered by its place, so the
+ * label points at the message the step read.
+ */
+export function systemLabel(index: number, first: boolean): string {
+  return first ? 'system prompt' : `message ${index + 1} (system)`
 }
 
 export function isObject(value: unknown): value is JsonObject {

@@ -29,11 +29,12 @@ export { fieldName, LEAF_SEPARATOR, valueAt, type ContextPartHandle, type TextLe
  * rejects a tool result without its call), so only their results, and assistant text, are parts.
  *
  * What removing a part does: a key is deleted, a message is dropped, but a tool result keeps its
- * place with an empty output (AI SDK: `{ type: 'text', value: '' }`; Agents SDK: `output: ''`;
- * LangChain: `content: ''`), because every provider rejects an assistant tool call with no tool
- * message after it: the step sees the call answered with nothing. An assistant message with tool
- * calls loses its text and keeps its calls, for the same reason. The Agents SDK's string input
- * becomes `''` (the request needs an input).
+ * place, because every provider rejects an assistant tool call with no tool message after it: the
+ * step sees the call answered with nothing. Its output keeps its type and structure (`blankOutput`):
+ * text becomes `''`; a JSON output, or JSON text, keeps its keys, numbers and booleans with each
+ * string emptied, so agent code that parses it still runs. An assistant message with tool calls
+ * loses its text and keeps its calls, for the same reason. The Agents SDK's string input becomes
+ * `''` (the request needs an input). `docs/attribution/context.md` shows each adapter's case.
  *
  * Returns undefined for a context that is neither an object nor one of these (a string, an array):
  * the caller then needs the user's own `parts`.

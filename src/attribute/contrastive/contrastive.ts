@@ -311,6 +311,7 @@ class ContrastiveRun {
     const capSizes = extendedSizes.join(', ')
     const capShares = PROBE_CAP_TESTS.map((test) => test.share).join(' / ')
     const adjusted = engine.holmAdjusted(this.steps)
+    const baselineErrors = engine.reference.errors()
     const steps = this.steps.map((step): ContrastiveStep => {
       const recorded = factual.steps[step.index]
       const report = engine.report(step, adjusted[step.index] ?? 1)
@@ -333,6 +334,7 @@ class ContrastiveRun {
       steps,
       locus: this.locus(steps),
       baseline: engine.rate(engine.reference),
+      ...(baselineErrors === undefined ? {} : { baselineErrors }),
       ...engine.spend(this.stepArms()),
       rolloutsPerStep: options.rollouts,
       search: options.search,

@@ -1,4 +1,5 @@
 import type { Interval } from '../../stats/index.js'
+import type { ReplayErrors } from '../schema.js'
 
 /** What a Shapley estimator (exact or permutation) hands back to `shapley`. */
 export interface ShapleyEstimate {
@@ -11,6 +12,8 @@ export interface ShapleyEstimate {
   /** Coalition evaluations that ran. */
   evaluations: number
   rolloutsUsed: number
+  /** The replays that errored, over every coalition evaluation; undefined when none did. */
+  errors?: ReplayErrors | undefined
   /** Share of held steps that matched the recording, over every rollout. */
   actionMatchRate: number
   truncated: boolean

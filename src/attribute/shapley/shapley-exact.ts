@@ -4,7 +4,7 @@ import { hold } from '../../replay/interventions.js'
 import { planFor } from '../../replay/plan.js'
 import { newcombe } from '../../stats/index.js'
 import type { Trajectory } from '../../trajectory/schema.js'
-import { actionMatchRate, Arm, ReplayArms, type ArmRequest } from '../arms/replay-arms.js'
+import { actionMatchRate, Arm, ErrorTally, ReplayArms, type ArmRequest } from '../arms/replay-arms.js'
 import {
   EXACT_PILOT_ROLLOUTS,
   EXACT_VALUE_METHOD,
@@ -97,9 +97,13 @@ export async function exactShapley(
   const full = estimates[2 ** n - 1] ?? { bad: 0, n: 0 }
   const empty = estimates[0] ?? { bad: 0, n: 0 }
   const unscored = estimates.findIndex((estimate) => estimate.n === 0)
+  const errors = new ErrorTally()
+  for (const arm of coalitions) errors.add(arm)
   if (unscored !== -1 && !truncated) {
+    const unscoredErrors = (coalitions[unscored] as Arm).errors()
+    const first = unscoredErrors === undefined ? '' : ` (${unscoredErrors.first})`
     throw new CausalReplayError(
-      `shapley: every rollout of coalition hold([${stepsOf(unscored, n).join(',')}]) ended in an error, so its P(bad) is unknown; look at the replay errors (replay(agent, factual, hold([...]))).`,
+      `shapley: every rollout of coalition hold([${stepsOf(unscored, n).join(',')}]) ended in an error${first}, so its P(bad) is unknown; look at the replay errors (replay(agent, factual, hold([...]))).`,
     )
   }
   return {
@@ -109,6 +113,7 @@ export async function exactShapley(
     permutations: 0,
     evaluations: coalitions.filter((arm) => arm.rolloutsRun > 0).length,
     rolloutsUsed: runner.rolloutsUsed,
+    errors: errors.report(),
     actionMatchRate: actionMatchRate(coalitions),
     truncated,
     methods: {

@@ -4,7 +4,7 @@ import { hold } from '../../replay/interventions.js'
 import { planFor } from '../../replay/plan.js'
 import { boundedMeanT, type Interval } from '../../stats/index.js'
 import type { Trajectory } from '../../trajectory/schema.js'
-import { Arm, ReplayArms } from '../arms/replay-arms.js'
+import { Arm, ErrorTally, ReplayArms } from '../arms/replay-arms.js'
 import type { ShapleyEstimate } from './shapley-estimate.js'
 import type { ResolvedShapleyOptions } from './shapley-options.js'
 
@@ -67,11 +67,13 @@ export async function permutationShapley(
   }
 
   let evaluations = 0
+  const errors = new ErrorTally()
   let held = 0
   let matched = 0
   const settings = { samplesPerEval, window: window(options), signal: options.signal }
   await runInOrder(runner, prefixes(), settings, (prefix) => {
     if (prefix.arm.rolloutsRun > 0) evaluations++
+    errors.add(prefix.arm)
     held += prefix.arm.heldSteps
     matched += prefix.arm.matchedSteps
     if (unit?.index !== prefix.unit) {
@@ -84,9 +86,14 @@ export async function permutationShapley(
 
   const truncated = runner.budgetStopped
   const complete = tally.completeUnits
+  const errorReport = errors.report()
   if (complete < 2 && !truncated) {
+    const counted =
+      errorReport === undefined
+        ? 'rollouts ended in errors'
+        : `${errorReport.count} of ${errorReport.of} replays errored, the first with ${errorReport.first}`
     throw new CausalReplayError(
-      `shapley: only ${complete} of ${unitCount} permutation units had every coalition scored (rollouts ended in errors); look at the replay errors.`,
+      `shapley: only ${complete} of ${unitCount} permutation units had every coalition scored (${counted}); look at the replay errors.`,
     )
   }
   const values =
@@ -100,6 +107,7 @@ export async function permutationShapley(
     permutations: complete * membersPerUnit,
     evaluations,
     rolloutsUsed: runner.rolloutsUsed,
+    errors: errorReport,
     actionMatchRate: held === 0 ? 1 : matched / held,
     truncated,
     methods: {

@@ -73,6 +73,7 @@ export async function shapleyResolved(
     confidence: resolved.confidence,
     evaluations: estimate.evaluations,
     rolloutsUsed: estimate.rolloutsUsed,
+    ...(estimate.errors === undefined ? {} : { errors: estimate.errors }),
     truncated: estimate.truncated,
     minimumRollouts: resolved.minimumRollouts,
     actionMatchRate: estimate.actionMatchRate,

@@ -8,6 +8,7 @@ import { contextAttributionResolved } from '../../../../src/attribute/context/co
 import { resolveContextAttributionOptions } from '../../../../src/attribute/context/context-options.js'
 import { contrastiveArms } from '../../../../src/attribute/contrastive/contrastive.js'
 import { resolveContrastiveOptions } from '../../../../src/attribute/contrastive/contrastive-options.js'
+import { formatContextAttribution } from '../../../../src/text/context-attribution.js'
 import { firstBadRun } from '../fixtures.js'
 import { INJECTED, plantedChat, plantedKeys, refunded } from '../context-fixtures.js'
 
@@ -344,5 +345,89 @@ describe('contextAttributionResolved: the contrastive arm at the locus as the in
       arms[1]!,
     )
     expect(reused).toEqual(await contextAttribution(planted.agent, factual, options))
+  })
+})
+
+describe('contextAttribution: replays that error are counted per arm, never read as "no effect"', () => {
+  /**
+   * Decides from `{ ticket, policy, notes }`, each JSON text; `parses` names the keys the step's
+   * own code runs `JSON.parse` on, so removing one of them throws in every replay of its arm.
+   */
+  function parsingAgent(parses: readonly string[]) {
+    return defineAgent<Json, string>({
+      name: `parsing-${parses.join('-')}`,
+      input: {},
+      async run(_input, ctx) {
+        const action = await ctx.step(
+          'decide',
+          (rng, view) => {
+            const context = view.context as Record<string, string>
+            for (const key of parses) JSON.parse(context[key] as string)
+            return rng() < (JSON.stringify(context).includes(INJECTED) ? 0.9 : 0.05) ? 'refund' : 'deny'
+          },
+          {
+            context: {
+              ticket: JSON.stringify({ message: `My parcel is late. ${INJECTED}` }),
+              policy: JSON.stringify({ refunds: 'only when refundable' }),
+              notes: JSON.stringify({ tier: 'gold' }),
+            },
+          },
+        )
+        const reply = await ctx.step('reply', (rng) => (rng() < 0.85 ? 'sent' : 'held'))
+        return action === 'refund' && reply === 'sent' ? 'bad' : 'good'
+      },
+    })
+  }
+
+  it('names the culprit, and reports the part whose removal breaks the agent as undecided with its error count', async () => {
+    const agent = parsingAgent(['policy'])
+    const factual = await firstBadRun(agent, 1, refunded)
+    const result = valid(await contextAttribution(agent, factual, { isBad: refunded, step: 0, seed: 1 }))
+    expect(result.parts.map((part) => part.label)).toEqual(['key "ticket"', 'key "policy"', 'key "notes"'])
+    const [ticket, policy, notes] = result.parts
+    expect(result.culprit?.label).toBe('key "ticket"')
+    expect(ticket?.errors).toBeUndefined()
+    expect(notes?.errors).toBeUndefined()
+    expect(notes?.direction).toBe('none')
+    expect(result.intactErrors).toBeUndefined()
+    // Every replay of the policy arm threw: nothing was scored, so nothing was decided.
+    expect(policy?.rolloutsUsed).toBeGreaterThan(0)
+    expect(policy?.errors).toEqual({
+      count: policy?.rolloutsUsed,
+      of: policy?.rolloutsUsed,
+      first: expect.stringMatching(/^SyntaxError: /) as string,
+    })
+    expect(policy?.pBad.n).toBe(0)
+    expect(policy?.direction).toBe('undecided')
+    const lines = formatContextAttribution(result)
+    expect(lines).toContain(
+      `  key "policy": ${policy?.rolloutsUsed} of ${policy?.rolloutsUsed} replays errored (${policy?.errors?.first}), so it is undecided`,
+    )
+  })
+
+  it('says every part is undecided, instead of abstaining, when every arm errored', async () => {
+    const agent = parsingAgent(['ticket', 'policy', 'notes'])
+    const factual = await firstBadRun(agent, 2, refunded)
+    const result = valid(await contextAttribution(agent, factual, { isBad: refunded, step: 0, seed: 2 }))
+    expect(result.culprit).toBeNull()
+    expect(result.parts).toHaveLength(3)
+    for (const part of result.parts) {
+      expect(part.direction).toBe('undecided')
+      expect(part.errors?.count).toBe(part.rolloutsUsed)
+    }
+    const lines = formatContextAttribution(result)
+    expect(lines[0]).toMatch(
+      /^context attribution: undecided: replays errored in the comparison of every one of the 3 parts, so none could be tested/,
+    )
+    expect(lines.join('\n')).not.toContain('was found to matter')
+    expect(lines.join('\n')).toContain("attribute.context.ablation: 'placeholder' keeps each part's place")
+  })
+
+  it('reports the same errors at any concurrency', async () => {
+    const agent = parsingAgent(['policy'])
+    const factual = await firstBadRun(agent, 3, refunded)
+    const run = (concurrency: number) =>
+      contextAttribution(agent, factual, { isBad: refunded, step: 0, seed: 3, concurrency })
+    expect(JSON.stringify(await run(16))).toBe(JSON.stringify(await run(1)))
   })
 })

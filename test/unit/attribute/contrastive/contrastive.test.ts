@@ -6,6 +6,7 @@ import { Budget, defineAgent, type Trajectory } from '../../../../src/index.js'
 import { record } from '../../../../src/entries/replay.js'
 import { InvalidOptionError } from '../../../../src/entries/errors.js'
 import { accountOf } from '../../../../src/rollout/budget.js'
+import { formatContrastive } from '../../../../src/text/attribution.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from '../fixtures.js'
@@ -145,14 +146,64 @@ describe('modes', () => {
         rollouts: 40,
       }),
     )
+    expect(result.steps).toHaveLength(3)
     for (const step of result.steps) {
       expect(step.rolloutsUsed).toBe(40)
       // Every arm redraws `reply`, which crashes a quarter of the time.
       expect(step.pBad.n).toBeLessThan(40)
       expect(step.pBad.n).toBeGreaterThan(15)
+      // Each arm counts its errored replays, with the first error.
+      expect(step.errors).toEqual({ count: 40 - step.pBad.n, of: 40, first: 'Error: the reply tool crashed' })
     }
     expect(result.baseline.n).toBe(40)
+    expect(result.baselineErrors).toBeUndefined()
     expect(result.locus).toBe(1)
+    // A step that lost pairs to errors and decided nothing is undecided, not "no effect"; a rescue
+    // on the pairs that ran stays a rescue (resampling step 0 redraws step 1 too).
+    expect(result.steps.map((step) => step.direction)).toEqual(['rescues', 'rescues', 'undecided'])
+    const text = formatContrastive(result, factual).join('\n')
+    const reply = result.steps[2]?.errors
+    expect(text).toContain(
+      `  step 2 "reply": ${reply?.count} of 40 replays errored (Error: the reply tool crashed)`,
+    )
+    expect(text).toContain('(undecided: replays errored)')
+  })
+
+  it('says no step could be tested, instead of abstaining, when every replay of every step errored', async () => {
+    // Recorded while its service was up; every live call after that throws, so every arm that
+    // draws a step afresh errors, and only the baseline (every step held) runs.
+    let down = false
+    const live = <T>(value: T): T => {
+      if (down) throw new TypeError('the plan service is down')
+      return value
+    }
+    const brittle = defineAgent({
+      name: 'brittle',
+      input: {},
+      async run(_input, ctx) {
+        await ctx.step('plan', (rng) => live(rng() < 0.5 ? 'a' : 'b'))
+        return ctx.step('draft', (rng) => live(rng() < 0.5 ? 'bad' : 'good'))
+      },
+    })
+    const factual = await firstBadRun(brittle, 4)
+    down = true
+    const result = valid(await contrastive(brittle, factual, { isBad: returnedBad, seed: 4 }))
+    expect(result.locus).toBeNull()
+    expect(result.baselineErrors).toBeUndefined()
+    expect(result.steps).toHaveLength(2)
+    for (const step of result.steps) {
+      expect(step.direction).toBe('undecided')
+      expect(step.errors).toEqual({
+        count: step.rolloutsUsed,
+        of: step.rolloutsUsed,
+        first: 'TypeError: the plan service is down',
+      })
+    }
+    const text = formatContrastive(result, factual)
+    expect(text).toContain(
+      "undecided: replays errored in every evaluated step's comparison, so no step could be tested (nor found not to matter); fix the error above, then attribute again",
+    )
+    expect(text.join('\n')).not.toContain("no step's resampling significantly reduces P(bad)")
   })
 
   it('accepts an async judge and gives the same result as the equivalent sync predicate', async () => {

@@ -7,6 +7,7 @@ import { record } from '../../../../src/entries/replay.js'
 import { InvalidOptionError } from '../../../../src/entries/errors.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
+import { formatShapley } from '../../../../src/text/attribution.js'
 import { firstBadRun, flakyPivotalAgent } from '../fixtures.js'
 
 const and = andAgent(0.3)
@@ -171,6 +172,14 @@ describe('shapley on other ground truths', () => {
     )
     expect(result.rolloutsUsed).toBe(800)
     expect(result.steps[1]?.value).toBeCloseTo(0.7, 1)
+    // Coalitions that do not hold `reply` redraw it, and it crashes a quarter of the time.
+    expect(result.errors?.of).toBe(800)
+    expect(result.errors?.count).toBeGreaterThan(50)
+    expect(result.errors?.count).toBeLessThan(150)
+    expect(result.errors?.first).toBe('Error: the reply tool crashed')
+    expect(formatShapley(result)).toContain(
+      `${result.errors?.count} of 800 replays errored (Error: the reply tool crashed) over the coalitions: never scored, so each coalition's P(bad) is estimated on its replays that ran`,
+    )
   })
 })
 
