@@ -228,8 +228,6 @@ export async function saveCassetteFile(
     for (const [key, entry] of stored)
       if (changes.keep === undefined || changes.keep.has(key)) merged.set(key, entry)
     for (const [key, entry] of changes.put) merged.set(key, entry)
-    const existed = existsSync(file)
-    if (!existed && merged.size === 0) return false
     const digests = new Map<Json, StoredValue>()
     let layout = layOutCassette(merged, digests)
     const leftOut: TooLargeEntry[] = []
@@ -243,10 +241,17 @@ export async function saveCassetteFile(
       layout = layOutCassette(merged, digests)
     }
     if (layout.length > maxCharacters)
-      throw new CassetteTooLargeError(tooLargeMessage(file, leftOut, layout.length, maxCharacters))
-    const wrote = await writeFileAtomically(file, layout.chunks(), { unlessUnchanged: existed })
-    if (leftOut.length > 0)
-      throw new CassetteTooLargeError(tooLargeMessage(file, leftOut, null, maxCharacters))
+      throw new CassetteTooLargeError(
+        tooLargeMessage(file, leftOut, { length: layout.length }, maxCharacters),
+      )
+    const existed = existsSync(file)
+    const wrote =
+      (existed || merged.size > 0) &&
+      (await writeFileAtomically(file, layout.chunks(), { unlessUnchanged: existed }))
+    if (leftOut.length > 0) {
+      const written = { written: merged.size }
+      throw new CassetteTooLargeError(tooLargeMessage(file, leftOut, written, maxCharacters))
+    }
     return wrote
   } finally {
     await release()
@@ -301,26 +306,29 @@ function largestNewEntry(
   return largest
 }
 
-/** The message of a {@link CassetteTooLargeError}; `length` is set when nothing could be written. */
+/**
+ * The message of a {@link CassetteTooLargeError}: `outcome` is the file's length when nothing could
+ * be written, else how many entries the file holds.
+ */
 function tooLargeMessage(
   file: string,
   leftOut: readonly TooLargeEntry[],
-  length: number | null,
+  outcome: { length: number } | { written: number },
   maxCharacters: number,
 ): string {
   const limit = `${millions(maxCharacters)} characters, the longest text Node.js can read it back as`
   const lines = leftOut.map(
     ({ entry, length }) => `  ${describeEntry(entry)}: ${millions(length)} characters`,
   )
-  if (length !== null) {
+  if ('length' in outcome) {
     return [
-      `The cassette ${file} would hold ${millions(length)} characters, over ${limit}, even without this run's largest calls; nothing was written.`,
+      `The cassette ${file} would hold ${millions(outcome.length)} characters, over ${limit}, even without this run's largest calls; nothing was written.`,
       ...(lines.length === 0 ? [] : ['Left out to try to make it fit:', ...lines]),
       'Delete entries from it (or the file) to record them again, or split the test file.',
     ].join('\n')
   }
   return [
-    `Too large to store in the cassette ${file} (it would pass ${limit}): these calls were left out and will be made again next run; the other entries were written.`,
+    `Too large to store in the cassette ${file} (it would pass ${limit}): these calls were left out and will be made again next run; the file holds the other ${outcome.written} ${outcome.written === 1 ? 'entry' : 'entries'}.`,
     ...lines,
     'Keep their requests and results smaller, or leave the large parts out with `redact`.',
   ].join('\n')

@@ -93,9 +93,9 @@ function* emitLongString(text: string, pending: { text: string }): Generator<str
     // Never split a surrogate pair: each half alone would be escaped as `\udXXX`, not copied.
     const last = text.charCodeAt(end - 1)
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--
-    const escaped = JSON.stringify(text.slice(start, end))
-    yield pending.text + escaped.slice(1, -1)
-    pending.text = ''
+    // Handed on as it is: joined to the pending text, each megabyte would be copied once more.
+    if (pending.text !== '') yield take(pending)
+    yield JSON.stringify(text.slice(start, end)).slice(1, -1)
     start = end
   }
   pending.text += '"'

@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto'
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -6,22 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import {
-  formatCassette,
-  readCassetteFile,
-  saveCassetteFile,
-  sortKeys,
-} from '../../../src/cassette/cassette-file.js'
-import {
-  CASSETTE_SCHEMA,
-  CassetteFileV2Schema,
-  type CassetteEntry,
-  type StepEntry,
-  type ToolEntry,
-} from '../../../src/cassette/schema.js'
+import { formatCassette, readCassetteFile, saveCassetteFile } from '../../../src/cassette/cassette-file.js'
+import type { CassetteEntry, StepEntry, ToolEntry } from '../../../src/cassette/schema.js'
 import { CassetteTooLargeError } from '../../../src/entries/errors.js'
-import { parseJsonValue } from '../../../src/files/json-file.js'
-import { canonicalJson, type Json } from '../../../src/json.js'
+import type { Json } from '../../../src/json.js'
+import { formatCassetteAsOneString } from './one-string-cassette.js'
 
 let dir: string
 beforeAll(async () => {
@@ -30,56 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
-
-/**
- * The serializer cassettes were written with before they were written in chunks, kept verbatim as
- * the oracle: the chunked writer must give the same bytes, or every committed cassette would churn.
- */
-function formatCassetteAsOneString(entries: ReadonlyMap<string, CassetteEntry>): string {
-  const values = new Map<string, Json>()
-  const store = (value: Json): string => {
-    const sorted = sortKeys(value)
-    const ref = hash('sha256', canonicalJson(sorted), 'hex').slice(0, 32)
-    values.set(ref, sorted)
-    return ref
-  }
-  const sortedEntries: Record<string, Json> = {}
-  for (const key of [...entries.keys()].sort()) {
-    const entry = entries.get(key) as CassetteEntry
-    if (entry.kind === 'tool') {
-      const out: Record<string, Json> = {
-        kind: 'tool',
-        tool: entry.tool,
-        stream: { ...entry.stream },
-        args: store(entry.args),
-      }
-      if (entry.result !== undefined) out['result'] = store(entry.result)
-      sortedEntries[key] = out
-      continue
-    }
-    const out: Record<string, Json> = { kind: 'step', name: entry.name }
-    if (entry.model !== undefined) out['model'] = entry.model
-    out['stream'] = { ...entry.stream }
-    out['summary'] = entry.summary
-    if (entry.request !== undefined) out['request'] = store(entry.request)
-    out['action'] = store(entry.action)
-    if (entry.meta !== undefined) out['meta'] = store(entry.meta)
-    sortedEntries[key] = out
-  }
-  const sortedValues: Record<string, Json> = {}
-  for (const ref of [...values.keys()].sort()) sortedValues[ref] = values.get(ref) as Json
-  const file = parseJsonValue(
-    { schema: CASSETTE_SCHEMA, entries: sortedEntries, values: sortedValues },
-    CassetteFileV2Schema,
-    'cassette',
-  )
-  const head = JSON.stringify({ schema: file.schema, entries: file.entries }, null, 2).slice(0, -2)
-  const lines = Object.entries(file.values).map(
-    ([ref, value]) => `    ${JSON.stringify(ref)}: ${JSON.stringify(value)}`,
-  )
-  const valuesText = lines.length === 0 ? '{}' : `{\n${lines.join(',\n')}\n  }`
-  return `${head},\n  "values": ${valuesText}\n}\n`
-}
 
 const key = (kind: 'step' | 'tool', n: number) => `${kind}:${n.toString(16).padStart(32, '0')}`
 
@@ -185,8 +123,20 @@ describe('a cassette too large to read back', () => {
     expect(message).toContain(`Too large to store in the cassette ${file}`)
     expect(message).toContain('tool "lookup" at step -1, position 0 (seed 7, rollout 2): 0.0 M characters')
     expect(message).not.toContain('rollout 1)')
+    expect(message).toContain('the file holds the other 2 entries')
     const written = await readCassetteFile(file)
     expect([...written.keys()].sort()).toEqual([key('step', 1), key('tool', 1)])
+  })
+
+  test('writes no file when its only call is too large', async () => {
+    const file = join(dir, 'only-too-large.cassette.json')
+    const error = await saveCassetteFile(
+      file,
+      { put: new Map([[key('tool', 1), big(1, 5_000)]]), keep: undefined },
+      3_000,
+    ).catch((e: unknown) => e)
+    expect((error as Error).message).toContain('the file holds the other 0 entries')
+    expect(existsSync(file)).toBe(false)
   })
 
   test('writes nothing, and says so, when even the stored entries do not fit', async () => {
