@@ -100,11 +100,11 @@ function everyTestRan(task: RunnerTask): boolean {
  * file ends (after its own `afterAll` hooks, which run first as hooks run in reverse order).
  */
 export function saveCassetteAfterEachFile(): void {
-  // Vitest reads the first parameter's pattern to find the fixtures a hook uses: none here.
-  // eslint-disable-next-line no-empty-pattern
   // No timeout: a save takes as long as its file is large (seconds for hundreds of MB), and a hook
   // timeout would fail the file and lose every call it recorded. Nothing in it waits unboundedly:
   // the lock is retried for about 25 s, then the save fails with a warning.
+  // Vitest reads the first parameter's pattern to find the fixtures a hook uses: none here.
+  // eslint-disable-next-line no-empty-pattern
   afterAll(async ({}, suite) => {
     await saveTestFileCassette(suite.file.filepath, suite.file)
   }, Number.POSITIVE_INFINITY)
