@@ -103,13 +103,9 @@ export function formatCassette(entries: ReadonlyMap<string, CassetteEntry>): str
   return [...layOutCassette(entries, new Map()).chunks()].join('')
 }
 
-/** A value's address in a cassette's `values`: the first 32 hex digits of SHA-256 over its canonical JSON. */
-export function valueDigest(value: Json): string {
-  return canonicalJsonDigest(value).sha256.slice(0, 32)
-}
-
-/** A distinct value of a cassette: its digest (its key in `values`) and its text's length. */
+/** A distinct value of a cassette: its digest and its canonical JSON's length. */
 interface StoredValue {
+  /** Its address in `values`: the first 32 hex digits of SHA-256 over its canonical JSON. */
   ref: string
   value: Json
   length: number
@@ -233,7 +229,8 @@ export async function saveCassetteFile(
     const leftOut: TooLargeEntry[] = []
     for (
       let largest = largestNewEntry(layout, changes.put);
-      layout.length > maxCharacters && largest !== undefined;
+      // An entry whose values others use too would free nothing: it stays.
+      layout.length > maxCharacters && largest !== undefined && largest.length > 0;
       largest = largestNewEntry(layout, changes.put)
     ) {
       merged.delete(largest.key)
