@@ -196,7 +196,8 @@ export class Cassette {
    * Writes this run's entries into the file, merged under a lock with what is on disk (see
    * `saveCassetteFile`). `prune: false` turns a `prune` write into a `merge` (a run that did not
    * use every test of the file must not drop the entries of the tests it skipped). Returns whether
-   * the file changed; nothing is written when `write` is `none`.
+   * the file changed; nothing is written when `write` is `none`. Calls too large for the file to be
+   * read back are left out, the rest written, then a `CassetteTooLargeError` names them.
    */
   async save(options: { prune?: boolean } = {}): Promise<boolean> {
     if (this.write === 'none') return false

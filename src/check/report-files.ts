@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { writeJsonFile } from '../files/json-file.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
 import { renderReportHtml } from '../html/html.js'
@@ -64,7 +64,7 @@ export async function writeReportFiles(
   const html = `${path}.html`
   await writeJsonFile(join(reportDir, json), ArtifactSchema, artifact, 'artifact')
   try {
-    await writeFileAtomically(join(reportDir, html), renderReportHtml(artifact))
+    await writeFileAtomically(join(reportDir, html), renderReportHtml(artifact, basename(json)))
     return { json, html, htmlError: null }
   } catch (error) {
     return { json, html: null, htmlError: asError(error) }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isCausalReplayError } from '../errors.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
@@ -118,7 +118,10 @@ async function report(
   if (resolve(target) === resolve(file)) {
     throw new UsageError(`report: the output ${target} is the artifact itself; pass another -o.`)
   }
-  await writeFileAtomically(target, renderReportHtml(artifact))
+  await writeFileAtomically(
+    target,
+    renderReportHtml(artifact, relative(dirname(resolve(target)), resolve(file))),
+  )
   io.stdout.write(`report: ${target}\n`)
   return 0
 }

@@ -16,4 +16,5 @@ export {
   isCausalReplayError,
 } from '../errors.js'
 export { CassetteMissError } from '../cassette/miss-error.js'
+export { CassetteTooLargeError } from '../cassette/too-large-error.js'
 export type { InvalidOption } from '../errors.js'

@@ -9,12 +9,24 @@ import lockfile from 'proper-lockfile'
  * file system, and the lock need not exist before, nor the file). Waits up to about 25 s for
  * another holder; a process killed while holding it leaves it behind, and after 10 s without
  * being refreshed it counts as stale and is taken over.
+ *
+ * The lock is tried once first: only "held by another process" is worth the retries, and any other
+ * failure (a read-only directory) throws at once instead of after 25 s of retrying.
  */
 export async function lockFile(file: string): Promise<() => Promise<void>> {
   await mkdir(dirname(file), { recursive: true })
+  const options = { realpath: false, stale: 10_000 }
+  try {
+    return await lockfile.lock(file, options)
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    if (code !== 'ELOCKED')
+      throw new Error(`the lock ${file}.lock cannot be created, is the directory read-only? (${message})`, {
+        cause: error,
+      })
+  }
   return lockfile.lock(file, {
-    realpath: false,
-    stale: 10_000,
+    ...options,
     retries: { retries: 100, minTimeout: 20, maxTimeout: 250, factor: 1.5 },
   })
 }

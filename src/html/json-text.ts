@@ -1,8 +1,18 @@
 import type { Json } from '../json.js'
 
-/** A JSON value as indented text for a `<pre>` block; `undefined` (no value recorded) as "(none)". */
+// A value of many short parts (a long array of numbers) is not cut by the page's cut of long
+// texts: its block is cut here instead.
+const PRETTY_CHARACTERS = 100_000
+
+/**
+ * A JSON value as indented text for a `<pre>` block; `undefined` (no value recorded) as "(none)".
+ * Text past 100,000 characters is cut, with a marker that says how long it was.
+ */
 export function prettyJson(value: Json | undefined): string {
-  return value === undefined ? '(none)' : JSON.stringify(value, null, 2)
+  if (value === undefined) return '(none)'
+  const text = JSON.stringify(value, null, 2)
+  if (text.length <= PRETTY_CHARACTERS) return text
+  return `${text.slice(0, PRETTY_CHARACTERS)}\n… [cut: ${text.length.toLocaleString('en-US')} characters in all; the JSON artifact holds the whole value]`
 }
 
 /**

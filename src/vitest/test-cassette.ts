@@ -2,6 +2,7 @@ import { afterAll, type RunnerTask } from 'vitest'
 import { openCassetteIn, type Cassette } from '../cassette/cassette.js'
 import { resolveCassetteMode, writeForUpdateState, type CassetteMode } from '../cassette/mode.js'
 import { cassettePath } from '../cassette/path.js'
+import { CassetteTooLargeError } from '../cassette/too-large-error.js'
 import { formatStaleCassetteLine, formatStaleCassetteMarkdown } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
@@ -60,6 +61,11 @@ export async function saveTestFileCassette(testPath: string, file: RunnerTask | 
   try {
     await cassette.save({ prune: file === undefined ? false : everyTestRan(file) })
   } catch (error) {
+    // The other entries were written: the message names the calls left out.
+    if (error instanceof CassetteTooLargeError) {
+      process.stderr.write(`vitest-causal-replay: ${error.message}\n`)
+      return
+    }
     process.stderr.write(
       `vitest-causal-replay: the cassette ${displayPath(path, process.cwd())} could not be written (${error instanceof Error ? error.message : String(error)}); the verdicts stand, the calls will be made again next run.\n`,
     )
@@ -94,9 +100,12 @@ function everyTestRan(task: RunnerTask): boolean {
  * file ends (after its own `afterAll` hooks, which run first as hooks run in reverse order).
  */
 export function saveCassetteAfterEachFile(): void {
+  // No timeout: a save takes as long as its file is large (seconds for hundreds of MB), and a hook
+  // timeout would fail the file and lose every call it recorded. Nothing in it waits unboundedly:
+  // the lock is retried for about 25 s, then the save fails with a warning.
   // Vitest reads the first parameter's pattern to find the fixtures a hook uses: none here.
   // eslint-disable-next-line no-empty-pattern
   afterAll(async ({}, suite) => {
     await saveTestFileCassette(suite.file.filepath, suite.file)
-  }, 60_000)
+  }, Number.POSITIVE_INFINITY)
 }
