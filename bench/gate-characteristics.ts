@@ -16,7 +16,9 @@ const RATES = [0, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.6]
 
 const percent = (probability: number) => `${(100 * probability).toFixed(1)}%`
 
-console.log(`"≤ ${BOUND * 100}%" gate, α = ${ALPHA}, maxRollouts ${MAX_ROLLOUTS}, checked after every rollout (exact)`)
+console.log(
+  `"≤ ${BOUND * 100}%" gate, α = ${ALPHA}, maxRollouts ${MAX_ROLLOUTS}, checked after every rollout (exact)`,
+)
 console.log('| true rate | pass | fail | inconclusive | mean rollouts |')
 console.log('|---|---|---|---|---|')
 for (const rate of RATES) {

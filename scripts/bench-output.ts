@@ -50,11 +50,15 @@ export function parseStoredOutput(run: DocumentedRun, text: string): string {
   const [command = '', digest = '', blank, ...lines] = text.split('\n')
   const refresh = `\`npm run figures -- --only ${run.name}\` stores it again`
   if (command !== `$ ${commandLine(run)}` || blank !== '') {
-    throw new Error(`${file} was not printed by \`${commandLine(run)}\` (its first line is "${command}"): ${refresh}.`)
+    throw new Error(
+      `${file} was not printed by \`${commandLine(run)}\` (its first line is "${command}"): ${refresh}.`,
+    )
   }
   const output = lines.join('\n')
   if (digest !== outputDigest(output)) {
-    throw new Error(`${file}: its output does not match its digest (${digest}), so it was edited: ${refresh}.`)
+    throw new Error(
+      `${file}: its output does not match its digest (${digest}), so it was edited: ${refresh}.`,
+    )
   }
   return output
 }
@@ -109,7 +113,8 @@ function chosenRuns(argv: readonly string[]): readonly DocumentedRun[] {
   if (names.length === 0) throw new Error('--only needs the names of runs, comma-separated (bench/runs.ts).')
   return names.map((name) => {
     const run = documentedRun(name)
-    if (run.check === 'timed') throw new Error(`The run "${name}" is timed: it has no seeded output to store.`)
+    if (run.check === 'timed')
+      throw new Error(`The run "${name}" is timed: it has no seeded output to store.`)
     return run
   })
 }
@@ -134,7 +139,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
   }
   if (checking) {
     if (differing.length > 0) {
-      console.error(`Outputs differ from bench/figures/: ${differing.join(', ')}. \`npm run figures\` stores them.`)
+      console.error(
+        `Outputs differ from bench/figures/: ${differing.join(', ')}. \`npm run figures\` stores them.`,
+      )
       process.exitCode = 1
     }
   } else {

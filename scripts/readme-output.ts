@@ -224,9 +224,12 @@ export async function generatedBlocks(names: readonly string[]): Promise<Map<str
   if ([...wanted].some((name) => name.startsWith('output:'))) {
     for (const [name, text] of Object.entries(await outputBlocks())) blocks.set(name, text)
   }
-  const runs = [...wanted].filter((name) => name.startsWith('bench:')).map((name) => name.slice('bench:'.length))
+  const runs = [...wanted]
+    .filter((name) => name.startsWith('bench:'))
+    .map((name) => name.slice('bench:'.length))
   const outputs = await outputsFor(runs, [])
-  for (const run of runs) blocks.set(`bench:${run}`, benchBlock(documentedRun(run), outputs.get(run) as string))
+  for (const run of runs)
+    blocks.set(`bench:${run}`, benchBlock(documentedRun(run), outputs.get(run) as string))
   for (const name of wanted) {
     if (name.startsWith('example:')) blocks.set(name, await exampleBlock(name.slice('example:'.length)))
     else if (!blocks.has(name)) throw new Error(`No generator makes the block \`${name}\`.`)
