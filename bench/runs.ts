@@ -111,14 +111,12 @@ export const DOCUMENTED_RUNS: readonly DocumentedRun[] = [
     args: ['1000'],
     check: 'digest',
     measures: "the sequential effects' lean",
-    timed: [/^total .* s$/m],
   },
   {
     name: 'context-attribution',
     file: 'context-attribution.ts',
     check: 'digest',
     measures: 'context attribution: cost, accuracy, refinement, and adapter agents',
-    timed: [/^total .* s$/m],
   },
   {
     name: 'cassette',

@@ -1,19 +1,13 @@
 // The stored output of the seeded bench runs (bench/runs.ts), from which the pages' figures are
 // filled. Each run's output is kept in bench/figures/<name>.txt under two header lines: the command
 // that printed it and the SHA-256 digest of the output, so a stored file edited by hand, or left
-// behind when a run's arguments change, is refused rather than shown.
-//
-//   npm run figures                        re-runs every seeded bench, stores its output, and refreshes the pages
-//   npm run figures -- --only a,b          the same for the runs named a and b
-//   npm run figures -- --check [--only …]  re-runs them and fails if an output differs from the stored one
-//
-// Slow benches take minutes: run it under `nice` on a shared machine.
+// behind when a run's arguments change, is refused rather than shown. `npm run figures`
+// (scripts/refresh-figures.ts) writes them.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { DOCUMENTED_RUNS, commandLine, documentedRun, type DocumentedRun } from '../bench/runs.js'
+import { DOCUMENTED_RUNS, commandLine, type DocumentedRun } from '../bench/runs.js'
 import { ROOT } from './public-entries.js'
 
 /** Where the seeded runs' outputs are stored. */
@@ -103,55 +97,4 @@ export async function runSeeded(run: DocumentedRun): Promise<string> {
   })
   if (code !== 0) throw new Error(`\`${commandLine(run)}\` exited with ${code}:\n${stderr}`)
   return seededPart(run, stdout)
-}
-
-/** The runs named by `--only a,b` (all seeded runs without it). */
-function chosenRuns(argv: readonly string[]): readonly DocumentedRun[] {
-  const at = argv.indexOf('--only')
-  if (at === -1) return SEEDED_RUNS
-  const names = (argv[at + 1] ?? '').split(',').filter((name) => name !== '')
-  if (names.length === 0) throw new Error('--only needs the names of runs, comma-separated (bench/runs.ts).')
-  return names.map((name) => {
-    const run = documentedRun(name)
-    if (run.check === 'timed')
-      throw new Error(`The run "${name}" is timed: it has no seeded output to store.`)
-    return run
-  })
-}
-
-// Run as a script (not when a test imports the functions above).
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const argv = process.argv.slice(2)
-  const checking = argv.includes('--check')
-  const differing: string[] = []
-  await mkdir(FIGURES_DIR, { recursive: true })
-  for (const run of chosenRuns(argv)) {
-    const started = performance.now()
-    const output = await runSeeded(run)
-    const seconds = ((performance.now() - started) / 1000).toFixed(1)
-    const path = storedOutputPath(run)
-    const before = await readFile(path, 'utf8').catch(() => null)
-    const same = before === storedOutputText(run, output)
-    console.log(`${commandLine(run)}: ${seconds} s, ${same ? 'as stored' : 'differs from the stored output'}`)
-    if (same) continue
-    differing.push(run.name)
-    if (!checking) await writeFile(path, storedOutputText(run, output))
-  }
-  if (checking) {
-    if (differing.length > 0) {
-      console.error(
-        `Outputs differ from bench/figures/: ${differing.join(', ')}. \`npm run figures\` stores them.`,
-      )
-      process.exitCode = 1
-    }
-  } else {
-    // The pages are filled from the stored outputs, by the same machinery as their code blocks.
-    const { refreshPages } = await import('./readme-output.js')
-    const changed = await refreshPages()
-    console.log(
-      changed.length === 0
-        ? 'The pages already show these figures.'
-        : `Figures refreshed in: ${changed.map((path) => relative(ROOT, path)).join(', ')}`,
-    )
-  }
 }

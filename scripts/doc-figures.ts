@@ -10,7 +10,13 @@
 //
 // `npm run readme` rewrites both; test/readme.test.ts fails when a page differs.
 import { resolve } from 'node:path'
-import { commandLine, documentedRun, type DocumentedRun } from '../bench/runs.js'
+import {
+  DOCUMENTED_RUNS,
+  commandLine,
+  documentedRun,
+  type DocumentedRun,
+  type FigureCheck,
+} from '../bench/runs.js'
 import { storedOutput } from './bench-output.js'
 import { FIGURES, type FigureSource } from './figure-sources.js'
 import { ROOT } from './public-entries.js'
@@ -44,12 +50,12 @@ function figureSource(key: string): FigureSource {
   return source
 }
 
-/** The stored outputs of the runs that `blocks` and `figures` read, by run name. */
+/** The stored outputs of the runs named `runs` and of the runs the figures `figureKeys` are read from, by run name. */
 export async function outputsFor(
-  blocks: readonly string[],
-  figures: readonly string[],
+  runs: readonly string[],
+  figureKeys: readonly string[],
 ): Promise<Map<string, string>> {
-  const names = new Set([...blocks, ...figures.map((key) => figureSource(key).run)])
+  const names = new Set([...runs, ...figureKeys.map((key) => figureSource(key).run)])
   const outputs = new Map<string, string>()
   for (const name of names) outputs.set(name, await storedOutput(documentedRun(name)))
   return outputs
@@ -112,3 +118,19 @@ export function benchBlock(run: DocumentedRun, output: string): string {
 
 /** The pages whose figures are filled beyond the site's: the maintainers' architecture document. */
 export const FIGURE_ONLY_PAGES: readonly string[] = [resolve(ROOT, 'docs', 'ARCHITECTURE.md')]
+
+/** How each kind of documented run keeps its figures true, as the benchmarks page says it. */
+const FIGURE_CHECKS: Record<FigureCheck, string> = {
+  rerun: 're-run by the docs check',
+  digest: 'stored with its digest by `npm run figures`',
+  timed: 'timed: depends on the machine, not checked',
+}
+
+/** What `npm run bench` runs, one documented run a row, and how each one's figures are kept true. */
+export function benchRunsTable(): string {
+  const rows = DOCUMENTED_RUNS.map((run) => {
+    const timedParts = run.check !== 'timed' && run.timed !== undefined ? '; its times are not checked' : ''
+    return `| \`${commandLine(run)}\` | ${run.measures} | ${FIGURE_CHECKS[run.check]}${timedParts} |`
+  })
+  return ['| command | measures | figures |', '|---|---|---|', ...rows, ''].join('\n')
+}

@@ -27,8 +27,15 @@ import { runCli } from '../src/cli/run.js'
 import { calledTool, check, rarely } from '../src/index.js'
 import { record, runRollouts } from '../src/entries/replay.js'
 import { formatCostLine } from '../src/text/cost.js'
-import { DOCUMENTED_RUNS, commandLine, documentedRun, type FigureCheck } from '../bench/runs.js'
-import { FIGURE_ONLY_PAGES, benchBlock, figureKeys, fillFigures, outputsFor } from './doc-figures.js'
+import { documentedRun } from '../bench/runs.js'
+import {
+  FIGURE_ONLY_PAGES,
+  benchBlock,
+  benchRunsTable,
+  figureKeys,
+  fillFigures,
+  outputsFor,
+} from './doc-figures.js'
 import { ROOT, publicEntries } from './public-entries.js'
 
 /** The README this script keeps up to date. */
@@ -275,7 +282,7 @@ export function unmarkedFences(page: string): number[] {
 /**
  * What the library prints, for the inputs the pages describe: the cost line of an agent on a model
  * that mostly hit its cassette, a stale cassette's warning in CI, a misspelled option's error, and
- * the CLI's help.
+ * the CLI's help; and what `npm run bench` runs.
  */
 export async function outputBlocks(): Promise<Record<OutputBlock, string>> {
   const costLine = formatCostLine({
@@ -304,22 +311,6 @@ export async function outputBlocks(): Promise<Record<OutputBlock, string>> {
     'output:cli-help': fenced('', [(await cliOutput(['--help'])).trimEnd()]),
     'output:bench-runs': benchRunsTable(),
   }
-}
-
-/** How each kind of documented run keeps its figures true, as the benchmarks page says it. */
-const FIGURE_CHECKS: Record<FigureCheck, string> = {
-  rerun: 're-run by the docs check',
-  digest: 'stored with its digest by `npm run figures`',
-  timed: 'timed: dated on the page, not checked',
-}
-
-/** What `npm run bench` runs, one documented run a row, and how each one's figures are kept true. */
-function benchRunsTable(): string {
-  const rows = DOCUMENTED_RUNS.map((run) => {
-    const timedParts = run.check !== 'timed' && run.timed !== undefined ? '; its times are not checked' : ''
-    return `| \`${commandLine(run)}\` | ${run.measures} | ${FIGURE_CHECKS[run.check]}${timedParts} |`
-  })
-  return ['| command | measures | figures |', '|---|---|---|', ...rows, ''].join('\n')
 }
 
 /** The error `runRollouts` throws for a misspelled budget option. */
