@@ -439,6 +439,26 @@ export const FIGURES: Readonly<Record<string, FigureSource>> = {
     ),
   },
 
+  // The A/B gate's mean pairs under CRN where the bad rate changed and it decided in 99% of runs or more.
+  'comparison-power.crn-pairs-clear-change': {
+    run: 'comparison-power',
+    read: (output) => {
+      const pairs = output
+        .split('\n')
+        .map((line) =>
+          /^\| ([\d.]+)% → ([\d.]+)% \| ([\d.]+)% \/ ([\d.]+)% \/ [\d.]+%, (\d+) pairs/.exec(line),
+        )
+        .filter((match) => match !== null)
+        .filter(
+          ([, baseline, candidate, pass, fail]) =>
+            baseline !== candidate && Math.max(Number(pass), Number(fail)) >= 99,
+        )
+        .map((match) => Number(match[5]))
+      if (pairs.length === 0) throw new Error('no row of a clear change')
+      return `${Math.min(...pairs)}–${Math.max(...pairs)}`
+    },
+  },
+
   // The cassette's size on a four-step agent, in the first layout and now.
   'cassette.v1-size': { run: 'cassette', read: matched(/^v1: .* (\d+\.\d\d MB)$/m) },
   'cassette.v2-size': { run: 'cassette', read: matched(/^v2: .* (\d+\.\d\d MB) /m) },
