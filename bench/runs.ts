@@ -7,13 +7,13 @@
 /**
  * How a run's figures are kept true.
  *
- * - `rerun`: seeded and fast; test/bench-figures.test.ts runs it again and compares its output with
+ * - `rerun`: seeded and fast; test/bench/figures.test.ts runs it again and compares its output with
  *   the stored one.
  * - `digest`: seeded and slow; `npm run figures` runs it and stores its output with a SHA-256
  *   digest, the docs check fills the pages from that output and re-checks its digest, and
  *   `npm run figures -- --check` re-runs it and compares the digest.
  * - `timed`: wall times, CPU times or memory, which depend on the machine; not stored, and the pages
- *   give their date and machine instead.
+ *   that quote them give their date and machine instead.
  */
 export type FigureCheck = 'rerun' | 'digest' | 'timed'
 
@@ -23,20 +23,20 @@ export interface DocumentedRun {
   readonly name: string
   /** The bench's file, relative to bench/. */
   readonly file: string
-  /** Its command-line arguments, as documented; default none. */
+  /** Default none. Its command-line arguments, as documented. */
   readonly args?: readonly string[]
-  /** Environment variables it is run with; default none. */
+  /** Default none. Environment variables it is run with. */
   readonly env?: Readonly<Record<string, string>>
   /** How its figures are kept true. */
   readonly check: FigureCheck
   /** What it measures, as the benchmarks page lists it. */
   readonly measures: string
   /**
-   * Parts of a seeded run's output that depend on the machine (wall times), each replaced by `…` in
-   * the stored output; default none.
+   * Default none. Parts of a seeded run's output that depend on the machine (wall times), each
+   * replaced by `…` in the stored output.
    */
   readonly timed?: readonly RegExp[]
-  /** The output is Markdown (tables) and pages show it as such rather than as a code block; default false. */
+  /** Default false. The output is Markdown (tables), and pages show it as such rather than as a code block. */
   readonly markdown?: boolean
 }
 

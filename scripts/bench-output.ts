@@ -78,13 +78,16 @@ export function seededPart(run: DocumentedRun, stdout: string): string {
 
 /**
  * Runs a bench as documented (its arguments and environment, in a process of its own, from the
- * repository's root) and returns its seeded output; throws with its stderr when it fails.
+ * repository's root) and returns its seeded output; throws with its stderr when it fails. The
+ * library's own variables (`CAUSAL_REPLAY_SEED`, `CAUSAL_REPLAY_CACHE`, …) are not passed on: the
+ * documented command is run as in a clean shell, whatever the test runner set.
  */
 export async function runSeeded(run: DocumentedRun): Promise<string> {
   const file = resolve(ROOT, 'bench', run.file)
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith('CAUSAL_REPLAY_'))
   const child = spawn(process.execPath, ['--import', 'tsx', file, ...(run.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, ...run.env },
+    env: { ...Object.fromEntries(inherited), ...run.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
