@@ -168,22 +168,24 @@ function main(): void {
     `wrong passes at α = 5% (true rate at the bound), ${runs} seeded runs per model, maxRollouts 400`,
   )
   console.log(
-    'model | uncorrected wrong pass | corrected wrong pass | uncorrected rollouts | corrected rollouts',
+    '| model | uncorrected wrong pass | corrected wrong pass | uncorrected rollouts | corrected rollouts |',
   )
+  console.log('|---|---|---|---|---|')
   for (const model of NULL_MODELS) {
     const { corrected, uncorrected } = simulateJudgeGates(model, runs, { seed: `bench ${model.name}` })
     console.log(
-      `${model.name} | ${share(uncorrected.pass)} | ${share(corrected.pass)} | ${mean(uncorrected)} | ${mean(corrected)}`,
+      `| ${model.name} | ${share(uncorrected.pass)} | ${share(corrected.pass)} | ${mean(uncorrected)} | ${mean(corrected)} |`,
     )
   }
   console.log('\npower: the same judges, the true rate well inside the claim (a pass is right)')
-  console.log('model | uncorrected pass | corrected pass | corrected inconclusive | corrected rollouts')
+  console.log('| model | uncorrected pass | corrected pass | corrected inconclusive | corrected rollouts |')
+  console.log('|---|---|---|---|---|')
   for (const model of NULL_MODELS) {
     const rate = model.claim === 'rarely' ? model.bound / 4 : 1 - (1 - model.bound) / 4
     const inside = { ...model, rate, name: `${model.name.split(',')[0]}, true ${(100 * rate).toFixed(1)}%` }
     const { corrected, uncorrected } = simulateJudgeGates(inside, runs, { seed: `bench power ${model.name}` })
     console.log(
-      `${inside.name}${model.name.slice(model.name.indexOf(','))} | ${share(uncorrected.pass)} | ${share(corrected.pass)} | ${share(corrected.inconclusive)} | ${mean(corrected)}`,
+      `| ${inside.name}${model.name.slice(model.name.indexOf(','))} | ${share(uncorrected.pass)} | ${share(corrected.pass)} | ${share(corrected.inconclusive)} | ${mean(corrected)} |`,
     )
   }
 }

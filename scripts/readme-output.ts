@@ -7,11 +7,14 @@
 //   cassette's warning, an option error, the CLI's help);
 // - `example:<file>[#<region>]`: a file under examples/, or the lines between its `#region <region>`
 //   and `#endregion` comments, with relative imports of the package's entries shown as the names
-//   users import (examples are type-checked, and their tests run with the suite).
+//   users import (examples are type-checked, and their tests run with the suite);
+// - `bench:<run>`: a bench's seeded output, as bench/figures/ stores it (scripts/doc-figures.ts,
+//   which also fills the figures quoted in prose, `<!--fig:<key>-->…<!--/fig-->`, here and in
+//   docs/ARCHITECTURE.md).
 //
-// `npm run readme` rewrites the blocks; test/readme.test.ts fails when a page differs or has a code
-// block outside the markers, so a change to the agent, an example or a message reaches the pages
-// only as a deliberate refresh.
+// `npm run readme` rewrites the blocks and figures; test/readme.test.ts fails when a page differs or
+// has a code block outside the markers, so a change to the agent, an example, a message or a bench's
+// output reaches the pages only as a deliberate refresh.
 //
 //   npx tsx scripts/readme-output.ts
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
@@ -24,6 +27,15 @@ import { runCli } from '../src/cli/run.js'
 import { calledTool, check, rarely } from '../src/index.js'
 import { record, runRollouts } from '../src/entries/replay.js'
 import { formatCostLine } from '../src/text/cost.js'
+import { documentedRun } from '../bench/runs.js'
+import {
+  FIGURE_ONLY_PAGES,
+  benchBlock,
+  benchRunsTable,
+  figureKeys,
+  fillFigures,
+  outputsFor,
+} from './doc-figures.js'
 import { ROOT, publicEntries } from './public-entries.js'
 
 /** The README this script keeps up to date. */
@@ -54,10 +66,20 @@ export type ReadmeBlock = 'quick-start:code' | 'quick-start:output' | 'quick-sta
 
 /** Blocks of what the library prints for the inputs their page describes. */
 export type OutputBlock =
-  'output:cost-line' | 'output:stale-cassette' | 'output:invalid-option' | 'output:cli-help'
+  | 'output:cost-line'
+  | 'output:stale-cassette'
+  | 'output:invalid-option'
+  | 'output:cli-help'
+  | 'output:bench-runs'
 
-/** Any generated block: the Quick start's, an output, or an example (`example:<file>[#<region>]`). */
-export type GeneratedBlock = ReadmeBlock | OutputBlock | `example:${string}`
+/**
+ * Any generated block: the Quick start's, an output, an example (`example:<file>[#<region>]`) or a
+ * bench's seeded output (`bench:<run>`).
+ */
+export type GeneratedBlock = ReadmeBlock | OutputBlock | `example:${string}` | `bench:${string}`
+
+/** An opening marker line of a generated block; its group is the block's name. */
+const OPENING_MARKER = /^<!-- ((?:quick-start|output|example|bench):\S+) -->$/
 
 /** Every page whose code blocks are generated: README.md and the site's Markdown pages, sorted. */
 export async function documentedPages(): Promise<string[]> {
@@ -72,6 +94,11 @@ export async function documentedPages(): Promise<string[]> {
   }
   await walk(DOCS_DIR)
   return [README_PATH, ...pages.sort()]
+}
+
+/** Every page whose figures are filled: the documented pages and the maintainers' architecture document. */
+export async function figurePages(): Promise<string[]> {
+  return [...(await documentedPages()), ...FIGURE_ONLY_PAGES]
 }
 
 /** Every generated block of the README, by name, as it should read now. */
@@ -171,17 +198,22 @@ export function replaceReadmeBlock(readme: string, block: GeneratedBlock, conten
   return readme.slice(0, start) + content + readme.slice(end)
 }
 
-/** Rewrites the generated blocks of `pages` (default: all); returns the pages that changed. */
+/**
+ * Rewrites the generated blocks and the figures of `pages` (default: every page whose figures are
+ * filled); returns the pages that changed.
+ */
 export async function refreshPages(pages?: readonly string[]): Promise<string[]> {
-  const paths = pages ?? (await documentedPages())
+  const paths = pages ?? (await figurePages())
   const texts = await Promise.all(paths.map((path) => readFile(path, 'utf8')))
   const blocks = await generatedBlocks(texts.flatMap(blockNames))
+  const outputs = await outputsFor([], texts.flatMap(figureKeys))
   const changed: string[] = []
   for (const [index, path] of paths.entries()) {
     const before = texts[index] as string
     let after = before
     for (const block of blockNames(before))
       after = replaceReadmeBlock(after, block, blocks.get(block) as string)
+    after = fillFigures(after, outputs, relative(ROOT, path))
     if (after === before) continue
     await writeFile(path, after)
     changed.push(path)
@@ -199,6 +231,12 @@ export async function generatedBlocks(names: readonly string[]): Promise<Map<str
   if ([...wanted].some((name) => name.startsWith('output:'))) {
     for (const [name, text] of Object.entries(await outputBlocks())) blocks.set(name, text)
   }
+  const runs = [...wanted]
+    .filter((name) => name.startsWith('bench:'))
+    .map((name) => name.slice('bench:'.length))
+  const outputs = await outputsFor(runs, [])
+  for (const run of runs)
+    blocks.set(`bench:${run}`, benchBlock(documentedRun(run), outputs.get(run) as string))
   for (const name of wanted) {
     if (name.startsWith('example:')) blocks.set(name, await exampleBlock(name.slice('example:'.length)))
     else if (!blocks.has(name)) throw new Error(`No generator makes the block \`${name}\`.`)
@@ -209,7 +247,7 @@ export async function generatedBlocks(names: readonly string[]): Promise<Map<str
 /** The names of the generated blocks of a page, in order (each opening marker once). */
 export function blockNames(page: string): GeneratedBlock[] {
   const names: GeneratedBlock[] = []
-  for (const match of page.matchAll(/^<!-- ((?:quick-start|output|example):\S+) -->$/gm)) {
+  for (const match of page.matchAll(new RegExp(OPENING_MARKER.source, 'gm'))) {
     names.push(match[1] as GeneratedBlock)
   }
   return names
@@ -229,7 +267,7 @@ export function unmarkedFences(page: string): number[] {
       if (line.trim() === fence) fence = null
       continue
     }
-    const opening = /^<!-- ((?:quick-start|output|example):\S+) -->$/.exec(line)
+    const opening = OPENING_MARKER.exec(line)
     if (opening !== null) block = opening[1] as string
     else if (block !== null && line === `<!-- /${block} -->`) block = null
     const fenceOpening = /^\s*(`{3,}|~{3,})/.exec(line)
@@ -244,7 +282,7 @@ export function unmarkedFences(page: string): number[] {
 /**
  * What the library prints, for the inputs the pages describe: the cost line of an agent on a model
  * that mostly hit its cassette, a stale cassette's warning in CI, a misspelled option's error, and
- * the CLI's help.
+ * the CLI's help; and what `npm run bench` runs.
  */
 export async function outputBlocks(): Promise<Record<OutputBlock, string>> {
   const costLine = formatCostLine({
@@ -271,6 +309,7 @@ export async function outputBlocks(): Promise<Record<OutputBlock, string>> {
     'output:stale-cassette': fenced('', [staleLine]),
     'output:invalid-option': fenced('', [await invalidOptionMessage()]),
     'output:cli-help': fenced('', [(await cliOutput(['--help'])).trimEnd()]),
+    'output:bench-runs': benchRunsTable(),
   }
 }
 

@@ -4,6 +4,9 @@
 // difference means a page shows code, output or data the library no longer has; `npm run readme`
 // refreshes them, as a deliberate change. A block outside the markers would be checked by nothing,
 // so there is none; and every relative link of the pages leads to a page and a heading that exist.
+// Every seeded figure the pages quote is filled from a bench's stored output (bench/figures/, see
+// scripts/doc-figures.ts) beside the command that printed it, so a figure that no longer matches
+// its bench fails here.
 import { access, readFile } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -11,16 +14,19 @@ import {
   README_PATH,
   blockNames,
   documentedPages,
+  figurePages,
   generatedBlocks,
   readmeBlock,
   replaceReadmeBlock,
   unmarkedFences,
 } from '../scripts/readme-output.js'
+import { fillFigures, figureKeys, outputsFor, staleFigures } from '../scripts/doc-figures.js'
 import { ROOT } from '../scripts/public-entries.js'
 
 const STALE = 'stale: `npm run readme` refreshes it'
 
 const pages = await documentedPages()
+const figurePaths = await figurePages()
 const texts = new Map(
   await Promise.all(pages.map(async (page) => [page, await readFile(page, 'utf8')] as const)),
 )
@@ -69,6 +75,97 @@ describe('the generated blocks', () => {
     for (const block of blockNames(text)) {
       expect(readmeBlock(text, block), `${page}, block ${block}: ${STALE}`).toBe(blocks.get(block))
     }
+  })
+})
+
+describe('the seeded figures', () => {
+  let outputs: Map<string, string>
+  let pagesWithFigures: Map<string, string>
+  beforeAll(async () => {
+    pagesWithFigures = new Map(
+      await Promise.all(figurePaths.map(async (page) => [page, await readFile(page, 'utf8')] as const)),
+    )
+    const texts = [...pagesWithFigures.values()]
+    outputs = await outputsFor(
+      texts
+        .flatMap(blockNames)
+        .flatMap((block) => (block.startsWith('bench:') ? [block.slice('bench:'.length)] : [])),
+      texts.flatMap(figureKeys),
+    )
+  })
+
+  it('are on the benchmarks page and on every page that quotes a bench', () => {
+    const quoting = [...pagesWithFigures.entries()]
+      .filter(
+        ([, text]) =>
+          figureKeys(text).length > 0 || blockNames(text).some((block) => block.startsWith('bench:')),
+      )
+      .map(([page]) => name(page))
+    expect(quoting).toEqual(
+      expect.arrayContaining([
+        'docs/method/benchmarks.md',
+        'docs/method/statistics.md',
+        'docs/method/index.md',
+        'docs/matchers/index.md',
+        'docs/matchers/judges.md',
+        'docs/attribution/binary-search.md',
+        'docs/attribution/context.md',
+        'docs/attribution/contrastive.md',
+        'docs/attribution/shapley.md',
+        'docs/cassettes.md',
+        'docs/ARCHITECTURE.md',
+      ]),
+    )
+    // Every page that names a bench's command and prints a figure beside it goes through here: a
+    // bench named with no figure marked would be a figure that nothing checks.
+    for (const [page, text] of pagesWithFigures) {
+      if (!/`(?:[A-Z_]+=\S+ )*npx tsx bench\//.test(text)) continue
+      expect(
+        figureKeys(text).length + blockNames(text).length,
+        `${name(page)} quotes a bench`,
+      ).toBeGreaterThan(0)
+    }
+  })
+
+  it.each(figurePaths.map(name))('%s shows what its benches printed', (page) => {
+    const text = pagesWithFigures.get(resolve(ROOT, page)) as string
+    expect(staleFigures(text, outputs, page), `${page}: ${STALE}`).toEqual([])
+  })
+
+  it('fail the check when one digit of a figure changed', () => {
+    const page = resolve(ROOT, 'docs/method/benchmarks.md')
+    const text = pagesWithFigures.get(page) as string
+    expect(staleFigures(text, outputs, name(page))).toEqual([])
+    const marker = '<!--fig:attribution.generated-ours-->'
+    const at = text.indexOf(marker) + marker.length
+    expect(at).toBeGreaterThan(marker.length)
+    const digit = text.slice(at).search(/\d/)
+    const shown = Number(text[at + digit])
+    const edited = text.slice(0, at + digit) + String((shown + 1) % 10) + text.slice(at + digit + 1)
+    expect(staleFigures(edited, outputs, name(page))).toEqual([
+      expect.stringMatching(/^attribution\.generated-ours: .* → 110\.8$/),
+    ])
+    expect(fillFigures(edited, outputs, name(page))).toBe(text)
+  })
+
+  it('fail the check when one digit of a bench block changed', async () => {
+    const page = resolve(ROOT, 'docs/method/benchmarks.md')
+    const text = pagesWithFigures.get(page) as string
+    const block = readmeBlock(text, 'bench:score-gate')
+    const edited = block.replace('97.5%', '97.6%')
+    expect(edited).not.toBe(block)
+    const generated = (await generatedBlocks(['bench:score-gate'])).get('bench:score-gate')
+    expect(block).toBe(generated)
+    expect(edited).not.toBe(generated)
+  })
+
+  it('are refused where no command is beside them', () => {
+    const page = 'A figure: <!--fig:binary-search.accuracy-->97.6%<!--/fig--> of runs.\n'
+    expect(() => fillFigures(page, outputs, 'page.md')).toThrow(
+      /page\.md: the figure "binary-search\.accuracy" needs its command `npx tsx bench\/binary-search\.ts`/,
+    )
+    const beside = `${page.trimEnd()} (\`npx tsx bench/binary-search.ts\`)\n`
+    expect(fillFigures(beside, outputs, 'page.md')).toBe(beside)
   })
 })
 
