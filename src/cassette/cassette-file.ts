@@ -6,7 +6,7 @@ import lockfile from 'proper-lockfile'
 import { InvalidFileError } from '../errors.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
 import { parseJsonFile, parseJsonValue } from '../files/json-file.js'
-import { canonicalJson, type Json } from '../json.js'
+import { canonicalJson, setJsonKey, type Json } from '../json.js'
 import {
   CASSETTE_SCHEMA,
   CASSETTE_SCHEMA_V1,
@@ -195,6 +195,6 @@ export function sortKeys(value: Json): Json {
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) return value.map(sortKeys)
   const out: Record<string, Json> = {}
-  for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key] as Json)
+  for (const key of Object.keys(value).sort()) setJsonKey(out, key, sortKeys(value[key] as Json))
   return out
 }

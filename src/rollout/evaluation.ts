@@ -176,7 +176,10 @@ class RunEvaluation implements EvaluationContext {
           usd,
         })
       }
-      if (missKey !== undefined) cassette?.recordStep(missKey, key, copyJson(action, judge.name), meta)
+      if (missKey !== undefined) {
+        const describe = options.meta as ((action: Json) => JsonObject) | undefined
+        cassette?.recordStep(missKey, key, copyJson(action, judge.name), meta, describe)
+      }
       return action
     } catch (error) {
       if (missKey !== undefined) cassette?.release(missKey)
