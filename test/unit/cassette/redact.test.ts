@@ -97,7 +97,9 @@ describe('RemovedTexts', () => {
   })
 
   test('takes what a function changed inside a string, not the whole string', () => {
-    const redact = redactorOf((value) => JSON.parse(JSON.stringify(value).replaceAll(/\w+@\w+\.com/g, '<email>')))!
+    const redact = redactorOf((value) =>
+      JSON.parse(JSON.stringify(value).replaceAll(/\w+@\w+\.com/g, '<email>')),
+    )!
     const raw: Json = { message: 'Please write to ada@example.com today.' }
     const removed = new RemovedTexts()
     removed.note(raw, redact(raw, 'request'))
@@ -135,7 +137,10 @@ describe('a redacted entry', () => {
     const failing = redactEntry(entry, redactorOf(['apiKey'])!, () => {
       throw new Error('cannot read it back')
     })
-    expect(failing).toMatchObject({ summary: '{"input":"{\\"apiKey\\":\\"[redacted]\\"}"}', meta: { inputTokens: 3 } })
+    expect(failing).toMatchObject({
+      summary: '{"input":"{\\"apiKey\\":\\"[redacted]\\"}"}',
+      meta: { inputTokens: 3 },
+    })
     expect(JSON.stringify(failing)).not.toContain('sk-live-1')
   })
 })
@@ -166,7 +171,9 @@ describe('a cassette', () => {
           'call',
           () => {
             calls.n++
-            return JSON.parse('{"__proto__":{"admin":true},"constructor":"c","prototype":"p","text":"hi"}') as Json
+            return JSON.parse(
+              '{"__proto__":{"admin":true},"constructor":"c","prototype":"p","text":"hi"}',
+            ) as Json
           },
           { cache: true, context: JSON.parse('{"__proto__":{"role":"system"},"q":"x"}') as Json },
         ),
@@ -184,7 +191,12 @@ describe('a cassette', () => {
     expect(warm).toEqual(cold)
     const entries = [...(await readCassetteFile(file)).values()] as StepEntry[]
     expect(entries).toHaveLength(2)
-    expect(Object.keys(entries[0]!.action as object)).toEqual(['__proto__', 'constructor', 'prototype', 'text'])
+    expect(Object.keys(entries[0]!.action as object)).toEqual([
+      '__proto__',
+      'constructor',
+      'prototype',
+      'text',
+    ])
     expect(Object.keys(entries[0]!.request as object)).toEqual(['__proto__', 'q'])
     // Written again, the same bytes.
     expect(formatCassette(await readCassetteFile(file))).toBe(await readFile(file, 'utf8'))

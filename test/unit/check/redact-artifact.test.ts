@@ -48,7 +48,8 @@ const agent = defineAgent({
   },
 })
 
-const refunds = (t: { output?: unknown }) => (t.output as { toolName?: string } | undefined)?.toolName === 'refund'
+const refunds = (t: { output?: unknown }) =>
+  (t.output as { toolName?: string } | undefined)?.toolName === 'refund'
 
 /** Every file under `root`, with its text. */
 async function filesUnder(root: string): Promise<Array<{ path: string; text: string }>> {
@@ -62,7 +63,7 @@ async function filesUnder(root: string): Promise<Array<{ path: string; text: str
   )
 }
 
-describe("a check whose cassette redacts writes no secret in its reports", () => {
+describe('a check whose cassette redacts writes no secret in its reports', () => {
   test.each<{ form: string; redact: string[] | ((value: Json) => Json) }>([
     { form: 'a key list', redact: ['apiKey', 'to', 'ticket'] },
     {
