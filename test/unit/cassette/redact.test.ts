@@ -9,7 +9,8 @@ import { RemovedTexts } from '../../../src/cassette/removed-texts.js'
 import type { StepEntry } from '../../../src/cassette/schema.js'
 import { openCassette, withCassette } from '../../../src/entries/cassette.js'
 import { runRollouts } from '../../../src/entries/replay.js'
-import { defineAgent, type Json, type JsonObject } from '../../../src/index.js'
+import { defineAgent } from '../../../src/index.js'
+import type { Json, JsonObject } from '../../../src/json.js'
 
 let dir: string
 beforeAll(async () => {

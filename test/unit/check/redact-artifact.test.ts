@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { check, defineAgent, never, rarely, type Json } from '../../../src/index.js'
+import { check, defineAgent, never, rarely } from '../../../src/index.js'
+import type { Json } from '../../../src/json.js'
 
 let dir: string
 beforeAll(async () => {
