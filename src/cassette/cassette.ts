@@ -8,7 +8,7 @@ import { CassetteMissError } from './miss-error.js'
 import { resolveCassetteMode, type CassetteMode, type CassetteWrite } from './mode.js'
 import { describeRequestDiff, requestDistance } from './request-diff.js'
 import { redactorOf, type CassetteRedact, type CassettePart, type CassetteRedactor } from './redact.js'
-import { redactEntry, type DescribeAction } from './redact-entry.js'
+import { redactEntry } from './redact-entry.js'
 import type { CassetteEntry, StepEntry, ToolEntry } from './schema.js'
 import { shortJson, stepSummary } from './summary.js'
 
@@ -88,7 +88,7 @@ export class Cassette {
    */
   readonly redactor: CassetteRedactor | undefined
   /** Each recorded step's `meta` function, by key: the file's meta is made again from the redacted action. */
-  private readonly describers = new Map<string, DescribeAction>()
+  private readonly describers = new Map<string, (action: Json) => JsonObject>()
 
   /** Use {@link openCassette}, which reads the file. */
   constructor(
@@ -124,7 +124,7 @@ export class Cassette {
     call: StepCallKey,
     action: Json,
     meta: JsonObject | undefined,
-    describe?: DescribeAction,
+    describe?: (action: Json) => JsonObject,
   ): void {
     const entry: StepEntry = {
       kind: 'step',
