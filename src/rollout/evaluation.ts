@@ -177,6 +177,7 @@ class RunEvaluation implements EvaluationContext {
         })
       }
       if (missKey !== undefined) {
+        // The cassette gives it the redacted action: the policy's shape, with secrets replaced.
         const describe = options.meta as ((action: Json) => JsonObject) | undefined
         cassette?.recordStep(missKey, key, copyJson(action, judge.name), meta, describe)
       }

@@ -263,6 +263,7 @@ function recordPolicy<A extends Json>(recorder: TrajectoryRecorder, pending: Pen
   if (miss !== undefined) {
     const meta =
       step.meta === undefined ? undefined : (copyStepValue(pending, step.meta, 'action') as JsonObject)
+    // The cassette gives it the redacted action: the policy's shape, with secrets replaced.
     const describe = pending.options.meta as ((action: Json) => JsonObject) | undefined
     miss.cassette.recordStep(
       miss.key,
