@@ -115,3 +115,25 @@ describe('a check whose cassette redacts writes no secret in its reports', () =>
     ).rejects.toThrow(/redact threw on a \w+: boom/)
   })
 })
+
+describe('an artifact', () => {
+  test('keeps own keys named __proto__ in what it writes, without polluting anything', async () => {
+    const answer = '{"__proto__":{"admin":true},"constructor":"c","prototype":"p","text":"hi"}'
+    const protoAgent = defineAgent({
+      name: 'proto',
+      run: (_input: null, ctx) => ctx.step('answer', () => JSON.parse(answer) as Json),
+    })
+    const root = join(dir, 'proto')
+    const result = await check(
+      protoAgent.on(null),
+      never(() => true, { rollouts: 2, seed: 1, attribute: false }),
+      {
+        reportDir: root,
+      },
+    )
+    expect(result.passed).toBe(false)
+    const [json] = (await filesUnder(root)).filter((file) => file.path.endsWith('.json'))
+    expect(JSON.stringify(JSON.parse(json!.text).failing.steps[0].action)).toBe(answer)
+    expect(({} as { admin?: boolean }).admin).toBeUndefined()
+  })
+})
