@@ -12,9 +12,7 @@ export type JsonObject = { [key: string]: Json }
  * survive a JSON round trip unchanged, or replay would hand the agent something else.
  */
 export function assertJson(value: unknown, where: string): asserts value is Json {
-  // Most recorded values are primitives: settle them without allocating the cycle set.
-  if (isJsonPrimitive(value)) return
-  const problem = findNonJson(value, '', new Set())
+  const problem = nonJsonProblem(value)
   if (problem !== undefined) throw new NotJsonError(`${where} is not a JSON value: ${problem}.`)
 }
 
@@ -65,12 +63,29 @@ function copyStructure(value: unknown, depth: number): Json | typeof NOT_JSON {
   for (const key of Object.keys(value)) {
     const item = copyStructure((value as Record<string, unknown>)[key], depth + 1)
     if (item === NOT_JSON) return NOT_JSON
-    // A "__proto__" key is data in JSON; plain assignment would set the copy's prototype instead.
-    if (key === '__proto__')
-      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true })
-    else copy[key] = item
+    setJsonKey(copy, key, item)
   }
   return copy
+}
+
+/**
+ * Sets `object[key] = value` as an own, enumerable field, whatever the key: a `"__proto__"` key is
+ * data in JSON, and plain assignment would set the object's prototype instead (losing the key, and
+ * letting the value's fields show through every lookup on the object).
+ */
+export function setJsonKey<T>(object: { [key: string]: T }, key: string, value: T): void {
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
+  else object[key] = value
+}
+
+/**
+ * What makes `value` not a JSON value (`"undefined at .a[2]"`, `"circular reference at .b"`), or
+ * undefined when it is one.
+ */
+export function nonJsonProblem(value: unknown): string | undefined {
+  // Most recorded values are primitives: settle them without allocating the cycle set.
+  return isJsonPrimitive(value) ? undefined : findNonJson(value, '', new Set())
 }
 
 function findNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {

@@ -5,7 +5,7 @@ import { removeStaleTemporaries, writeFileAtomically } from '../files/atomic-wri
 import { lockFile } from '../files/file-lock.js'
 import { canonicalJsonChunks, canonicalJsonDigest } from '../files/json-chunks.js'
 import { parseJsonFile, parseJsonValue } from '../files/json-file.js'
-import type { Json } from '../json.js'
+import { setJsonKey, type Json } from '../json.js'
 import {
   CASSETTE_SCHEMA,
   CASSETTE_SCHEMA_V1,
@@ -345,6 +345,6 @@ export function sortKeys(value: Json): Json {
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) return value.map(sortKeys)
   const out: Record<string, Json> = {}
-  for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key] as Json)
+  for (const key of Object.keys(value).sort()) setJsonKey(out, key, sortKeys(value[key] as Json))
   return out
 }

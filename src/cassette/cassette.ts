@@ -1,14 +1,16 @@
 import { resolve } from 'node:path'
 import { displayPath } from '../files/display-path.js'
-import { canonicalJson, type Json, type JsonObject } from '../json.js'
+import type { Json, JsonObject } from '../json.js'
 import { isCi, type Environment } from '../options/environment.js'
 import { readCassetteFile, saveCassetteFile } from './cassette-file.js'
 import { stepKey, toolKey, type StepCallKey, type ToolCallKey } from './key.js'
 import { CassetteMissError } from './miss-error.js'
 import { resolveCassetteMode, type CassetteMode, type CassetteWrite } from './mode.js'
 import { describeRequestDiff, requestDistance } from './request-diff.js'
-import { redactorOf, type CassetteRedact, type CassetteRedactor } from './redact.js'
+import { redactorOf, type CassetteRedact, type CassettePart, type CassetteRedactor } from './redact.js'
+import { redactEntry } from './redact-entry.js'
 import type { CassetteEntry, StepEntry, ToolEntry } from './schema.js'
+import { shortJson, stepSummary } from './summary.js'
 
 /** Options of {@link openCassette}. */
 export interface OpenCassetteOptions {
@@ -21,10 +23,12 @@ export interface OpenCassetteOptions {
   write?: CassetteWrite
   /**
    * Default: none. What to keep out of the file: object keys whose values are stored as
-   * `"[redacted]"` wherever they occur in a request, a response or a tool value (case-insensitive),
-   * or a function that returns what to store of each part. Applied when the file is written: keys
-   * are computed from the unredacted request, so a redacted call still hits on the next run, and
-   * that run reads the redacted response.
+   * `"[redacted]"` wherever they occur in a request, a response or a tool value (case-insensitive,
+   * also inside strings that hold JSON, such as tool-call arguments), or a function that returns
+   * what to store of each part. Applied when the file is written, before the entries' summaries
+   * are made: keys are computed from the unredacted request, so a redacted call still hits on the
+   * next run, and that run reads the redacted response. The reports of a check that uses the
+   * cassette are redacted the same way.
    */
   redact?: CassetteRedact
 }
@@ -78,7 +82,13 @@ export class Cassette {
    * whatever the scheduling.
    */
   private readonly inFlight = new Map<string, { settled: Promise<void>; settle: () => void }>()
-  private readonly redactor: CassetteRedactor | undefined
+  /**
+   * The `redact` option as one function (undefined: nothing is redacted): the file's values go
+   * through it, and so do the reports of a check that uses the cassette.
+   */
+  readonly redactor: CassetteRedactor | undefined
+  /** Each recorded step's `meta` function, by key: the file's meta is made again from the redacted action. */
+  private readonly describers = new Map<string, (action: Json) => JsonObject>()
 
   /** Use {@link openCassette}, which reads the file. */
   constructor(
@@ -105,18 +115,28 @@ export class Cassette {
     return this.find(stepKey(call), 'step', () => this.describeStepMiss(call))
   }
 
-  /** Stores what a missed step's policy returned (with the step's meta, restored on later hits). */
-  recordStep(key: string, call: StepCallKey, action: Json, meta: JsonObject | undefined): void {
+  /**
+   * Stores what a missed step's policy returned (with the step's meta, restored on later hits).
+   * `describe`, the step's `meta` option, makes the meta the file stores from the redacted action.
+   */
+  recordStep(
+    key: string,
+    call: StepCallKey,
+    action: Json,
+    meta: JsonObject | undefined,
+    describe?: (action: Json) => JsonObject,
+  ): void {
     const entry: StepEntry = {
       kind: 'step',
       name: call.name,
       stream: { ...call.stream },
-      summary: summaryOf(action, meta),
+      summary: stepSummary(action, meta),
       action,
     }
     if (call.model !== undefined) entry.model = call.model
     if (call.request !== undefined) entry.request = call.request
     if (meta !== undefined) entry.meta = meta
+    if (describe !== undefined && this.redactor !== undefined) this.describers.set(key, describe)
     this.recorded.set(key, entry)
     this.used.add(key)
     this.settle(key)
@@ -136,7 +156,7 @@ export class Cassette {
       toolKey(call),
       'tool',
       () =>
-        `Cassette miss (offline): tool call "${call.tool}" at step ${call.stream.step}, position ${call.stream.position} (seed ${call.stream.seed}, rollout ${call.stream.rollout}) with args ${shortJson(call.args)} is not in ${displayPath(this.file, process.cwd())}. Run once without CAUSAL_REPLAY_CACHE=offline to record it.`,
+        `Cassette miss (offline): tool call "${call.tool}" at step ${call.stream.step}, position ${call.stream.position} (seed ${call.stream.seed}, rollout ${call.stream.rollout}) with args ${shortJson(this.redactedValue(call.args, 'tool-args'))} is not in ${displayPath(this.file, process.cwd())}. Run once without CAUSAL_REPLAY_CACHE=offline to record it.`,
     )
   }
 
@@ -229,7 +249,7 @@ export class Cassette {
   /** One line: which call missed first, and the first path its request changed at. */
   private describeFirstDifference(entry: CassetteEntry): string {
     if (entry.kind === 'tool')
-      return `tool "${entry.tool}" at step ${entry.stream.step}: args ${shortJson(entry.args)}`
+      return `tool "${entry.tool}" at step ${entry.stream.step}: args ${shortJson(this.redactedValue(entry.args, 'tool-args'))}`
     const call: StepCallKey = {
       name: entry.name,
       model: entry.model,
@@ -239,7 +259,7 @@ export class Cassette {
     const where = `step ${entry.stream.step} "${entry.name}"`
     const nearest = this.nearestStep(call)
     if (nearest === undefined) return `${where}: no stored call of this step`
-    const [line] = describeRequestDiff(nearest.request, this.redactedRequest(call.request))
+    const [line] = describeRequestDiff(nearest.request, this.redactedValue(call.request, 'request'))
     return line === undefined ? `${where}: same request, another stream or model` : `${where} ${line}`
   }
 
@@ -248,26 +268,14 @@ export class Cassette {
     const redact = this.redactor
     if (redact === undefined) return this.recorded
     const out = new Map<string, CassetteEntry>()
-    for (const [key, entry] of this.recorded) {
-      if (entry.kind === 'tool') {
-        const tool: ToolEntry = { ...entry, args: redact(entry.args, 'tool-args') }
-        if (entry.result !== undefined) tool.result = redact(entry.result, 'tool-result')
-        out.set(key, tool)
-        continue
-      }
-      const step: StepEntry = { ...entry, action: redact(entry.action, 'action') }
-      if (entry.request !== undefined) step.request = redact(entry.request, 'request')
-      const meta = entry.meta === undefined ? undefined : redactedMeta(redact(entry.meta, 'meta'))
-      if (meta === undefined) delete step.meta
-      else step.meta = meta
-      out.set(key, step)
-    }
+    for (const [key, entry] of this.recorded)
+      out.set(key, redactEntry(entry, redact, this.describers.get(key)))
     return out
   }
 
-  /** A request as the file would store it: compared with stored (redacted) requests in diffs. */
-  private redactedRequest(request: Json | undefined): Json | undefined {
-    return request === undefined || this.redactor === undefined ? request : this.redactor(request, 'request')
+  /** A value as the file would store it: what messages about misses show, and compare with stored values. */
+  private redactedValue<V extends Json | undefined>(value: V, part: CassettePart): V | Json {
+    return value === undefined || this.redactor === undefined ? value : this.redactor(value, part)
   }
 
   private describeStepMiss(call: StepCallKey): string {
@@ -280,7 +288,7 @@ export class Cassette {
     const same = sameStream(nearest.stream, call.stream)
       ? 'same stream'
       : `rollout ${nearest.stream.rollout}, step ${nearest.stream.step}`
-    const lines = describeRequestDiff(nearest.request, this.redactedRequest(call.request))
+    const lines = describeRequestDiff(nearest.request, this.redactedValue(call.request, 'request'))
     const changes =
       lines.length === 0
         ? ['  (same request: the stream or the model differs)']
@@ -293,11 +301,11 @@ export class Cassette {
   /** The stored call of the same step name nearest to `call`: same stream first, then fewest changed paths. */
   private nearestStep(call: StepCallKey): StepEntry | undefined {
     let best: { entry: StepEntry; score: number } | undefined
+    const request = this.redactedValue(call.request, 'request')
     for (const entry of this.stored.values()) {
       if (entry.kind !== 'step' || entry.name !== call.name) continue
       const score =
-        (sameStream(entry.stream, call.stream) ? 0 : 1_000_000) +
-        requestDistance(entry.request, this.redactedRequest(call.request))
+        (sameStream(entry.stream, call.stream) ? 0 : 1_000_000) + requestDistance(entry.request, request)
       if (best === undefined || score < best.score) best = { entry, score }
     }
     return best?.entry
@@ -338,22 +346,6 @@ function compareStreams(a: CassetteEntry, b: CassetteEntry): number {
   )
 }
 
-/** A redactor's answer for a meta: kept when it is still an object, else the meta is dropped. */
-function redactedMeta(value: Json): JsonObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined
-}
-
 function sameStream(a: StepEntry['stream'], b: StepEntry['stream']): boolean {
   return a.seed === b.seed && a.rollout === b.rollout && a.step === b.step
-}
-
-/** The entry's one line: the adapter's summary when it gave one, else the start of the action. */
-function summaryOf(action: Json, meta: JsonObject | undefined): string {
-  const summary = meta?.['summary']
-  return typeof summary === 'string' ? summary : shortJson(action)
-}
-
-function shortJson(value: Json): string {
-  const text = canonicalJson(value)
-  return text.length <= 80 ? text : `${text.slice(0, 79)}…`
 }

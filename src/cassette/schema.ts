@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { JsonSchema } from '../trajectory/schema.js'
+import { JsonObjectSchema, JsonSchema } from '../trajectory/schema.js'
 
 /**
  * The version tag of the cassette files this version writes: entries reference their requests,
@@ -44,7 +44,7 @@ export const StepEntrySchema = z.strictObject({
   request: JsonSchema.optional(),
   action: JsonSchema,
   /** The step's meta as recorded (token usage, finish reason, …), restored on a hit. */
-  meta: z.record(z.string(), JsonSchema).optional(),
+  meta: JsonObjectSchema.optional(),
 })
 export type StepEntry = z.infer<typeof StepEntrySchema>
 

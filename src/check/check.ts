@@ -20,12 +20,16 @@ import { chooseSeed } from '../verdict/seed.js'
 import { CheckOptionsSchema, type CheckOptions } from './check-options.js'
 import { checkClaim, CLAIMS, parsedClaimOf, type Claim } from './claims.js'
 import type { GateContext } from './gates.js'
+import { redactArtifact } from './redact-artifact.js'
 import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
 
 /** What {@link check} returns: the verdict and everything made from it. */
 export interface CheckResult {
   verdict: Verdict
-  /** The contrastive attribution of the failing rollout (with its `locus`), when one ran. */
+  /**
+   * The contrastive attribution of the failing rollout (with its `locus`), when one ran; its
+   * actions redacted, as the artifact's are, when the cassette redacts.
+   */
   attribution: ContrastiveResult | null
   /**
    * Which part of the locus step's context it decided on, when the context attribution ran (a
@@ -137,7 +141,11 @@ export async function runCheck(
   const run = await gate.run(target, subject)
   const diagnosis = await diagnose(target, run, gate.options)
   // An attribution that failed rides along in the artifact: the verdict it could not explain stands.
-  const artifact = buildArtifact(context.test, run, diagnosis, modelCost(gate.options.execution.budget.spend))
+  const built = buildArtifact(context.test, run, diagnosis, modelCost(gate.options.execution.budget.spend))
+  // What the cassette keeps out of its file stays out of everything made from the artifact too:
+  // the JSON, the page (and Vitest's attachment of it), the message, what `check` returns.
+  const redactor = context.cassette?.redactor
+  const artifact = redactor === undefined ? built : redactArtifact(built, redactor)
 
   const report =
     context.report === null ? null : await writeReport(context.report, context.test, artifact, context.cwd)
@@ -153,8 +161,8 @@ export async function runCheck(
       verdict.onInconclusive === 'pass')
   return {
     verdict,
-    attribution: diagnosis.contrastive,
-    contextAttribution: diagnosis.context,
+    attribution: artifact.contrastive,
+    contextAttribution: artifact.contextAttribution ?? null,
     artifact,
     passed,
     message,

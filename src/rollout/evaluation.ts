@@ -189,7 +189,11 @@ class RunEvaluation implements EvaluationContext {
           usd,
         })
       }
-      if (missKey !== undefined) cassette?.recordStep(missKey, key, copyJson(action, judge.name), meta)
+      if (missKey !== undefined) {
+        // The cassette gives it the redacted action: the policy's shape, with secrets replaced.
+        const describe = options.meta as ((action: Json) => JsonObject) | undefined
+        cassette?.recordStep(missKey, key, copyJson(action, judge.name), meta, describe)
+      }
       return action
     } catch (error) {
       if (missKey !== undefined) cassette?.release(missKey)

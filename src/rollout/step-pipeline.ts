@@ -263,7 +263,15 @@ function recordPolicy<A extends Json>(recorder: TrajectoryRecorder, pending: Pen
   if (miss !== undefined) {
     const meta =
       step.meta === undefined ? undefined : (copyStepValue(pending, step.meta, 'action') as JsonObject)
-    miss.cassette.recordStep(miss.key, miss.call, copyStepValue(pending, step.action, 'action'), meta)
+    // The cassette gives it the redacted action: the policy's shape, with secrets replaced.
+    const describe = pending.options.meta as ((action: Json) => JsonObject) | undefined
+    miss.cassette.recordStep(
+      miss.key,
+      miss.call,
+      copyStepValue(pending, step.action, 'action'),
+      meta,
+      describe,
+    )
   }
   return returned
 }

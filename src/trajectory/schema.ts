@@ -1,19 +1,27 @@
 import { z } from 'zod'
-import type { Json } from '../json.js'
+import { nonJsonProblem, type Json, type JsonObject } from '../json.js'
 
 /** The version tag of every trajectory file; bumped when the shape changes incompatibly. */
 export const TRAJECTORY_SCHEMA = 'vitest-causal-replay/trajectory@1'
 
-export const JsonSchema: z.ZodType<Json> = z.lazy(() =>
-  z.union([
-    z.null(),
-    z.boolean(),
-    z.number(),
-    z.string(),
-    z.array(JsonSchema),
-    z.record(z.string(), JsonSchema),
-  ]),
-)
+/**
+ * Any JSON value, checked in place: what it parses is the value given, not a copy. A copy made by
+ * zod's records would drop own keys named `"__proto__"` (zod skips them, so that assigning one
+ * cannot set the copy's prototype), and a value read back must be the value written.
+ */
+export const JsonSchema: z.ZodType<Json> = z.custom<Json>().superRefine((value, ctx) => {
+  const problem = nonJsonProblem(value)
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `not a JSON value: ${problem}` })
+})
+
+/** A JSON object (a step's meta), checked in place as {@link JsonSchema} is. */
+export const JsonObjectSchema: z.ZodType<JsonObject> = z.custom<JsonObject>().superRefine((value, ctx) => {
+  const problem =
+    value === null || typeof value !== 'object' || Array.isArray(value)
+      ? `${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object`
+      : nonJsonProblem(value)
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `not a JSON object: ${problem}` })
+})
 
 /** Where a recorded value came from in the run that produced it. */
 export const ObservationSourceSchema = z.enum(['live', 'recorded', 'replaced'])
@@ -62,7 +70,7 @@ export const StepSchema = z.object({
   /** A cassette hit only: what the call would have cost (its `costUsd` for the stored action). */
   savedUsd: z.number().nonnegative().optional(),
   /** Extra facts an adapter records (token usage, model id, finish reason). */
-  meta: z.record(z.string(), JsonSchema).optional(),
+  meta: JsonObjectSchema.optional(),
   observations: z.array(ObservationSchema),
 })
 export type Step = z.infer<typeof StepSchema>

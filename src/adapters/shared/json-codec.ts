@@ -1,5 +1,5 @@
 import { NotJsonError } from '../../errors.js'
-import type { Json, JsonObject } from '../../json.js'
+import { setJsonKey, type Json, type JsonObject } from '../../json.js'
 
 /**
  * The key that marks an encoded non-JSON value, e.g. `{ "$cr": "Date", "value": "2025-…" }`. A
@@ -159,7 +159,7 @@ class Encoder {
     const fields: JsonObject = {}
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined) continue
-      fields[key] = this.encode(item, `${path}.${key}`)
+      setJsonKey(fields, key, this.encode(item, `${path}.${key}`))
     }
     return fields
   }
@@ -214,7 +214,7 @@ function decode(json: Json, path: string, classes: readonly ClassCodec[]): unkno
       const error = new Error(stringField(json, 'message', path))
       error.name = stringField(json, 'name', path)
       if (json.fields !== undefined)
-        Object.assign(error, decodeFields(objectField(json, 'fields', path), path, classes))
+        assignFields(error, decodeFields(objectField(json, 'fields', path), path, classes))
       if (json.cause !== undefined) error.cause = decode(json.cause, `${path}.cause`, classes)
       return error
     }
@@ -222,7 +222,7 @@ function decode(json: Json, path: string, classes: readonly ClassCodec[]): unkno
       const name = stringField(json, 'name', path)
       const codec = classes.find((candidate) => candidate.name === name)
       if (codec === undefined) throw badTag(`no class "${name}" is registered to revive it`, path)
-      return Object.assign(
+      return assignFields(
         Object.create(codec.ctor.prototype) as object,
         decodeFields(objectField(json, 'value', path), path, classes),
       )
@@ -238,8 +238,17 @@ function decodeFields(
   classes: readonly ClassCodec[],
 ): Record<string, unknown> {
   const fields: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(json)) fields[key] = decode(item, `${path}.${key}`, classes)
+  for (const [key, item] of Object.entries(json))
+    setJsonKey(fields, key, decode(item, `${path}.${key}`, classes))
   return fields
+}
+
+/**
+ * `Object.assign` by definition rather than assignment: a field named `"__proto__"` stays a field
+ * instead of replacing the revived object's prototype.
+ */
+function assignFields<T extends object>(target: T, fields: Record<string, unknown>): T {
+  return Object.defineProperties(target, Object.getOwnPropertyDescriptors(fields))
 }
 
 function stringField(json: JsonObject, key: string, path: string): string {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BaseMessage } from '@langchain/core/messages'
@@ -135,6 +135,32 @@ describe.each([
       // The streaming agents answer with the text streamed by the last call: a hit streamed it again.
       expect(second.map((t) => t.output)).toEqual(first.map((t) => t.output))
       expect(second.map(comparable)).toEqual(first.map(comparable))
+    },
+  )
+})
+
+describe.each([
+  { adapter: 'ai-sdk', make: aiSdk },
+  { adapter: 'langgraph', make: langGraph },
+  { adapter: 'openai-agents', make: openAi },
+])('a redacting cassette under the $adapter adapter', ({ adapter, make }) => {
+  test.each([false, true])(
+    'stream: %s — a key of the tool calls’ arguments is redacted in the actions and in the summaries',
+    async (stream) => {
+      const agent = make(stream, { calls: 0 }).on(injectedTicket)
+      const file = join(dir, `${adapter}-${stream}-redacted.cassette.json`)
+      const cassette = await openCassette(file, { redact: ['orderId'] })
+      const set = await runRollouts(withCassette(agent, cassette), { rollouts: 3, seed: 5 })
+      await cassette?.save()
+      // The run called tools with the order id as an argument, and as JSON text (the AI SDK's
+      // `input`, the Agents SDK's `arguments`) or an object (LangChain's `args`).
+      const summaries = set.trajectories.flatMap((t) => t.steps.map((step) => String(step.meta?.['summary'])))
+      expect(summaries.filter((summary) => summary.includes('"orderId":"A-1001"')).length).toBeGreaterThan(0)
+      const text = await readFile(file, 'utf8')
+      // Anywhere, at any depth of JSON text: the key never maps to the id (the id itself stays in
+      // the ticket's prose, where no key names it).
+      expect(text).not.toMatch(/orderId(\\)*"\s*:\s*(\\)*"A-1001/)
+      expect(text).toMatch(/lookup_order\(\{(\\)*"orderId(\\)*":(\\)*"\[redacted\]/)
     },
   )
 })
