@@ -19,6 +19,7 @@ import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbe
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
+import { showName } from '../text/visible.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
@@ -347,11 +348,14 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
               `${judged} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}${marker} ` +
               `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`,
           )
+  // The label and the step's name as the verdict message shows them: on one line, no raw escape
+  // sequence (reporters print the message as it is).
+  const locus = entry.locus === null ? null : { index: entry.locus.index, name: showName(entry.locus.name) }
   const message = annotationMessage(
     entry.verdict,
-    entry.predicate,
+    showName(entry.predicate),
     numbers,
-    entry.locus,
+    locus,
     entry.matcher === 'toMatchRateBaseline',
   )
   if (file === null) {
