@@ -143,6 +143,30 @@ describe('check', () => {
     expect(result.message).toContain('rollout 0: threw, Error: upstream 503')
   })
 
+  it('gives an agent that throws a Proxy whose traps all throw an error outcome, its message intact', async () => {
+    const trap = () => {
+      throw new Error('trapped')
+    }
+    const hostile = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap })
+    const throwing = defineAgent({
+      name: 'throwing',
+      input: null,
+      async run(_input, ctx) {
+        await ctx.step('decide', () => 'go')
+        throw hostile
+      },
+    })
+    const result = await check(
+      throwing,
+      always(() => true, { rollouts: 10 }),
+    )
+    expect(result.verdict).toMatchObject({ gate: 'zero-tolerance', kind: 'fail', stop: 'error' })
+    expect(result.message).toMatch(/^expected throwing to always satisfy the predicate: in all 10 rollouts\n/)
+    expect(result.message).toContain(
+      'rollout 0: threw, object: a thrown object that cannot be read: its properties throw',
+    )
+  })
+
   it('checks a baseline claim against an explicit file, recording it first', async () => {
     const file = join(directory, 'baselines', 'support.rates.json')
     const claim = (update: 'new' | 'none') =>
