@@ -8,14 +8,34 @@ export type JsonObject = { [key: string]: Json }
 
 /**
  * Throws a {@link NotJsonError} naming `where` and the path inside the value when `value` is not a
- * JSON value (undefined, a function, a class instance, NaN, a cycle, …). Recorded values must
- * survive a JSON round trip unchanged, or replay would hand the agent something else.
+ * JSON value (undefined, a function, a class instance, NaN, a cycle, …) or nests deeper than
+ * {@link MAX_JSON_DEPTH}. Recorded values must survive a JSON round trip unchanged, or replay would
+ * hand the agent something else.
  */
 export function assertJson(value: unknown, where: string): asserts value is Json {
   // Most recorded values are primitives: settle them without allocating the cycle set.
   if (isJsonPrimitive(value)) return
-  const problem = findNonJson(value, '', new Set())
-  if (problem !== undefined) throw new NotJsonError(`${where} is not a JSON value: ${problem}.`)
+  const problem = findNonJson(value, '', new Set(), 1)
+  if (problem === undefined) return
+  if (typeof problem === 'string') throw new NotJsonError(`${where} is not a JSON value: ${problem}.`)
+  throw new NotJsonError(
+    `${where} is nested too deeply: more than ${MAX_JSON_DEPTH} levels of arrays and objects, ` +
+      `below ${pathStart(problem.deeperAt)}. A recorded value is copied, digested and shown by code ` +
+      `that descends it one level at a time: flatten it, or record a summary of it instead.`,
+  )
+}
+
+/**
+ * How many levels of arrays and objects a recorded value may nest. The walks over recorded values
+ * (copy, digest, cassette keys, reports) recurse once per level; far past this depth they overflow
+ * the stack, which would end the rollout with a bare "Maximum call stack size exceeded" naming
+ * nothing. JSON that agents and models exchange nests a few dozen levels at most.
+ */
+export const MAX_JSON_DEPTH = 1000
+
+/** The start of a long path, `.a.a.a.a…`: enough to recognise where the value nests. */
+function pathStart(path: string): string {
+  return path.length <= 60 ? path : `${path.slice(0, 60)}…`
 }
 
 /** True for null, a boolean, a string or a finite number: JSON values that need no copy. */
@@ -39,7 +59,8 @@ export function copyJson(value: unknown, where: string): Json {
   const copy = copyStructure(value, 0)
   if (copy !== NOT_JSON) return copy
   assertJson(value, where)
-  // Valid but deeper than the copier's recursion guard: let the platform copy it.
+  // Valid but deeper than the copier's recursion guard (and at most MAX_JSON_DEPTH): let the
+  // platform copy it.
   return structuredClone(value)
 }
 
@@ -73,7 +94,16 @@ function copyStructure(value: unknown, depth: number): Json | typeof NOT_JSON {
   return copy
 }
 
-function findNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {
+/**
+ * What makes `value` not a recordable JSON value: a string saying what and where, or the path of a
+ * container nested past {@link MAX_JSON_DEPTH} (`depth` is the level `value` is at, from 1).
+ */
+function findNonJson(
+  value: unknown,
+  path: string,
+  seen: Set<object>,
+  depth: number,
+): string | { deeperAt: string } | undefined {
   const at = path === '' ? '' : ` at ${path}`
   switch (typeof value) {
     case 'string':
@@ -84,11 +114,12 @@ function findNonJson(value: unknown, path: string, seen: Set<object>): string | 
     case 'object': {
       if (value === null) return undefined
       if (seen.has(value)) return `circular reference${at}`
+      if (depth > MAX_JSON_DEPTH) return { deeperAt: path }
       seen.add(value)
       try {
         if (Array.isArray(value)) {
           for (let i = 0; i < value.length; i++) {
-            const problem = findNonJson(value[i], `${path}[${i}]`, seen)
+            const problem = findNonJson(value[i], `${path}[${i}]`, seen, depth + 1)
             if (problem !== undefined) return problem
           }
           return undefined
@@ -99,7 +130,12 @@ function findNonJson(value: unknown, path: string, seen: Set<object>): string | 
           return `a ${kind} instance${at} (convert it to plain JSON first)`
         }
         for (const key of Object.keys(value)) {
-          const problem = findNonJson((value as Record<string, unknown>)[key], `${path}.${key}`, seen)
+          const problem = findNonJson(
+            (value as Record<string, unknown>)[key],
+            `${path}.${key}`,
+            seen,
+            depth + 1,
+          )
           if (problem !== undefined) return problem
         }
         return undefined
