@@ -26,6 +26,7 @@ import type { UpdateState } from '../verdict/baseline-file.js'
 import type { Deadline } from '../rollout/options.js'
 import { BaselineOptionsSchema, type BaselineOptions } from '../verdict/options.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
+import { parentGoneSignal } from './parent-process.js'
 import { providedSettings } from './provided.js'
 import { coordinatedRateLimit } from './rate-limit-client.js'
 import { refuseNot } from './refusals.js'
@@ -100,12 +101,14 @@ async function runMatcher(
   const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
   const watch = watchForMissingAwait(task, matcher)
+  // A worker whose main process was killed stops sampling rather than paying for rollouts nobody reads.
+  const parentGone = parentGoneSignal()
   let result: CheckResult
   try {
     result = await runCheck(scenario as Scenario<unknown, unknown>, claim, {
       test: { name: test.name, file: test.file },
       defaults: settings,
-      signal: watch.signal,
+      signal: parentGone === undefined ? watch.signal : AbortSignal.any([watch.signal, parentGone]),
       report: { dir: settings.reportDir, assertion: index },
       root: test.root,
       cwd: process.cwd(),
