@@ -193,7 +193,8 @@ const UNAWAITED: MatcherOutcome = { pass: true, message: () => '' }
 /**
  * A matcher that is not awaited keeps sampling after its test has ended, and Vitest never sees its
  * verdict (custom async matchers are not tracked the way `expect.poll` is). When the test ends
- * first, this fails it with a message that names the matcher, and stops the rollouts.
+ * first, this fails it with a message that names the matcher, and stops the rollouts; when its
+ * timeout ended it, this only stops the rollouts.
  */
 function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherName) {
   const stop = new AbortController()
@@ -207,6 +208,9 @@ function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherNam
     if (watch.settled) return
     watch.testEnded = true
     stop.abort(new CausalReplayError('The test ended before the rate assertion finished.'))
+    // Vitest aborts the test's signal when the test times out or the run is cancelled, and fails
+    // the test saying so: the matcher may well have been awaited, and that error is the one to read.
+    if (testSignal?.aborted === true) return
     throw new CausalReplayError(
       `expect(agent).${matcher}() was not awaited: the test ended while it was still running rollouts, so its verdict was lost. Rate matchers are async: write \`await expect(agent).${matcher}(…)\`.`,
     )

@@ -195,6 +195,18 @@ describe('names, labels and context text that would steer a terminal or CI', () 
   })
 })
 
+describe('an awaited gate whose test runs into its timeout', () => {
+  it('fails the test for the timeout alone, not for a missing await', () => {
+    const test = run.assertion('an awaited gate whose test times out', 'timeout.test.js')
+    expect(test.status).toBe('failed')
+    expect(test.failureMessages).toHaveLength(1)
+    expect(test.failureMessages[0]).not.toContain('was not awaited')
+    const output = run.stdout + run.stderr
+    expect(output).toContain('Test timed out in 1000ms')
+    expect(output).not.toContain('toRarely() was not awaited')
+  })
+})
+
 describe('a report directory that cannot be written', () => {
   let blocked: ReportedRun
   let directory: string
