@@ -17,7 +17,8 @@ export const COORDINATOR_PATHS = { acquire: '/acquire', tokens: '/tokens' } as c
 
 /**
  * The most tokens one call may report: far above any model's context and output together, and far
- * below what would overflow the limiter's count (`1e308` twice is Infinity, and the limit is gone).
+ * below where the limiter miscounts (it reads a count through its decimal text, so `1e308` counts
+ * as 1 token, and a limit so fed no longer holds).
  */
 export const MAX_CALL_TOKENS = 100_000_000
 
