@@ -124,6 +124,7 @@ describe('agent text with bidi controls', () => {
 describe('names, labels and context text that would steer a terminal or CI', () => {
   const FORGED = '::error file=a.ts,line=1::FAKE'
   // The ESC and BEL that start and end CSI and OSC sequences (clear screen, window title, links).
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const raw = /[\u001b\u0007]/
 
   /** Lines that a CI runner reads as a workflow command: GitHub Actions trims leading whitespace first. */

@@ -170,7 +170,3 @@ describe('writeTrajectory of an invalid value', () => {
     expect([2, 99]).toContain(back.rollout)
   })
 })
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
