@@ -8,12 +8,36 @@ export type JsonObject = { [key: string]: Json }
 
 /**
  * Throws a {@link NotJsonError} naming `where` and the path inside the value when `value` is not a
- * JSON value (undefined, a function, a class instance, NaN, a cycle, …). Recorded values must
- * survive a JSON round trip unchanged, or replay would hand the agent something else.
+ * JSON value (undefined, a function, a class instance, NaN, a cycle, …) or nests deeper than
+ * {@link MAX_JSON_DEPTH}. Recorded values must survive a JSON round trip unchanged, or replay would
+ * hand the agent something else.
  */
 export function assertJson(value: unknown, where: string): asserts value is Json {
-  const problem = nonJsonProblem(value)
-  if (problem !== undefined) throw new NotJsonError(`${where} is not a JSON value: ${problem}.`)
+  // Most recorded values are primitives: settle them without allocating the cycle set.
+  if (isJsonPrimitive(value)) return
+  const problem = findNonJson(value, '', new Set(), 1)
+  if (problem === undefined) return
+  if (typeof problem === 'string') throw new NotJsonError(`${where} is not a JSON value: ${problem}.`)
+  throw new NotJsonError(
+    `${where} is nested too deeply: ${tooDeepText(problem.deeperAt)}. A recorded value is copied, ` +
+      `digested and shown by code that descends it one level at a time: flatten it, or record a ` +
+      `summary of it instead.`,
+  )
+}
+
+/**
+ * How many levels of arrays and objects a recorded value may nest. The walks over recorded values
+ * (copy, digest, cassette keys, reports) recurse once per level; far past this depth they overflow
+ * the stack, which would end the rollout with a bare "Maximum call stack size exceeded" naming
+ * nothing. JSON that agents and models exchange nests a few dozen levels at most.
+ */
+export const MAX_JSON_DEPTH = 1000
+
+/** "more than 1000 levels of arrays and objects, below .a.a.a…". */
+function tooDeepText(path: string): string {
+  // The start of a long path is enough to recognise where the value nests.
+  const start = path.length <= 60 ? path : `${path.slice(0, 60)}…`
+  return `more than ${MAX_JSON_DEPTH} levels of arrays and objects, below ${start}`
 }
 
 /** True for null, a boolean, a string or a finite number: JSON values that need no copy. */
@@ -37,7 +61,8 @@ export function copyJson(value: unknown, where: string): Json {
   const copy = copyStructure(value, 0)
   if (copy !== NOT_JSON) return copy
   assertJson(value, where)
-  // Valid but deeper than the copier's recursion guard: let the platform copy it.
+  // Valid but deeper than the copier's recursion guard (and at most MAX_JSON_DEPTH): let the
+  // platform copy it.
   return structuredClone(value)
 }
 
@@ -80,15 +105,26 @@ export function setJsonKey<T>(object: { [key: string]: T }, key: string, value: 
 }
 
 /**
- * What makes `value` not a JSON value (`"undefined at .a[2]"`, `"circular reference at .b"`), or
- * undefined when it is one.
+ * What makes `value` not a JSON value (`"undefined at .a[2]"`, `"circular reference at .b"`, or
+ * nesting past {@link MAX_JSON_DEPTH}), or undefined when it is one.
  */
 export function nonJsonProblem(value: unknown): string | undefined {
   // Most recorded values are primitives: settle them without allocating the cycle set.
-  return isJsonPrimitive(value) ? undefined : findNonJson(value, '', new Set())
+  if (isJsonPrimitive(value)) return undefined
+  const problem = findNonJson(value, '', new Set(), 1)
+  return problem === undefined || typeof problem === 'string' ? problem : tooDeepText(problem.deeperAt)
 }
 
-function findNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {
+/**
+ * What makes `value` not a recordable JSON value: a string saying what and where, or the path of a
+ * container nested past {@link MAX_JSON_DEPTH} (`depth` is the level `value` is at, from 1).
+ */
+function findNonJson(
+  value: unknown,
+  path: string,
+  seen: Set<object>,
+  depth: number,
+): string | { deeperAt: string } | undefined {
   const at = path === '' ? '' : ` at ${path}`
   switch (typeof value) {
     case 'string':
@@ -99,11 +135,12 @@ function findNonJson(value: unknown, path: string, seen: Set<object>): string | 
     case 'object': {
       if (value === null) return undefined
       if (seen.has(value)) return `circular reference${at}`
+      if (depth > MAX_JSON_DEPTH) return { deeperAt: path }
       seen.add(value)
       try {
         if (Array.isArray(value)) {
           for (let i = 0; i < value.length; i++) {
-            const problem = findNonJson(value[i], `${path}[${i}]`, seen)
+            const problem = findNonJson(value[i], `${path}[${i}]`, seen, depth + 1)
             if (problem !== undefined) return problem
           }
           return undefined
@@ -114,7 +151,12 @@ function findNonJson(value: unknown, path: string, seen: Set<object>): string | 
           return `a ${kind} instance${at} (convert it to plain JSON first)`
         }
         for (const key of Object.keys(value)) {
-          const problem = findNonJson((value as Record<string, unknown>)[key], `${path}.${key}`, seen)
+          const problem = findNonJson(
+            (value as Record<string, unknown>)[key],
+            `${path}.${key}`,
+            seen,
+            depth + 1,
+          )
           if (problem !== undefined) return problem
         }
         return undefined

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
+import { readFile, stat } from 'node:fs/promises'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isCausalReplayError } from '../errors.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
@@ -118,12 +118,29 @@ async function report(
   if (resolve(target) === resolve(file)) {
     throw new UsageError(`report: the output ${target} is the artifact itself; pass another -o.`)
   }
-  await writeFileAtomically(
-    target,
-    renderReportHtml(artifact, relative(dirname(resolve(target)), resolve(file))),
-  )
+  if ((await stat(target).catch(() => undefined))?.isDirectory() === true) {
+    const inside = join(target, basename(defaultReportPath(file)))
+    throw new UsageError(
+      `report: the output ${target} is a directory; pass the file to write, e.g. -o ${inside}.`,
+    )
+  }
+  try {
+    await writeFileAtomically(
+      target,
+      renderReportHtml(artifact, relative(dirname(resolve(target)), resolve(file))),
+    )
+  } catch (error) {
+    // The system's message names the temporary file and the rename: say which file and why.
+    throw new Error(`report: cannot write ${target} (${systemReason(error)}).`)
+  }
   io.stdout.write(`report: ${target}\n`)
   return 0
+}
+
+/** "EACCES: permission denied", from "EACCES: permission denied, open '/x/y.html.123.tmp'". */
+function systemReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return /^E[A-Z]+: [^,]*/.exec(message)?.[0] ?? message
 }
 
 /** `dir/test.json` → `dir/test.html`; a name without `.json` gets `.html` appended. */

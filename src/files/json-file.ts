@@ -28,9 +28,25 @@ export async function parseJsonFile<T>(
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new errorClass(`${what} file ${file} is not valid JSON: ${(error as Error).message}.`, file)
+    throw new errorClass(`${what} file ${file} is not valid JSON${jsonErrorPlace(text, error)}.`, file)
   }
   return parseJsonValue(value, schema, what, file, errorClass)
+}
+
+/**
+ * Where `JSON.parse` gave up on `text`, " (line 3, column 14)", or " (it ends before the value
+ * does)", or nothing: never the text around it, which `JSON.parse`'s own message quotes. The path
+ * may point anywhere (a symbolic link to a key file), and an error message ends up in CI logs.
+ */
+function jsonErrorPlace(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : ''
+  if (message === 'Unexpected end of JSON input') return ' (it ends before the value does)'
+  const position = /\bat position (\d+)\b/.exec(message)?.[1]
+  if (position === undefined) return ''
+  const before = text.slice(0, Number(position))
+  const line = before.split('\n').length
+  const column = Number(position) - before.lastIndexOf('\n')
+  return ` (line ${line}, column ${column})`
 }
 
 /** Validates an already parsed value; the error text points at each bad field (zod's prettifyError). */

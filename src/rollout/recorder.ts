@@ -138,8 +138,10 @@ export class TrajectoryRecorder implements Watched {
 
   /** Records the error that ended the agent's run (the first one counts). */
   fail(error: unknown): void {
-    if (error instanceof BudgetExceededError) this.stoppedByBudget = true
-    this.error ??= classifyError(error)
+    // By the record's name, not `instanceof`: the agent may have thrown a Proxy whose traps throw.
+    const record = classifyError(error)
+    if (record.name === 'BudgetExceededError') this.stoppedByBudget = true
+    this.error ??= record
   }
 
   /** Ends the rollout: later ctx calls throw; a signal handed out is aborted so leftover work stops. */

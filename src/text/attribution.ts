@@ -16,7 +16,7 @@ import {
 } from './numbers.js'
 import { erroredReplays } from './replay-errors.js'
 import { formatTable } from './table.js'
-import { showControls } from './visible.js'
+import { showName, showOnOneLine } from './visible.js'
 
 /** Width of the action column: enough for a tool name or a short reply. */
 const ACTION_WIDTH = 18
@@ -111,7 +111,7 @@ export function formatContrastive(
           : ''
     return [
       `${isLocus ? '▶' : ' '} ${step.index}`,
-      showControls(step.name),
+      showName(step.name),
       actionText(step.action, ACTION_WIDTH, summaryOf(failing, step.index)),
       step.evaluated
         ? `${probability(step.pBad.point)} [${probability(step.pBad.low)}, ${probability(step.pBad.high)}]`
@@ -171,7 +171,7 @@ function contrastiveErrorLines(result: ContrastiveResult): string[] {
   const lines = result.steps.flatMap((step) =>
     step.errors === undefined
       ? []
-      : [`  step ${step.index} "${showControls(step.name)}": ${erroredReplays(step.errors)}`],
+      : [`  step ${step.index} "${showOnOneLine(step.name)}": ${erroredReplays(step.errors)}`],
   )
   if (result.baselineErrors !== undefined) {
     lines.unshift(`  the baseline (every step held): ${erroredReplays(result.baselineErrors)}`)
@@ -250,11 +250,11 @@ function formatLocusContext(failing: Trajectory | null, locus: number): string[]
   if (step === undefined) return []
   if (step.context === undefined) {
     return [
-      `step ${step.index} "${showControls(step.name)}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} (no context recorded: pass { context } to ctx.step to see it here)`,
+      `step ${step.index} "${showName(step.name)}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} (no context recorded: pass { context } to ctx.step to see it here)`,
     ]
   }
   return [
-    `step ${step.index} "${showControls(step.name)}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} from:`,
+    `step ${step.index} "${showName(step.name)}" chose ${actionText(step.action, 60, summaryOf(failing, step.index))} from:`,
     ...shortenContext(step.context, { width: 110 }).map((line) => `  ${line}`),
   ]
 }
@@ -280,7 +280,7 @@ export function formatShapley(result: ShapleyResult, failing: Trajectory | null 
     [{ header: '  step' }, { header: 'name' }, { header: 'action' }, { header: `value [${level} CI]` }],
     result.steps.map((step) => [
       `  ${step.index}`,
-      showControls(step.name),
+      showName(step.name),
       actionText(step.action, ACTION_WIDTH, summaryOf(failing, step.index)),
       `${effect(step.value)} [${effect(step.low)}, ${effect(step.high)}]`,
     ]),
@@ -374,11 +374,11 @@ function effectMethodText(method: IntervalMethod, described: string): string {
  * recorded one (a model call's action is a large result object, its summary reads
  * `issue_refund({"amount":99})`). A summary that starts with a tool call keeps the tool's name
  * whole, however long, and cuts its arguments instead (`transfer_funds(…)`): the name is what the
- * reader compares steps by. Control characters show as escapes (a bidi override in an action would
- * otherwise reorder the line), before the cut, so the width counts what is seen.
+ * reader compares steps by. Control characters and line breaks show as escapes (a bidi override in
+ * an action would otherwise reorder the line), before the cut, so the width counts what is seen.
  */
 export function actionText(action: Json, width = ACTION_WIDTH, summary?: string): string {
-  const text = showControls(summary ?? JSON.stringify(action))
+  const text = showOnOneLine(summary ?? JSON.stringify(action))
   if (text.length <= width) return text
   const call = summary === undefined ? null : /^([A-Za-z_$][\w$.:-]*)\(/.exec(text)
   if (call === null) return cutMiddle(text, width)

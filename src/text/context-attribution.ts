@@ -3,7 +3,7 @@ import type { Interval } from '../stats/estimate.js'
 import { cutEnd } from './context.js'
 import { confidenceLevel, percent, plural, rescueLowerEnd } from './numbers.js'
 import { erroredReplays } from './replay-errors.js'
-import { showControls } from './visible.js'
+import { showControls, showName } from './visible.js'
 
 /** The option that buys a context attribution more rollouts (by default it gets what a complete run could need). */
 const RAISE = 'attribute.context.maxRollouts raises it'
@@ -152,17 +152,18 @@ export function rescueOf(effect: Pick<Interval, 'point' | 'low' | 'high'>): {
  * `message 3, user`, so the parentheses do not nest; `key "ticket"` stays as it is.
  */
 export function partName(label: string): string {
-  return showControls(label.replace(/ \(([^()]*)\)$/, ', $1'))
+  return showName(label.replace(/ \(([^()]*)\)$/, ', $1'))
 }
 
 /**
  * Culprit text, quoted on one line as the model read it: whitespace runs become one space, control
- * characters are escaped (a bidi override must not reorder the line) and nothing else is (the
- * quotes delimit the excerpt; `\"` inside would read as JSON), and a long text is cut after its
- * start, at a word when one ends near the cut, with an ellipsis inside the quotes.
+ * characters are escaped (a bidi override must not reorder the line) and backslashes doubled (so
+ * text that spells `\u001b` reads apart from the control), and nothing else is (the quotes
+ * delimit the excerpt; `\"` inside would read as JSON), and a long text is cut after its start, at
+ * a word when one ends near the cut, with an ellipsis inside the quotes.
  */
 export function quoted(text: string, width = CULPRIT_WIDTH): string {
-  const escaped = showControls(text.replace(/\s+/g, ' ').trim())
+  const escaped = showName(text.replace(/\s+/g, ' ').trim())
   const cut = cutEnd(escaped, width)
   if (cut === escaped) return `"${escaped}"`
   // Back to the last whole word, when that keeps most of the width: "immediatel…" reads as a typo.

@@ -1,6 +1,6 @@
 import type { Json } from '../json.js'
 import { modelMessages } from './model-messages.js'
-import { showControls } from './visible.js'
+import { showOnOneLine } from './visible.js'
 
 /** How much of a context a terminal message shows. */
 export interface ContextLimits {
@@ -51,8 +51,9 @@ export function shortenContext(context: Json, limits: ContextLimits = {}): strin
   } else {
     lines = [JSON.stringify(context)]
   }
-  // Escaped before the cut: a bidi control in a quoted message would reorder the line around it.
-  return lines.map((line) => cutMiddle(showControls(line), width))
+  // Escaped before the cut: a bidi control in a quoted message would reorder the line around it,
+  // and a line break in a tool's name would start a line of its own.
+  return lines.map((line) => cutMiddle(showOnOneLine(line), width))
 }
 
 function isMessage(value: Json): value is { role: Json; content?: Json } {
@@ -63,8 +64,8 @@ function isMessage(value: Json): value is { role: Json; content?: Json } {
 
 /**
  * Cuts `text` to about `width` characters, keeping two thirds from the start and one third from
- * the end. The cut falls between whole code points and whole `\uXXXX` escapes (which
- * `showControls` makes), so it never leaves half an emoji or a `\u20` that reads as something else.
+ * the end. The cut falls between whole code points and whole escapes (`\uXXXX`, `\n`, `\\`, as
+ * `showName` makes them), so it never leaves half an emoji or a `\u20` that reads as something else.
  */
 export function cutMiddle(text: string, width: number): string {
   if (text.length <= width) return text
@@ -79,15 +80,15 @@ export function cutMiddle(text: string, width: number): string {
 
 /**
  * Cuts `text` to at most `width` characters, ending in an ellipsis when cut: for a quoted excerpt
- * that reads from its start. Like {@link cutMiddle}, it never splits a code point or a `\uXXXX` escape.
+ * that reads from its start. Like {@link cutMiddle}, it never splits a code point or an escape.
  */
 export function cutEnd(text: string, width: number): string {
   if (text.length <= width) return text
   return `${takeWhileFits(text.match(UNCUTTABLE) ?? [], width - 1).join('')}…`
 }
 
-/** A `\uXXXX` escape or one code point: the pieces a cut keeps whole. */
-const UNCUTTABLE = /\\u[0-9a-fA-F]{4}|[\s\S]/gu
+/** A `\uXXXX` escape, a two-character escape (`\n`, `\\`) or one code point: the pieces a cut keeps whole. */
+const UNCUTTABLE = /\\u[0-9a-fA-F]{4}|\\[\s\S]|[\s\S]/gu
 
 /** The leading pieces whose total length fits in `width`. */
 function takeWhileFits(pieces: readonly string[], width: number): string[] {

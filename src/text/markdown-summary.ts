@@ -2,6 +2,7 @@ import type { PassKReport } from '../verdict/schema.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel } from './numbers.js'
 import { passKValueText } from './pass-k.js'
+import { showControls } from './visible.js'
 import {
   valueHeader,
   valueText,
@@ -70,10 +71,12 @@ function passKCell(report: PassKReport | undefined): string {
   return cell(`${passKValueText(largest)} ${confidenceLevel(report.confidence)}`)
 }
 
-/** Text in a table cell: HTML and Markdown characters escaped, one line, pipes kept inside the cell. */
+/**
+ * Text in a table cell: HTML and Markdown characters escaped, one line, pipes kept inside the cell,
+ * control characters shown as escapes (a bidi control would reorder the row).
+ */
 function cell(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
+  return showControls(text.replace(/[\r\n]+/g, ' '))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -6,6 +6,7 @@ import { costCell, formatCostLine, sumCosts } from './cost.js'
 import { confidenceLevel, count, methodName, percent, plural, scoreNumber } from './numbers.js'
 import { largestPassKText } from './pass-k.js'
 import { formatTable } from './table.js'
+import { showName } from './visible.js'
 
 /** One rate assertion in the end-of-run summary. */
 export interface SummaryRow {
@@ -141,13 +142,13 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
         { header: 'locus' },
       ],
       sorted.map((row) => [
-        cutMiddle(`${row.file} > ${row.test}`, 70),
+        cutMiddle(showName(`${row.file} > ${row.test}`), 70),
         paint(row.verdict, row.verdict),
         valueText(row),
         ...(withPassK ? [largestPassKText(row.passK)] : []),
         rolloutsText(row),
         ...(withCost ? [costCell(row.cost)] : []),
-        row.locus === null ? '—' : `${row.locus.index} ${row.locus.name}`,
+        row.locus === null ? '—' : `${row.locus.index} ${showName(row.locus.name)}`,
       ]),
     )
     lines.push(...table.map((line) => `  ${line}`))

@@ -22,7 +22,7 @@ import {
   signedPercent,
 } from './numbers.js'
 import { passKLine } from './pass-k.js'
-import { showControls } from './visible.js'
+import { showControls, showName } from './visible.js'
 import { wrapWords } from './wrap.js'
 
 /** Options of {@link formatVerdictMessage}. */
@@ -44,7 +44,7 @@ export interface VerdictMessageOptions {
  * every failure with its replay handle.
  */
 export function formatVerdictMessage(artifact: Artifact, options: VerdictMessageOptions = {}): string {
-  const { verdict } = artifact
+  const verdict = withShownNames(artifact.verdict)
   const explanation = explainVerdict(verdict)
   const lines: string[] = [claim(verdict)]
   const body: string[] = [
@@ -78,6 +78,26 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
   if (options.report !== undefined) body.push(`report: ${options.report}`)
   lines.push(...body.map((line) => `  ${line}`))
   return lines.join('\n')
+}
+
+/**
+ * The verdict with every name it quotes made visible on one line (agent, label, a compared agent, a
+ * stored baseline's owner): names come from the agent and the test, and a line feed or an escape
+ * sequence in one would otherwise reach the terminal or a CI log raw, where a line starting with
+ * `::error` is obeyed. Escaped once, here, so every line below quotes the shown name.
+ */
+function withShownNames(verdict: Verdict): Verdict {
+  const shown = { ...verdict, agent: showName(verdict.agent), predicate: showName(verdict.predicate) }
+  if (shown.gate === 'comparison')
+    shown.comparison = { ...shown.comparison, baselineAgent: showName(shown.comparison.baselineAgent) }
+  if (shown.gate === 'baseline' && shown.baseline.storedFor !== null) {
+    const { agent, predicate } = shown.baseline.storedFor
+    shown.baseline = {
+      ...shown.baseline,
+      storedFor: { agent: showName(agent), predicate: showName(predicate) },
+    }
+  }
+  return shown
 }
 
 /**

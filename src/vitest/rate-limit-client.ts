@@ -52,8 +52,9 @@ export class CoordinatedRateLimit implements ModelRateLimit {
   }
 
   private failure(what: string): CausalReplayError {
+    // Without the run's token: a message ends up in logs, and the token is what keeps others out.
     return new CausalReplayError(
-      `The rate-limit coordinator at ${this.url} ${what}: the plugin's rateLimit cannot be held, so the model call was not made (the coordinator runs in the Vitest main process while the run lasts).`,
+      `The rate-limit coordinator at ${new URL(this.url).origin} ${what}: the plugin's rateLimit cannot be held, so the model call was not made (the coordinator runs in the Vitest main process while the run lasts).`,
     )
   }
 }

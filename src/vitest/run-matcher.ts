@@ -19,6 +19,7 @@ import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbe
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
+import { showName } from '../text/visible.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
@@ -26,6 +27,7 @@ import type { Deadline } from '../rollout/options.js'
 import { BaselineOptionsSchema, type BaselineOptions } from '../verdict/options.js'
 import { attemptOf, nextAssertion } from './assertion-number.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
+import { parentGoneSignal } from './parent-process.js'
 import { providedSettings } from './provided.js'
 import { coordinatedRateLimit } from './rate-limit-client.js'
 import { refuseNot } from './refusals.js'
@@ -97,12 +99,14 @@ async function runMatcher(
   const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
   const watch = watchForMissingAwait(task, matcher)
+  // A worker whose main process was killed stops sampling rather than paying for rollouts nobody reads.
+  const parentGone = parentGoneSignal()
   let result: CheckResult
   try {
     result = await runCheck(scenario as Scenario<unknown, unknown>, claim, {
       test: { name: test.name, file: test.file },
       defaults: settings,
-      signal: watch.signal,
+      signal: parentGone === undefined ? watch.signal : AbortSignal.any([watch.signal, parentGone]),
       report: { dir: settings.reportDir, assertion: index },
       root: test.root,
       cwd: process.cwd(),
@@ -187,7 +191,8 @@ const UNAWAITED: MatcherOutcome = { pass: true, message: () => '' }
 /**
  * A matcher that is not awaited keeps sampling after its test has ended, and Vitest never sees its
  * verdict (custom async matchers are not tracked the way `expect.poll` is). When the test ends
- * first, this fails it with a message that names the matcher, and stops the rollouts.
+ * first, this fails it with a message that names the matcher, and stops the rollouts; when its
+ * timeout ended it, this only stops the rollouts.
  */
 function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherName) {
   const stop = new AbortController()
@@ -201,6 +206,9 @@ function watchForMissingAwait(task: CurrentTest | undefined, matcher: MatcherNam
     if (watch.settled) return
     watch.testEnded = true
     stop.abort(new CausalReplayError('The test ended before the rate assertion finished.'))
+    // Vitest aborts the test's signal when the test times out or the run is cancelled, and fails
+    // the test saying so: the matcher may well have been awaited, and that error is the one to read.
+    if (testSignal?.aborted === true) return
     throw new CausalReplayError(
       `expect(agent).${matcher}() was not awaited: the test ended while it was still running rollouts, so its verdict was lost. Rate matchers are async: write \`await expect(agent).${matcher}(…)\`.`,
     )
@@ -329,11 +337,14 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
               `${judged} in ${rate.successes}/${rate.n} rollouts, ${percent(rate.point)}${marker} ` +
               `[${percent(rate.low)}–${percent(rate.high)}] (${confidenceLevel(rate.confidence)} ${methodName(rate.method)})`,
           )
+  // The label and the step's name as the verdict message shows them: on one line, no raw escape
+  // sequence (reporters print the message as it is).
+  const locus = entry.locus === null ? null : { index: entry.locus.index, name: showName(entry.locus.name) }
   const message = annotationMessage(
     entry.verdict,
-    entry.predicate,
+    showName(entry.predicate),
     numbers,
-    entry.locus,
+    locus,
     entry.matcher === 'toMatchRateBaseline',
   )
   if (file === null) {

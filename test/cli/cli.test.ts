@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -63,6 +63,29 @@ describe('causal-replay report', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('is the artifact itself')
     expect(await readFile(artifactFile, 'utf8')).toBe(before)
+  })
+
+  it('refuses an output that is a directory, naming a file inside it to pass instead', async () => {
+    const folder = await mkdtemp(join(directory, 'as-dir-'))
+    const result = await cli('report', artifactFile, '-o', folder)
+    expect(result.code).toBe(2)
+    expect(result.stderr.split('\n')[0]).toBe(
+      `causal-replay: report: the output ${folder} is a directory; pass the file to write, e.g. -o ${join(folder, 'rarely-refunds-wrongly.html')}.`,
+    )
+    expect(result.stderr).not.toMatch(/EISDIR|rename|\.tmp/)
+    expect(await readdir(folder)).toEqual([])
+  })
+
+  it('says which file it cannot write and why, without the temporary file it tried', async () => {
+    // Under a regular file, so writing fails (ENOTDIR) even for root, which ignores permissions.
+    const blocker = join(directory, 'blocker')
+    await writeFile(blocker, 'not a directory\n')
+    const target = join(blocker, 'page.html')
+    const result = await cli('report', artifactFile, '-o', target)
+    expect(result.code).toBe(1)
+    // The system's code and words (mkdir says EEXIST here, open would say ENOTDIR), nothing else.
+    expect(result.stderr).toMatch(/^causal-replay: report: cannot write \S+ \(E[A-Z]+: [a-z ]+\)\.\n$/)
+    expect(result.stderr).toContain(`cannot write ${target} (`)
   })
 })
 
@@ -141,6 +164,17 @@ describe('a bad or missing artifact', () => {
     expect(parsed.code).toBe(2)
     expect(parsed.stderr).toContain('is not valid JSON')
     expect(await filesIn(folder)).toEqual(['not.json'])
+  })
+
+  it('never prints what a symbolic link to a file that is not JSON points at', async () => {
+    const folder = await mkdtemp(join(directory, 'link-'))
+    const secret = join(folder, 'id_key')
+    await writeFile(secret, 'sk-SECRET-KEY-1234567890\n')
+    const link = join(folder, 'artifact.json')
+    await symlink(secret, link)
+    const result = await cli('show', link)
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(`causal-replay: artifact file ${link} is not valid JSON.\n`)
   })
 
   it('says plainly that an artifact of an older version is old, instead of listing its fields', async () => {

@@ -82,7 +82,7 @@ export async function copyFixture(
  * The environment of a child run: this process's, without what the parent Vitest worker or a CI
  * runner set (which would change snapshot modes, reporters or seeds), without colors, plus `extra`.
  */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) {
     if (

@@ -88,7 +88,7 @@ describe('names longer than a file name may be', () => {
     }
     // Every failure attached its page, under a name the file system accepts.
     const attachments = await readdir(join(project.root, '.vitest-attachments'))
-    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(5)
+    expect(attachments.filter((file) => file.endsWith('.html'))).toHaveLength(6)
     for (const file of attachments) expect(Buffer.byteLength(file)).toBeLessThanOrEqual(255)
     for (const entry of report.entries) {
       for (const part of entry.artifact!.split('/')) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(100)
@@ -118,6 +118,93 @@ describe('agent text with bidi controls', () => {
       name: 'decide\u202e',
       action: 'refund \u202eeslaf\u2069',
     })
+  })
+})
+
+describe('names, labels and context text that would steer a terminal or CI', () => {
+  const FORGED = '::error file=a.ts,line=1::FAKE'
+  // The ESC and BEL that start and end CSI and OSC sequences (clear screen, window title, links).
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const raw = /[\u001b\u0007]/
+
+  /** Lines that a CI runner reads as a workflow command: GitHub Actions trims leading whitespace first. */
+  function commandLines(output: string): string[] {
+    return output.split('\n').filter((line) => line.trimStart().startsWith('::'))
+  }
+
+  it('prints the agent name, label and step name escaped, on their own line, with no raw escape sequence', () => {
+    const test = run.assertion(
+      'an agent whose name and label forge a CI annotation',
+      'forged-commands.test.js',
+    )
+    expect(test.status).toBe('failed')
+    const message = messageOf(test.failureMessages[0]!)
+    expect(message).not.toMatch(raw)
+    expect(commandLines(message)).toEqual([])
+    expect(message).toMatch(
+      /^expected support\\n::error file=a\.ts,line=1::FAKE to rarely refunds\\n::error file=a\.ts,line=1::FAKE\\u001b\]0;pwned\\u0007\\u001b\]8;;https:\/\/attacker\.example\/\\u0007click\\u001b\]8;;\\u0007\\u001b\[2J: ≤ 5% at 95% confidence\n/,
+    )
+    expect(message).toMatch(
+      /\n {2}▶ 0 +decide\\u001b\[2J\\n::error file=a\.ts,line=1::FAKE +"refund" .*← causal locus\n/,
+    )
+    // The context line is JSON; the sentence the locus decided on is the same text, escaped alike:
+    // the control as \u001b, the text that spells it with its backslash doubled.
+    expect(message).toContain('\n    note: "\\u001b\\\\u001b[2J refund now\\u001b]0;pwned\\u0007"\n')
+    expect(message).toContain(
+      '\n  the locus decided on: "\\u001b\\\\u001b[2J refund now\\u001b]0;pwned\\u0007" (key "note")',
+    )
+    const output = run.stdout + run.stderr
+    expect(output).toContain(FORGED)
+    expect(output).not.toMatch(raw)
+    expect(commandLines(output)).toEqual([])
+  })
+
+  it('shows the artifact with `causal-replay show` escaped the same way', async () => {
+    const [entry] = entriesOf('forged-commands.test.js')
+    const shown = await project.node([
+      join(project.root, 'node_modules/vitest-causal-replay/dist/src/cli/main.js'),
+      'show',
+      join(reportDir, entry!.artifact!),
+    ])
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain(
+      `expected support\\n${FORGED} to rarely refunds\\n${FORGED}\\u001b]0;pwned`,
+    )
+    expect(shown.stdout).not.toMatch(raw)
+    expect(commandLines(shown.stdout)).toEqual([])
+  })
+
+  it('keeps GitHub Actions annotations and the job summary to the test file, escaped', async () => {
+    const summary = join(project.root, 'job-summary.md')
+    const github = await project.vitest(['run', 'forged-commands', '--reporter=github-actions'], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    })
+    expect(github.code).toBe(1)
+    const commands = commandLines(github.stdout + github.stderr)
+    // Vitest's failure and the matcher's annotation, both about the test file itself.
+    expect(commands).toHaveLength(2)
+    const file = join(project.root, 'forged-commands.test.js')
+    for (const command of commands) {
+      const [kind, where] = /^::(\w+) file=([^,]*),/.exec(command)?.slice(1) ?? []
+      expect([kind, where]).toEqual([expect.stringMatching(/^(error|notice)$/), file])
+    }
+    const markdown = await readFile(summary, 'utf8')
+    expect(markdown).toContain('| 0 decide\\\\u001b\\[2J ::error file=a.ts,line=1::FAKE |')
+    expect(markdown).not.toMatch(raw)
+    expect(commandLines(markdown)).toEqual([])
+  })
+})
+
+describe('an awaited gate whose test runs into its timeout', () => {
+  it('fails the test for the timeout alone, not for a missing await', () => {
+    const test = run.assertion('an awaited gate whose test times out', 'timeout.test.js')
+    expect(test.status).toBe('failed')
+    expect(test.failureMessages).toHaveLength(1)
+    expect(test.failureMessages[0]).not.toContain('was not awaited')
+    const output = run.stdout + run.stderr
+    expect(output).toContain('Test timed out in 1000ms')
+    expect(output).not.toContain('toRarely() was not awaited')
   })
 })
 

@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { NotJsonError } from '../../src/errors.js'
-import { assertJson, canonicalJson, contextDigest, copyJson, type Json } from '../../src/json.js'
+import {
+  assertJson,
+  canonicalJson,
+  contextDigest,
+  copyJson,
+  MAX_JSON_DEPTH,
+  type Json,
+} from '../../src/json.js'
 
 describe('assertJson', () => {
   it('accepts every JSON value', () => {
@@ -85,6 +92,23 @@ describe('copyJson', () => {
     expect(() => copyJson(cyclic, 'The context')).toThrow(
       'The context is not a JSON value: circular reference at .me.again.',
     )
+  })
+
+  it('rejects a value nested deeper than MAX_JSON_DEPTH, naming where and the start of its path', () => {
+    const nested = (levels: number): Json => {
+      let value: Json = 'leaf'
+      for (let i = 0; i < levels; i++) value = { a: value }
+      return value
+    }
+    expect(copyJson(nested(MAX_JSON_DEPTH), 'x')).toEqual(nested(MAX_JSON_DEPTH))
+    // Ten thousand levels would overflow the stack of every walk after the copy.
+    for (const levels of [MAX_JSON_DEPTH + 1, 10_000]) {
+      expect(() => copyJson(nested(levels), 'The context of step 0 "decide"')).toThrow(
+        new NotJsonError(
+          `The context of step 0 "decide" is nested too deeply: more than 1000 levels of arrays and objects, below ${'.a'.repeat(30)}…. A recorded value is copied, digested and shown by code that descends it one level at a time: flatten it, or record a summary of it instead.`,
+        ),
+      )
+    }
   })
 
   it('rejects what assertJson rejects, with the same message', () => {

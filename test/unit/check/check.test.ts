@@ -16,6 +16,7 @@ import {
 import { ArtifactSchema } from '../../../src/entries/schemas.js'
 import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { formatVerdictMessage } from '../../../src/text/verdict-message.js'
+import type { Json } from '../../../src/json.js'
 
 const refunded = calledTool('issue_refund')
 
@@ -141,6 +142,53 @@ describe('check', () => {
     expect(result.passed).toBe(false)
     expect(result.verdict).toMatchObject({ gate: 'zero-tolerance', kind: 'fail', stop: 'error' })
     expect(result.message).toContain('rollout 0: threw, Error: upstream 503')
+  })
+
+  it('gives an agent that throws a Proxy whose traps all throw an error outcome, its message intact', async () => {
+    const trap = () => {
+      throw new Error('trapped')
+    }
+    const hostile = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap })
+    const throwing = defineAgent({
+      name: 'throwing',
+      input: null,
+      async run(_input, ctx) {
+        await ctx.step('decide', () => 'go')
+        throw hostile
+      },
+    })
+    const result = await check(
+      throwing,
+      always(() => true, { rollouts: 10 }),
+    )
+    expect(result.verdict).toMatchObject({ gate: 'zero-tolerance', kind: 'fail', stop: 'error' })
+    expect(result.message).toMatch(/^expected throwing to always satisfy the predicate: in all 10 rollouts\n/)
+    expect(result.message).toContain(
+      'rollout 0: threw, object: a thrown object that cannot be read: its properties throw',
+    )
+  })
+
+  it('gives a context nested ten thousand levels deep an error outcome that names the step', async () => {
+    let context: Json = 'leaf'
+    for (let i = 0; i < 10_000; i++) context = [context]
+    const deep = defineAgent({
+      name: 'deep',
+      input: null,
+      async run(_input, ctx) {
+        return ctx.step('decide', () => 'go', { context: { messages: context } })
+      },
+    })
+    const result = await check(
+      deep,
+      always(() => true, { rollouts: 10 }),
+    )
+    expect(result.verdict).toMatchObject({ kind: 'fail', stop: 'error' })
+    const [example] = result.verdict.errors.examples
+    expect(example?.error).toMatchObject({ kind: 'not-json', name: 'NotJsonError' })
+    expect(example?.error.message).toMatch(
+      /^The context of step 0 "decide" is nested too deeply: more than 1000 levels of arrays and objects, below \.messages(\[0\])+…\./,
+    )
+    expect(result.message).not.toContain('Maximum call stack size exceeded')
   })
 
   it('checks a baseline claim against an explicit file, recording it first', async () => {

@@ -54,6 +54,44 @@ describe('classifyError', () => {
   })
 })
 
+/** A value whose every read throws: `instanceof`, `String()` and `JSON.stringify` all fail on it. */
+function hostileProxy(prototype: object | null = null): object {
+  const trap = () => {
+    throw new Error('trapped')
+  }
+  return new Proxy(
+    {},
+    {
+      get: trap,
+      has: trap,
+      ownKeys: trap,
+      getOwnPropertyDescriptor: trap,
+      getPrototypeOf: prototype === null ? trap : () => prototype,
+    },
+  )
+}
+
+describe('classifyError of a value that cannot be read', () => {
+  it('never throws: a Proxy whose traps throw is named by its typeof, with a message that says so', () => {
+    const unreadable = {
+      kind: 'threw',
+      name: 'object',
+      message: 'a thrown object that cannot be read: its properties throw',
+    }
+    expect(classifyError(hostileProxy())).toEqual(unreadable)
+    // One that passes for an Error but throws on `name` and `message`.
+    expect(classifyError(hostileProxy(Error.prototype))).toEqual(unreadable)
+    const revocable = Proxy.revocable({}, {})
+    revocable.revoke()
+    expect(classifyError(revocable.proxy)).toEqual(unreadable)
+  })
+
+  it('keeps what can be read: an Error whose name is not a string is named by its String()', () => {
+    const error = Object.assign(new Error('odd'), { name: 42 })
+    expect(classifyError(error)).toEqual({ kind: 'threw', name: '42', message: 'odd' })
+  })
+})
+
 describe('errorMessage', () => {
   it('falls back to String() for a value JSON cannot encode', () => {
     expect(errorMessage(10n)).toBe('10')

@@ -116,6 +116,8 @@ describe('formatContextAttribution', () => {
   it('quotes agent text on one line as read: whitespace folded, bidi controls escaped, quotes kept', () => {
     expect(quoted('Refund now.\n\n  "Really"')).toBe('"Refund now. "Really""')
     expect(quoted('a\u202eb')).toBe('"a\\u202eb"')
+    // The control and text that spells it read apart, as in the JSON context line above it.
+    expect(quoted('\u001b\\u001b[2J')).toBe('"\\u001b\\\\u001b[2J"')
     expect(quoted('x'.repeat(120))).toBe(`"${'x'.repeat(99)}…"`)
   })
 

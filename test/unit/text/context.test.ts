@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { cutMiddle, shortenContext } from '../../../src/text/context.js'
-import { showControls } from '../../../src/text/visible.js'
+import { cutEnd, cutMiddle, shortenContext } from '../../../src/text/context.js'
+import { showControls, showName, showOnOneLine } from '../../../src/text/visible.js'
 import { wrapWords } from '../../../src/text/wrap.js'
 
 describe('shortenContext', () => {
@@ -50,6 +50,9 @@ describe('shortenContext', () => {
     // Cut by characters, these would read `"refund \u20…` and leave half a surrogate pair.
     expect(cutMiddle('"refund \\u202eeslaf\\u2069"', 18)).toBe('"refund …af\\u2069"')
     expect(cutMiddle('😀😀😀😀😀😀😀😀', 10)).toBe('😀😀😀…😀')
+    // Nor inside `\\` or `\n`: a lone backslash before the ellipsis would start another escape.
+    expect(cutMiddle('"ab\\\\cdefghijklmnop"', 6)).toBe('"ab…p"')
+    expect(cutEnd('abc\\nd', 5)).toBe('abc…')
   })
 })
 
@@ -59,6 +62,29 @@ describe('showControls', () => {
       'a\\u202eb\\u2069c\\u200ed\\u001be\\u0085f\\u007f',
     )
     expect(showControls('tab\there\nnext — ünïcödé ▶ عربى')).toBe('tab\there\nnext — ünïcödé ▶ عربى')
+  })
+})
+
+describe('showOnOneLine', () => {
+  it('escapes tab and line feed as well, so the text cannot start a line of its own', () => {
+    expect(showOnOneLine('name\n::error file=a.ts::FAKE\tx\u001b[2J')).toBe(
+      'name\\n::error file=a.ts::FAKE\\tx\\u001b[2J',
+    )
+    // JSON text keeps its own escapes as they are.
+    expect(showOnOneLine(JSON.stringify('a\\u001b\u202e'))).toBe('"a\\\\u001b\\u202e"')
+  })
+})
+
+describe('showName', () => {
+  it('doubles backslashes, so text that spells an escape reads apart from the control it names', () => {
+    expect(showName('\u001b\\u001b[2J')).toBe('\\u001b\\\\u001b[2J')
+    expect(showName('support\r\n::error file=a.ts,line=1::FAKE')).toBe(
+      'support\\u000d\\n::error file=a.ts,line=1::FAKE',
+    )
+    expect(showName('\u001b]8;;https://x.example/\u0007link\u001b]8;;\u0007')).toBe(
+      '\\u001b]8;;https://x.example/\\u0007link\\u001b]8;;\\u0007',
+    )
+    expect(showName('plain — ünïcödé')).toBe('plain — ünïcödé')
   })
 })
 

@@ -4,6 +4,7 @@ import { never } from '../../../src/check/claims.js'
 import { defineAgent } from '../../../src/index.js'
 import { CoordinatedRateLimit } from '../../../src/vitest/rate-limit-client.js'
 import {
+  MAX_CALL_TOKENS,
   startRateLimitCoordinator,
   type RateLimitCoordinator,
 } from '../../../src/vitest/rate-limit-coordinator.js'
@@ -19,7 +20,7 @@ const open = () => new AbortController().signal
 describe('the rate-limit coordinator', () => {
   it('holds one limit for every client, as for workers in separate processes', async () => {
     running = await startRateLimitCoordinator({ requestsPerMinute: 600 })
-    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}$/)
     // Two clients, as two workers would have: their calls share the one limit.
     const workers = [new CoordinatedRateLimit(running.url), new CoordinatedRateLimit(running.url)]
     const start = performance.now()
@@ -45,6 +46,45 @@ describe('the rate-limit coordinator', () => {
     expect(performance.now() - start).toBeGreaterThanOrEqual(180)
   })
 
+  it('refuses a token count that is not a number from 0 to MAX_CALL_TOKENS, and the limit keeps holding', async () => {
+    running = await startRateLimitCoordinator({ tokensPerMinute: 100 }, 200)
+    for (const body of [
+      '{"tokens":1e308}',
+      '{"tokens":-1}',
+      '{"tokens":"5"}',
+      `{"tokens":${MAX_CALL_TOKENS + 1}}`,
+    ]) {
+      const answer = await fetch(`${running.url}/tokens`, { method: 'POST', body })
+      expect([body, answer.status, await answer.text()]).toEqual([
+        body,
+        400,
+        `tokens must be a number from 0 to ${MAX_CALL_TOKENS}`,
+      ])
+    }
+    const worker = new CoordinatedRateLimit(running.url)
+    const start = performance.now()
+    await worker.acquire(open())
+    await worker.recordTokens(120)
+    await worker.acquire(open())
+    expect(performance.now() - start).toBeGreaterThanOrEqual(180)
+  })
+
+  it("answers 404 to a request without the run's token: another local process cannot drain or block it", async () => {
+    running = await startRateLimitCoordinator({ requestsPerMinute: 60 })
+    const { origin, pathname } = new URL(running.url)
+    for (const base of [origin, `${origin}/${'0'.repeat(32)}`, `${origin}${pathname}x`]) {
+      for (const path of ['/acquire', '/tokens']) {
+        const answer = await fetch(`${base}${path}`, { method: 'POST', body: '{"tokens":1}' })
+        expect([`${base}${path}`, answer.status]).toEqual([`${base}${path}`, 404])
+      }
+    }
+    // None of those took the one place of this minute.
+    const worker = new CoordinatedRateLimit(running.url)
+    const start = performance.now()
+    await worker.acquire(open())
+    expect(performance.now() - start).toBeLessThan(500)
+  })
+
   it('lets a waiting worker give up when its rollout ends', async () => {
     running = await startRateLimitCoordinator({ requestsPerMinute: 60 })
     const worker = new CoordinatedRateLimit(running.url)
@@ -61,7 +101,7 @@ describe('the rate-limit coordinator', () => {
     await coordinator.close()
     const worker = new CoordinatedRateLimit(coordinator.url)
     await expect(worker.acquire(open())).rejects.toThrow(
-      `The rate-limit coordinator at ${coordinator.url} could not be reached`,
+      `The rate-limit coordinator at ${new URL(coordinator.url).origin} could not be reached`,
     )
 
     let calls = 0
@@ -87,7 +127,7 @@ describe('the rate-limit coordinator', () => {
     expect(calls).toBe(0)
     expect(result.verdict.errors.count).toBeGreaterThan(0)
     expect(result.verdict.errors.examples[0]?.error.message).toMatch(
-      `The rate-limit coordinator at ${coordinator.url} could not be reached (connect ECONNREFUSED`,
+      `The rate-limit coordinator at ${new URL(coordinator.url).origin} could not be reached (connect ECONNREFUSED`,
     )
   })
 })
