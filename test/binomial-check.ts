@@ -44,11 +44,15 @@ function binomialProbability(k: number, n: number, p: number): number {
   )
 }
 
-/** P(X ≤ k) for X ~ Binomial(n, p). */
-export function binomialAtMost(k: number, n: number, p: number): number {
+/** atMost[k] = P(X ≤ k) for X ~ Binomial(n, p), k = 0 … n, in one pass. */
+export function binomialAtMost(n: number, p: number): number[] {
+  const atMost: number[] = []
   let sum = 0
-  for (let i = 0; i <= Math.min(k, n); i++) sum += binomialProbability(i, n, p)
-  return Math.min(1, sum)
+  for (let k = 0; k <= n; k++) {
+    sum += binomialProbability(k, n, p)
+    atMost.push(Math.min(1, sum))
+  }
+  return atMost
 }
 
 function settle(options: BinomialCheckOptions): Required<BinomialCheckOptions> {
@@ -76,13 +80,15 @@ export function coverageCheck(
   const { falseAlarm, power, checks } = settle(options)
   const defect = level - (options.defect ?? 0.03)
   // Fails when covered < limit, i.e. covered ≤ limit − 1.
+  const atLevel = binomialAtMost(runs, level)
   let limit = 0
-  while (limit < runs && binomialAtMost(limit, runs, level) <= falseAlarm / checks) limit++
+  while (limit < runs && (atLevel[limit] as number) <= falseAlarm / checks) limit++
+  const below = (tail: readonly number[]) => (limit === 0 ? 0 : (tail[limit - 1] as number))
   const design = {
     runs,
     limit,
-    falseAlarm: binomialAtMost(limit - 1, runs, level) * checks,
-    power: binomialAtMost(limit - 1, runs, defect),
+    falseAlarm: below(atLevel) * checks,
+    power: below(binomialAtMost(runs, defect)),
   }
   return refuseWeak(design, `${(100 * defect).toFixed(1)}% coverage`, power)
 }
@@ -99,13 +105,14 @@ export function errorRateCheck(
   const { falseAlarm, power, checks } = settle(options)
   const defect = options.defect ?? 2 * alpha
   // Fails when errors > limit.
+  const atAlpha = binomialAtMost(runs, alpha)
   let limit = 0
-  while (limit < runs && 1 - binomialAtMost(limit, runs, alpha) > falseAlarm / checks) limit++
+  while (limit < runs && 1 - (atAlpha[limit] as number) > falseAlarm / checks) limit++
   const design = {
     runs,
     limit,
-    falseAlarm: (1 - binomialAtMost(limit, runs, alpha)) * checks,
-    power: 1 - binomialAtMost(limit, runs, defect),
+    falseAlarm: (1 - (atAlpha[limit] as number)) * checks,
+    power: 1 - (binomialAtMost(runs, defect)[limit] as number),
   }
   return refuseWeak(design, `an error rate of ${(100 * defect).toFixed(1)}%`, power)
 }
