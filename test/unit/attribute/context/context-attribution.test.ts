@@ -8,6 +8,7 @@ import { contextAttributionResolved } from '../../../../src/attribute/context/co
 import { resolveContextAttributionOptions } from '../../../../src/attribute/context/context-options.js'
 import { contrastiveArms } from '../../../../src/attribute/contrastive/contrastive.js'
 import { resolveContrastiveOptions } from '../../../../src/attribute/contrastive/contrastive-options.js'
+import { errorRateCheck } from '../../../binomial-check.js'
 import { firstBadRun } from '../fixtures.js'
 import { INJECTED, plantedChat, plantedKeys, refunded } from '../context-fixtures.js'
 
@@ -81,27 +82,39 @@ describe('contextAttribution on planted models (P(refund) 0.9 with the injected 
     expect(found).toBeGreaterThanOrEqual(seeds - 2)
   })
 
-  it('with independent arms (crn: false), a span without the injected sentence is declared a rescue in at most 5% of runs', async () => {
+  it('with independent arms (crn: false), a span without the injected sentence is declared a rescue in at most 5% of refinements', async () => {
     // Without common random numbers a span that does not matter still differs from the intact arm
-    // by chance in every pair: the Bonferroni-adjusted probes must not call that a rescue.
+    // by chance in every pair: the Bonferroni-adjusted probes must not call that a rescue. Counted
+    // over 400 runs that refine (a run whose injected message did not rescue has no probes): at
+    // most 31 may hold a false rescue, so unadjusted probes erring in 10% of refinements (2α) are
+    // caught with probability 0.925, and a method erring in exactly 5% fails with 0.0067. Messages
+    // of 5–12 sentences (not 5–40) and arms of at most 16 rollouts (not 32: an arm of a span that
+    // does not matter runs to the end) keep the 400 refinements affordable; the adjustment must hold
+    // at any arm length.
+    const design = errorRateCheck(400, 0.05)
     let falseRescues = 0
-    const seeds = 30
-    for (let seed = 0; seed < seeds; seed++) {
-      const planted = plantedChat(seed, 5, 40)
+    let refined = 0
+    for (let seed = 0; refined < design.runs; seed++) {
+      const planted = plantedChat(seed, 5, 12)
       const factual = await firstBadRun(planted.agent, seed, refunded)
       const result = await contextAttribution(planted.agent, factual, {
         isBad: refunded,
         step: 1,
         seed,
         crn: false,
+        rollouts: 16,
       })
+      const probes = result.refinement?.probes ?? []
+      if (probes.length === 0) continue
+      refined++
       const part = result.parts.find((candidate) => candidate.path[1] === planted.injectedMessage)
-      const wrong = (result.refinement?.probes ?? []).filter(
-        (probe) => probe.rescues && !part?.text.slice(probe.span.start, probe.span.end).includes(INJECTED),
+      expect(part).toBeDefined()
+      const wrong = probes.filter(
+        (probe) => probe.rescues && !part!.text.slice(probe.span.start, probe.span.end).includes(INJECTED),
       )
       if (wrong.length > 0) falseRescues++
     }
-    expect(falseRescues).toBeLessThanOrEqual(Math.floor(0.05 * seeds))
+    expect(falseRescues).toBeLessThanOrEqual(design.limit)
   })
 
   it('abstains when the decision ignores its context: no part rescues, culprit null', async () => {
