@@ -70,6 +70,7 @@ async function tally(search: 'linear' | 'binary', seeds: readonly number[]): Pro
 }
 
 function record(counts: Tally, result: ContrastiveResult, model: IntervalModel, factual: boolean[]): void {
+  expect(result.steps.length).toBeGreaterThan(0)
   for (const step of result.steps) {
     if (!step.evaluated) continue
     const { low, high } = step.effect
@@ -195,6 +196,7 @@ describe('context attribution: parts and span probes', () => {
         (part) => JSON.stringify(part.path) === JSON.stringify(refinement.path),
       )?.text
       const index = model.texts.indexOf(partText ?? '')
+      expect(refinement.probes.length).toBeGreaterThan(0)
       for (const probe of refinement.probes) {
         if (probe.rolloutsUsed === 0) continue
         spans++

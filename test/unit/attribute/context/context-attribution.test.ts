@@ -128,6 +128,7 @@ describe('contextAttribution on planted models (P(refund) 0.9 with the injected 
       expect(result.refinement).toBeNull()
       expect(result.methods.refinement).toBeNull()
       // Under common random numbers a context the policy ignores changes no pair: effects are exactly 0.
+      expect(result.parts.length).toBeGreaterThan(0)
       for (const part of result.parts) {
         expect(part).toMatchObject({ direction: 'none', evaluated: true })
         expect(part.effect.point).toBe(0)

@@ -26,6 +26,7 @@ describe('contrastive on the pivotal SCM (effects (p − 1, p − 1, 0), locus 1
       const result = valid(await contrastive(pivotal, factual, { isBad: returnedBad, rollouts: 32, seed }))
       if (result.locus === 1) correct++
       expect(result.steps[2]?.direction).not.toBe('rescues')
+      expect(result.steps.length).toBeGreaterThan(0)
       for (const step of result.steps) {
         expect(step.rolloutsUsed).toBeLessThanOrEqual(32)
         effects[step.index]?.push(step.effect.point)
@@ -145,6 +146,7 @@ describe('modes', () => {
         rollouts: 40,
       }),
     )
+    expect(result.steps.length).toBeGreaterThan(0)
     for (const step of result.steps) {
       expect(step.rolloutsUsed).toBe(40)
       // Every arm redraws `reply`, which crashes a quarter of the time.
@@ -396,6 +398,7 @@ describe('invariants', () => {
             result.baseline.n + result.steps.reduce((sum, step) => sum + step.rolloutsUsed, 0),
           )
           expect(result.baseline.n).toBeLessThanOrEqual(rollouts)
+          expect(result.steps.length).toBeGreaterThan(0)
           for (const step of result.steps) {
             expect(step.rolloutsUsed).toBeLessThanOrEqual(rollouts)
             if (!sequential && step.evaluated) expect(step.rolloutsUsed).toBe(rollouts)

@@ -126,6 +126,7 @@ describe('Shapley on generated SCMs', () => {
         samplesPerEval: 200,
       })
       expect(result.method).toBe('exact')
+      expect(result.steps.length).toBeGreaterThan(0)
       for (const step of result.steps) {
         expect(Math.abs(step.value - (scm.shapley[step.index] as number))).toBeLessThan(0.07)
       }

@@ -44,6 +44,7 @@ describe('shapley on the AND-interaction SCM', () => {
         expect(result.truncated).toBe(false)
         // Efficiency: the values add up to the efficiency sum.
         expect(sumOfValues(result)).toBeCloseTo(result.efficiencySum.point, 10)
+        expect(result.steps.length).toBeGreaterThan(0)
         for (const step of result.steps) {
           expect(step.low).toBeLessThanOrEqual(step.value)
           expect(step.value).toBeLessThanOrEqual(step.high)
@@ -74,6 +75,7 @@ describe('shapley on the AND-interaction SCM', () => {
     expect(result.efficiencySum.method).toBe('newcombe')
     expect(result.actionMatchRate).toBe(1)
     // The stopping rule: every value within ±0.05 of its point, on both sides.
+    expect(result.steps.length).toBeGreaterThan(0)
     for (const step of result.steps) {
       expect(step.value - step.low).toBeLessThanOrEqual(0.05)
       expect(step.high - step.value).toBeLessThanOrEqual(0.05)
