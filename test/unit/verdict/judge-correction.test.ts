@@ -45,7 +45,9 @@ describe('judge-corrected rate gate', () => {
   })
 
   // Each model's true rate is at the bound, so every pass is a wrong pass; the calibration is drawn
-  // afresh in every run. 300 seeded runs of up to 400 looks per model.
+  // afresh in every run. 300 seeded runs of up to 400 looks per model. At most 15 wrong passes:
+  // a corrected gate passing wrongly in 10% (2α) of runs is caught with probability 0.999, but one
+  // at exactly α fails with 0.43 (the design's 1% would take 450 runs, +50% of this file's time).
   test('keeps wrong passes at or below α where the uncorrected gate does not', () => {
     const runs = 300
     let uncorrectedWrong = 0
