@@ -57,6 +57,7 @@ describe('contextAttribution on planted models (P(refund) 0.9 with the injected 
       else if (named !== undefined) wrong++
     }
     expect(correct).toBeGreaterThanOrEqual(95)
+    // As above: a 10% wrong-culprit rate is caught with probability 0.94; exactly 5% fails with 0.38.
     expect(wrong).toBeLessThanOrEqual(5)
   })
 
