@@ -15,7 +15,10 @@ export interface BinomialCheck {
   readonly runs: number
   /** The count the check allows: the least covered (coverage), or the most errors (error rate). */
   readonly limit: number
-  /** P(the check fails | the rate is exactly at its level), at most `falseAlarm` of the options. */
+  /**
+   * P(the check fails | the rate is exactly at its level), over all the test's `checks` by the union
+   * bound: at most the options' `falseAlarm`.
+   */
   readonly falseAlarm: number
   /** P(the check fails | the rate is the defect's). */
   readonly power: number

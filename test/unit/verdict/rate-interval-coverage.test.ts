@@ -74,7 +74,7 @@ function recordingSubject() {
   return { subject: subject(predicate), inOrder }
 }
 
-/** Where the first stop of `stops` falls on a stream of outcomes (`maxRollouts` when none does). */
+/** Where a gate whose stopping rule is `isStop` stops on a stream of outcomes (at `max` at the latest). */
 function stopOn(
   outcomes: readonly boolean[],
   isStop: (successes: number, n: number) => boolean,
