@@ -54,10 +54,11 @@ function unitValueDistribution(k: number, q: number): { zero: number; half: numb
 }
 
 /**
- * The exact coverage of a value interval over 32 i.i.d. unit values: the sum over every multinomial
- * count (n₀, n½, n₁) of its probability where the interval holds the truth (1 − q^k)/k. Samples in
- * which every unit agrees fall back to Tango over rollout pairs the counts do not determine: they
- * are counted as misses (their probability is below 1e-13 here).
+ * The exact coverage of a value interval over `units` i.i.d. unit values (32 at the defaults): the
+ * sum over every multinomial count (n₀, n½, n₁) of its probability where the interval holds the truth
+ * (1 − q^k)/k. Samples in which every unit agrees fall back to Tango over rollout pairs the counts do
+ * not determine: they are counted as misses (their probability is below 1e-13 at 32 units, 4e-4 at
+ * 8), so the figure is a lower bound.
  */
 function exactCoverage(
   k: number,
