@@ -38,8 +38,8 @@ const MODELS: readonly { name: string; mean: number; draw: (rng: () => number) =
 describe('bettingMeanTest: anytime validity on models it was not tuned to', () => {
   // Each run draws 400 values and looks after every one: a wrong decision is the wealth of a bet
   // against the true mean ever reaching 1/α on the path, the event Ville's inequality bounds by α.
-  // Each side may err in at most 67 of 1,000 runs: a side erring in 10% of runs (2α) is caught with
-  // probability ~1, and one erring in exactly 5% fails with probability 0.0074 (both sides).
+  // Each side may err in at most 69 of 1,000 runs: a side erring in 10% of runs (2α) is caught with
+  // probability 0.9996, and one erring in exactly 5% fails with probability 0.0069 (both sides).
   const wrongDecisions = errorRateCheck(1000, 0.05, { checks: 2 })
 
   it.each(MODELS)(
