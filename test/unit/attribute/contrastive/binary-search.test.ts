@@ -18,6 +18,7 @@ import {
   type LocusTally,
 } from '../../../../bench/binary-search.js'
 import { errorRateCheck } from '../../../binomial-check.js'
+import { once } from '../../../once.js'
 
 // Binary search on generated models with a live noisy tool (replay fidelity 0.8): the arms' pairs
 // are discordant both ways, so single probes are often undecided at the cap — the case where a
@@ -46,12 +47,6 @@ async function tallyWithin(
   // At most n × 32 for a run that extended a probe, (n + 1) × 32 (fixed linear search) otherwise.
   expect(tally.overCeiling).toBe(0)
   return tally
-}
-
-/** Runs `compute` once, when first awaited, and hands every caller the same promise. */
-function once<T>(compute: () => Promise<T>): () => Promise<T> {
-  let result: Promise<T> | undefined
-  return () => (result ??= compute())
 }
 
 // The four planted families, each tallied once: its own test checks the accuracy, and one test
