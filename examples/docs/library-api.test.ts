@@ -39,6 +39,7 @@ test('exploring rollouts: one line per run, and a failing run replayed with its 
   const lines: string[] = []
   // #region explore
   const set = await runRollouts(supportAgent, { rollouts: 100, seed: 1 })
+  expect(set.completed.length).toBeGreaterThan(0)
   for (const t of set.completed) {
     lines.push(`${t.rollout} ${String(t.output)} ${String(findStep(t, 'decide')?.action)}`) // one line per finished rollout
   }

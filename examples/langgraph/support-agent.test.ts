@@ -67,6 +67,7 @@ describe('support agent (LangGraph createReactAgent + a seeded BaseChatModel)', 
     const swapped = await replay(supportAgent, factual, swapModel(1, careful), { rollouts: 16, seed: 3 })
     expect(swapped.errors).toEqual([])
     expect(swapped.rate(refundsWrongly).point).toBe(0)
+    expect(swapped.trajectories).toHaveLength(16)
     for (const trajectory of swapped.trajectories) {
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
       expect(trajectory.steps[1]?.meta).toMatchObject({

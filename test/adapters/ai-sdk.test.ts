@@ -88,6 +88,7 @@ describe.each([
     expect(decide.observations.map((o) => o.tool)).toEqual([refunded(factual) ? 'issue_refund' : 'escalate'])
     expect(reply.observations).toEqual([])
     const call = stream ? 'stream' : 'generate'
+    expect(factual.steps.length).toBeGreaterThan(0)
     for (const step of factual.steps) {
       expect(step.context).toMatchObject({ call, prompt: expect.any(Array), tools: expect.any(Array) })
       expect(step.action).toMatchObject({ call, modelId: 'support-model-1' })
@@ -134,6 +135,7 @@ describe.each([
     expect(replayed.errors).toEqual([])
     expect(replayed.actionMatchRate).toBe(1)
     expect(replayed.heldSteps).toBe(8 * 3)
+    expect(replayed.trajectories).toHaveLength(8)
     for (const trajectory of replayed.trajectories) {
       expect(trajectory.steps.map((step) => [step.name, step.diverged])).toEqual([
         ['model#1', undefined],
@@ -272,6 +274,7 @@ describe.each([
     })
     expect(swapped.errors).toEqual([])
     expect(swapped.rate(refunded).point).toBe(1)
+    expect(swapped.trajectories).toHaveLength(6)
     for (const trajectory of swapped.trajectories) {
       expect(trajectory.steps.map((step) => step.name)).toEqual(['model#1', 'model#2', 'model#3'])
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
@@ -295,11 +298,13 @@ describe('AI SDK adapter: step names', () => {
       onDivergence: 'error',
     })
     expect(swapped.errors).toEqual([])
+    expect(swapped.trajectories).toHaveLength(4)
     for (const trajectory of swapped.trajectories) {
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
     }
     // The default family reaches none of them: every step after the held one is sampled as usual.
     const unswapped = await replay(agent, factual, swapModel(1, reckless()), { rollouts: 2, seed: 2 })
+    expect(unswapped.trajectories).toHaveLength(2)
     for (const trajectory of unswapped.trajectories) {
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'policy', 'policy'])
     }
@@ -339,6 +344,7 @@ describe('AI SDK adapter: tools', () => {
       rollouts: 3,
       tools: 'recorded',
     })
+    expect(recorded.trajectories).toHaveLength(3)
     for (const trajectory of recorded.trajectories) {
       expect(trajectory.steps.flatMap((step) => step.observations.map((o) => o.source))).toEqual([
         'recorded',
@@ -354,6 +360,7 @@ describe('AI SDK adapter: tools', () => {
       replaceObservation(0, { orderId: 'A-1001', amount: 5, status: 'delayed', refundable: false }),
       { rollouts: 2 },
     )
+    expect(replaced.trajectories).toHaveLength(2)
     for (const trajectory of replaced.trajectories) {
       expect(trajectory.steps[0]?.observations[0]?.source).toBe('replaced')
       expect(trajectory.steps[1]?.observations[0]).toMatchObject({
@@ -565,6 +572,7 @@ describe('AI SDK adapter: cost', () => {
   test('token usage is priced with the table and summed per rollout', async () => {
     const factual = await record(createSupportAgent({ prices }).on(injectedTicket), { seed: 2 })
     let total = 0
+    expect(factual.steps.length).toBeGreaterThan(0)
     for (const step of factual.steps) {
       const meta = step.meta as { inputTokens: number; outputTokens: number }
       const expected = (meta.inputTokens * 3_000 + meta.outputTokens * 15_000) / 1e6

@@ -61,6 +61,7 @@ describe.each([
     expect(lookup.observations.map((o) => o.tool)).toEqual(['lookup_order'])
     expect(decide.observations.map((o) => o.tool)).toEqual([refunded(factual) ? 'issue_refund' : 'escalate'])
     expect(reply.observations).toEqual([])
+    expect(factual.steps.length).toBeGreaterThan(0)
     for (const step of factual.steps) {
       expect(step.context).toMatchObject({ call, messages: expect.any(Array) })
       const tools = (step.context as { tools: Array<{ function: { name: string } }> }).tools
@@ -104,6 +105,7 @@ describe.each([
     expect(replayed.errors).toEqual([])
     expect(calls).toEqual([])
     expect(replayed.actionMatchRate).toBe(1)
+    expect(replayed.trajectories).toHaveLength(4)
     for (const trajectory of replayed.trajectories) {
       // With streamEvents the output is the text streamed by the last call: a held step streams it again.
       expect(trajectory.output).toEqual(factual.output)
@@ -140,6 +142,7 @@ describe.each([
     const swapped = await replay(agent, factual, swapModel(1, reckless), { rollouts: 6, seed: 2 })
     expect(swapped.errors).toEqual([])
     expect(swapped.rate(refunded).point).toBe(1)
+    expect(swapped.trajectories).toHaveLength(6)
     for (const trajectory of swapped.trajectories) {
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
       expect(trajectory.steps.map((step) => step.name)).toEqual(['model#1', 'model#2', 'model#3'])
@@ -342,6 +345,7 @@ describe('LangChain adapter: tools', () => {
       result: { orderId: 'A-1001', amount: 99, status: 'delayed', refundable: false },
     })
     const recorded = await replay(agent, factual, hold('all'), { rollouts: 3, tools: 'recorded' })
+    expect(recorded.trajectories).toHaveLength(3)
     for (const trajectory of recorded.trajectories) {
       expect(trajectory.steps.flatMap((step) => step.observations.map((o) => o.source))).toEqual([
         'recorded',
@@ -359,6 +363,7 @@ describe('LangChain adapter: tools', () => {
       { rollouts: 2 },
     )
     expect(replaced.errors).toEqual([])
+    expect(replaced.trajectories).toHaveLength(2)
     for (const trajectory of replaced.trajectories) {
       expect(trajectory.steps[0]?.observations[0]?.source).toBe('replaced')
       expect(trajectory.steps[1]?.observations[0]).toMatchObject({
@@ -387,6 +392,7 @@ describe('LangChain adapter: cost', () => {
       const factual = await record(createSupportAgent({ prices, stream }).on(injectedTicket), { seed: 2 })
       expect(factual.error).toBeUndefined()
       let total = 0
+      expect(factual.steps.length).toBeGreaterThan(0)
       for (const step of factual.steps) {
         const meta = step.meta as { inputTokens: number; outputTokens: number }
         const expected = (meta.inputTokens * 3_000 + meta.outputTokens * 15_000) / 1e6

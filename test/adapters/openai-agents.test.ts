@@ -85,6 +85,7 @@ describe.each([
       [],
     ])
     const call = stream ? 'stream' : 'response'
+    expect(factual.steps.length).toBeGreaterThan(0)
     for (const step of factual.steps) {
       expect(step.context).toMatchObject({
         call,
@@ -122,6 +123,7 @@ describe.each([
     expect(replayed.errors).toEqual([])
     expect(replayed.actionMatchRate).toBe(1)
     expect(replayed.heldSteps).toBe(8 * 3)
+    expect(replayed.trajectories).toHaveLength(8)
     for (const trajectory of replayed.trajectories) {
       expect(trajectory.output).toEqual(factual.output)
       expect(trajectory.steps.map((step) => step.action)).toEqual(factual.steps.map((step) => step.action))
@@ -248,6 +250,7 @@ describe.each([
     })
     expect(swapped.errors).toEqual([])
     expect(swapped.rate(refunded).point).toBe(1)
+    expect(swapped.trajectories).toHaveLength(6)
     for (const trajectory of swapped.trajectories) {
       expect(trajectory.steps.map((step) => step.name)).toEqual(['model#1', 'model#2', 'model#3'])
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
@@ -273,6 +276,7 @@ describe('Agents SDK adapter: step names', () => {
       onDivergence: 'error',
     })
     expect(swapped.errors).toEqual([])
+    expect(swapped.trajectories).toHaveLength(4)
     for (const trajectory of swapped.trajectories) {
       expect(trajectory.steps.map((step) => step.source)).toEqual(['held', 'swapped', 'swapped'])
     }
@@ -316,6 +320,7 @@ describe('Agents SDK adapter: tools', () => {
       rollouts: 3,
       tools: 'recorded',
     })
+    expect(recorded.trajectories).toHaveLength(3)
     for (const trajectory of recorded.trajectories) {
       expect(trajectory.steps.flatMap((step) => step.observations.map((o) => o.source))).toEqual([
         'recorded',
@@ -329,6 +334,7 @@ describe('Agents SDK adapter: tools', () => {
       replaceObservation(0, { orderId: 'A-1001', amount: 5, status: 'delayed', refundable: false }),
       { rollouts: 2 },
     )
+    expect(replaced.trajectories).toHaveLength(2)
     for (const trajectory of replaced.trajectories) {
       expect(trajectory.steps[0]?.observations[0]?.source).toBe('replaced')
       expect(trajectory.steps[1]?.observations[0]).toMatchObject({
@@ -495,6 +501,7 @@ describe('Agents SDK adapter: seed and cost options', () => {
   test('token usage is priced with the table (by modelId) and counts against budget.maxCostUsd', async () => {
     const prices = { 'support-model-1': { inputPerMTok: 3_000, outputPerMTok: 15_000 } }
     const factual = await record(createSupportAgent({ prices }).on(injectedTicket), { seed: 2 })
+    expect(factual.steps.length).toBeGreaterThan(0)
     for (const step of factual.steps) {
       const meta = step.meta as { inputTokens: number; outputTokens: number }
       expect(step.costUsd).toBeCloseTo((meta.inputTokens * 3_000 + meta.outputTokens * 15_000) / 1e6, 12)

@@ -42,6 +42,7 @@ describe('the support agent', () => {
 
   it('runs lookup_order → decide → issue_refund or escalate → reply, with deterministic tools', async () => {
     const set = await runRollouts(supportAgent.on(injectedTicket), { rollouts: 50, seed: 7 })
+    expect(set.trajectories).toHaveLength(50)
     for (const trajectory of set.trajectories) {
       expect(trajectory.preamble).toEqual([])
       expect(trajectory.steps.map((s) => s.name)).toEqual(['lookup', 'decide', 'reply'])

@@ -18,6 +18,7 @@ describe('pass^k in a verdict', () => {
     )
     const { successes, n } = verdict.observed
     expect(verdict.passK?.values.map((value) => value.k)).toEqual([1, 3, 8])
+    expect(verdict.passK!.values.length).toBeGreaterThan(0)
     for (const value of verdict.passK!.values) {
       expect(value.point).toBeCloseTo(passHatK(n - successes, n, value.k), 14)
       // The rate's interval, mirrored to successes and raised to the k-th power.

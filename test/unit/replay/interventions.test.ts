@@ -64,6 +64,7 @@ describe('resample(k)', () => {
         const set = await replay(scenario, factual, resample(c.k), { rollouts: ROLLOUTS, seed: c.replaySeed })
         expect(set.errors).toEqual([])
         expect(set.actionMatchRate).toBe(1)
+        expect(set.trajectories).toHaveLength(ROLLOUTS)
         for (const trajectory of set.trajectories) {
           expectHeldBefore(trajectory, factual, c.k)
           expect(trajectory.steps.slice(c.k).every((s) => s.source === 'policy')).toBe(true)
@@ -94,6 +95,7 @@ describe('forceAction(k, action)', () => {
           seed: c.replaySeed,
         })
         expect(set.errors).toEqual([])
+        expect(set.trajectories).toHaveLength(4)
         for (const trajectory of set.trajectories) {
           expectHeldBefore(trajectory, factual, c.k)
           expect(trajectory.steps[c.k]!.source).toBe('forced')
@@ -133,6 +135,7 @@ describe('replaceObservation(k, result, select)', () => {
             seed: c.replaySeed,
           })
           expect(set.errors).toEqual([])
+          expect(set.trajectories).toHaveLength(4)
           for (const trajectory of set.trajectories) {
             expectHeldBefore(trajectory, factual, c.k)
             const step = trajectory.steps[c.k]!
@@ -192,6 +195,7 @@ describe('editContext(k, edit)', () => {
         expect(set.errors).toEqual([])
         const original = factual.steps[c.k]!.context as { history: Json[] }
         expect(seen).toEqual(Array(3).fill({ ...original, history: [...original.history, marker] }))
+        expect(set.trajectories).toHaveLength(3)
         for (const trajectory of set.trajectories) {
           expectHeldBefore(trajectory, factual, c.k)
           const step = trajectory.steps[c.k]!
@@ -224,6 +228,7 @@ describe('swapPolicy(k, policies)', () => {
         })
         const set = await replay(scenario, factual, intervention, { rollouts: 4, seed: c.replaySeed })
         expect(set.errors).toEqual([])
+        expect(set.trajectories).toHaveLength(4)
         for (const trajectory of set.trajectories) {
           expectHeldBefore(trajectory, factual, c.k)
           for (const step of trajectory.steps.slice(c.k)) {
@@ -304,6 +309,7 @@ describe('hold(S)', () => {
         const set = await replay(scenario, factual, hold(c.held), { rollouts: 6, seed: c.replaySeed })
         expect(set.errors).toEqual([])
         expect(set.heldSteps).toBe(6 * c.held.length)
+        expect(set.trajectories).toHaveLength(6)
         for (const trajectory of set.trajectories) {
           trajectory.steps.forEach((step, i) => {
             if (c.held.includes(i)) {
@@ -348,6 +354,7 @@ describe('tools: "recorded"', () => {
           tools: 'recorded',
         })
         expect({ ...counters }).toEqual({ ...before, runs: before.runs + 3 })
+        expect(all.trajectories).toHaveLength(3)
         for (const trajectory of all.trajectories) {
           expect(trajectory.preamble).toEqual(factual.preamble.map((o) => ({ ...o, source: 'recorded' })))
           trajectory.steps.forEach((step, i) => {
@@ -368,6 +375,7 @@ describe('tools: "recorded"', () => {
         expect(counters.config - afterHold.config).toBe(0)
         expect(counters.echo - afterHold.echo).toBe(3 * (c.steps - c.k))
         expect(counters.audit - afterHold.audit).toBe(3 * (c.steps - c.k))
+        expect(set.trajectories).toHaveLength(3)
         for (const trajectory of set.trajectories) {
           trajectory.steps.forEach((step, i) => {
             expect(step.observations.map((o) => o.source)).toEqual(

@@ -15,6 +15,7 @@ describe('replay(scenario, factual, hold("all"))', () => {
     expect(set.heldSteps).toBe(16 * 5)
     expect(set.matchedSteps).toBe(16 * 5)
     expect(set.intervention).toBe('hold(all)')
+    expect(set.trajectories).toHaveLength(16)
     for (const trajectory of set.trajectories) {
       expect(trajectory.steps.map((s) => s.action)).toEqual(factual.steps.map((s) => s.action))
       expect(trajectory.steps.map((s) => s.contextDigest)).toEqual(factual.steps.map((s) => s.contextDigest))
@@ -106,6 +107,7 @@ describe('replay of an agent changed after recording', () => {
     expect(set.heldSteps).toBe(24)
     expect(set.matchedSteps).toBe(16)
     expect(set.actionMatchRate).toBeCloseTo(2 / 3, 12)
+    expect(set.trajectories).toHaveLength(8)
     for (const trajectory of set.trajectories) {
       expect(trajectory.steps.map((s) => s.diverged ?? false)).toEqual([false, true, false])
       expect(trajectory.steps[1]!.source).toBe('held')
@@ -123,6 +125,7 @@ describe('replay of an agent changed after recording', () => {
     expect(set.actionMatchRate).toBeCloseTo(2 / 3, 12)
     const decisions = new Set(set.trajectories.map((t) => t.steps[1]!.action))
     expect(decisions).toEqual(new Set(['refund', 'escalate']))
+    expect(set.trajectories).toHaveLength(40)
     for (const trajectory of set.trajectories) {
       expect(trajectory.steps[1]).toMatchObject({ name: 'choose', source: 'policy', diverged: true })
     }
@@ -160,6 +163,7 @@ describe('replay of an agent changed after recording', () => {
       rollouts: 3,
       seed: 1,
     })
+    expect(set.trajectories).toHaveLength(3)
     for (const trajectory of set.trajectories) {
       expect(trajectory.steps.map((s) => s.source)).toEqual(['held', 'held', 'policy', 'policy'])
     }

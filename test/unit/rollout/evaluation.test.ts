@@ -14,6 +14,7 @@ const agent = defineAgent({
 describe('evaluationOf', () => {
   it("gives a trajectory the engine produced its run's context, without changing what the trajectory shows", async () => {
     const set = await runRollouts(agent, { rollouts: 3, seed: 5, concurrency: 2 })
+    expect(set.trajectories).toHaveLength(3)
     for (const trajectory of set.trajectories) {
       const evaluation = evaluationOf(trajectory)
       expect(evaluationOf(trajectory)).toBe(evaluation)

@@ -102,6 +102,7 @@ describe('a hanging agent', () => {
     })
     const set = await runRollouts(agent, { rollouts: 8, seed: 1, concurrency: 8, timeoutMs: 200 })
     expect(set.errors.map((e) => e.rollout)).toEqual([0, 1, 2, 4, 5, 6])
+    expect(set.errors.length).toBeGreaterThan(0)
     for (const { error } of set.errors) {
       expect(error).toEqual({
         kind: 'timeout',
@@ -426,6 +427,7 @@ describe('steps and tool calls in parallel', () => {
     const first = await runRollouts(agent, { rollouts: 12, seed: 3, concurrency: 6 })
     const second = await runRollouts(agent, { rollouts: 12, seed: 3, concurrency: 1 })
     expect(JSON.stringify(second)).toBe(JSON.stringify(first))
+    expect(first.trajectories).toHaveLength(12)
     for (const trajectory of first.trajectories) {
       expect(trajectory.steps.map((s) => [s.index, s.name])).toEqual([
         [0, 'a'],

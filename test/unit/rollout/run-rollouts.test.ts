@@ -68,6 +68,7 @@ describe('runRollouts: the recorded trajectory', () => {
   it('records steps, their contexts as snapshots with matching digests, and tool calls in order', async () => {
     const { agent } = chainAgent()
     const set = await runRollouts(agent.on({ steps: 3 }), { rollouts: 4, seed: 11 })
+    expect(set.trajectories).toHaveLength(4)
     for (const trajectory of set.trajectories) {
       expect(trajectory).toMatchObject({
         schema: 'vitest-causal-replay/trajectory@1',
@@ -83,6 +84,7 @@ describe('runRollouts: the recorded trajectory', () => {
         [1, 'act', 'policy'],
         [2, 'think', 'policy'],
       ])
+      expect(trajectory.steps.length).toBeGreaterThan(0)
       for (const step of trajectory.steps) {
         // The agent keeps appending to the list it passed as context; the recording must not change.
         expect(step.context).toMatchObject({ turn: step.index })

@@ -7,6 +7,11 @@ import {
   type PairedCounts,
 } from '../../../src/stats/paired-confidence-sequence.js'
 import { stepStream } from '../../../src/random/streams.js'
+import { errorRateCheck } from '../../binomial-check.js'
+
+// Every simulation below may err (miss, wrongly reject, wrongly stop) in at most 123 of 2,000
+// runs: a rate of 2α = 10% is caught with probability ~1, and exactly α = 5% fails with 0.0095.
+const WRONG_IN_2000 = errorRateCheck(2000, 0.05)
 
 const counts = (worse: number, better: number, same: number): PairedCounts => ({ worse, better, same })
 
@@ -100,7 +105,7 @@ describe('pairedConfidenceSequence', () => {
           }
         }
       }
-      expect(misses / 2000).toBeLessThanOrEqual(0.05)
+      expect(misses).toBeLessThanOrEqual(WRONG_IN_2000.limit)
     }
   })
 })
@@ -132,7 +137,7 @@ describe('the rescue e-process (logEValueBelow at 0)', () => {
           }
         }
       }
-      expect(rejections / 2000).toBeLessThanOrEqual(0.05)
+      expect(rejections).toBeLessThanOrEqual(WRONG_IN_2000.limit)
     }
   })
 })
@@ -157,7 +162,7 @@ describe('the futility e-process (logEValueAbove at −minEffect)', () => {
         }
       }
     }
-    expect(stops / 2000).toBeLessThanOrEqual(0.05)
+    expect(stops).toBeLessThanOrEqual(WRONG_IN_2000.limit)
   })
 
   it('is nondecreasing in d for the lower side and nonincreasing for the upper side', () => {

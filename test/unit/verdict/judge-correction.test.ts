@@ -6,6 +6,7 @@ import {
   correctedRates,
   judgeCorrectionPlan,
 } from '../../../src/verdict/judge-correction.js'
+import { errorRateCheck } from '../../binomial-check.js'
 
 const calibration = { sensitivity: { correct: 47, of: 50 }, specificity: { correct: 95, of: 100 } }
 
@@ -45,13 +46,18 @@ describe('judge-corrected rate gate', () => {
   })
 
   // Each model's true rate is at the bound, so every pass is a wrong pass; the calibration is drawn
-  // afresh in every run. 300 seeded runs of up to 400 looks per model.
+  // afresh in every run. 500 seeded runs of up to 400 looks per model, at most 40 wrong passes each:
+  // a corrected gate passing wrongly in 10% (2α) of one model's runs is caught with probability
+  // 0.925, and gates passing wrongly in exactly α on all five fail with 0.0077 (Bonferroni over the
+  // five models).
   test('keeps wrong passes at or below α where the uncorrected gate does not', () => {
-    const runs = 300
+    const wrongPasses = errorRateCheck(500, 0.05, { checks: NULL_MODELS.length })
+    const runs = wrongPasses.runs
     let uncorrectedWrong = 0
+    expect(NULL_MODELS).toHaveLength(5)
     for (const model of NULL_MODELS) {
       const { corrected, uncorrected } = simulateJudgeGates(model, runs, { seed: `test ${model.name}` })
-      expect(corrected.pass / runs, model.name).toBeLessThanOrEqual(0.05)
+      expect(corrected.pass, model.name).toBeLessThanOrEqual(wrongPasses.limit)
       uncorrectedWrong += uncorrected.pass
       if (model.name.startsWith('rarely ≤ 10%')) {
         // Se 0.6 under-reports the bad outcome: the uncorrected gate passes the false claim often.

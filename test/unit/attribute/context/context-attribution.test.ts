@@ -9,6 +9,8 @@ import { resolveContextAttributionOptions } from '../../../../src/attribute/cont
 import { contrastiveArms } from '../../../../src/attribute/contrastive/contrastive.js'
 import { resolveContrastiveOptions } from '../../../../src/attribute/contrastive/contrastive-options.js'
 import { formatContextAttribution } from '../../../../src/text/context-attribution.js'
+import { errorRateCheck } from '../../../binomial-check.js'
+import { once } from '../../../once.js'
 import { firstBadRun } from '../fixtures.js'
 import { INJECTED, plantedChat, plantedKeys, refunded } from '../context-fixtures.js'
 
@@ -17,45 +19,73 @@ function valid(result: ContextAttributionResult): ContextAttributionResult {
   return result
 }
 
+/** How often a family of planted contexts got its culprit right, wrong, or none, over `seeds` seeds. */
+interface CulpritTally {
+  readonly seeds: number
+  correct: number
+  wrong: number
+}
+
+// Each family is tallied once: its own test checks how often it names the right part, and one test
+// checks the wrong culprits over both.
+const SEEDS = 200
+
+const keyCulprits = once(async (): Promise<CulpritTally> => {
+  const tally = { seeds: SEEDS, correct: 0, wrong: 0 }
+  for (let seed = 0; seed < SEEDS; seed++) {
+    const planted = plantedKeys(seed)
+    const factual = await firstBadRun(planted.agent, seed, refunded)
+    const result = await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed })
+    if (seed < 5) valid(result)
+    expect(result.parts.map((part) => part.path[0])).toEqual(planted.keys)
+    const named = result.culprit?.path[0]
+    if (named === planted.keys[planted.decisive]) tally.correct++
+    else if (named !== undefined) tally.wrong++
+    expect(result.actionMatchRate).toBe(1)
+  }
+  return tally
+})
+
+const messageCulprits = once(async (): Promise<CulpritTally> => {
+  const tally = { seeds: SEEDS, correct: 0, wrong: 0 }
+  for (let seed = 0; seed < SEEDS; seed++) {
+    const planted = plantedChat(seed)
+    const factual = await firstBadRun(planted.agent, seed, refunded)
+    const result = await contextAttribution(planted.agent, factual, {
+      isBad: refunded,
+      step: 1,
+      seed,
+      refine: false,
+    })
+    expect(result.parts).toHaveLength(planted.messages)
+    expect(result.parts[0]).toMatchObject({ kind: 'system', label: 'system prompt' })
+    const named = result.culprit?.path[1]
+    if (named === planted.injectedMessage) tally.correct++
+    else if (named !== undefined) tally.wrong++
+  }
+  return tally
+})
+
 describe('contextAttribution on planted models (P(refund) 0.9 with the injected sentence, 0.05 without)', () => {
-  it('names the decisive key of a 2–6 key object context in at least 95 of 100 seeds, a wrong key in at most 5', async () => {
-    let correct = 0
-    let wrong = 0
-    for (let seed = 0; seed < 100; seed++) {
-      const planted = plantedKeys(seed)
-      const factual = await firstBadRun(planted.agent, seed, refunded)
-      const result = await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed })
-      if (seed < 5) valid(result)
-      expect(result.parts.map((part) => part.path[0])).toEqual(planted.keys)
-      const named = result.culprit?.path[0]
-      if (named === planted.keys[planted.decisive]) correct++
-      else if (named !== undefined) wrong++
-      expect(result.actionMatchRate).toBe(1)
-    }
-    expect(correct).toBeGreaterThanOrEqual(95)
-    expect(wrong).toBeLessThanOrEqual(5)
+  it('names the decisive key of a 2–6 key object context in at least 95% of 200 seeds', async () => {
+    const tally = await keyCulprits()
+    expect(tally.correct).toBeGreaterThanOrEqual(0.95 * tally.seeds)
   })
 
-  it('names the injected message of a 3–8 message AI SDK prompt in at least 95 of 100 seeds, a wrong one in at most 5', async () => {
-    let correct = 0
-    let wrong = 0
-    for (let seed = 0; seed < 100; seed++) {
-      const planted = plantedChat(seed)
-      const factual = await firstBadRun(planted.agent, seed, refunded)
-      const result = await contextAttribution(planted.agent, factual, {
-        isBad: refunded,
-        step: 1,
-        seed,
-        refine: false,
-      })
-      expect(result.parts).toHaveLength(planted.messages)
-      expect(result.parts[0]).toMatchObject({ kind: 'system', label: 'system prompt' })
-      const named = result.culprit?.path[1]
-      if (named === planted.injectedMessage) correct++
-      else if (named !== undefined) wrong++
-    }
-    expect(correct).toBeGreaterThanOrEqual(95)
-    expect(wrong).toBeLessThanOrEqual(5)
+  it('names the injected message of a 3–8 message AI SDK prompt in at least 95% of 200 seeds', async () => {
+    const tally = await messageCulprits()
+    expect(tally.correct).toBeGreaterThanOrEqual(0.95 * tally.seeds)
+  })
+
+  it('names a wrong key or message in at most 5% of the 400 seeds of both', async () => {
+    // Pooled over the two families: at most 31 wrong culprits, so a search naming a wrong part in
+    // 10% (2α) of both families' runs is caught with probability 0.925, and one erring in exactly 5%
+    // fails with 0.0067. A defect confined to one family is caught with 0.38 only; 400 seeds of each
+    // would double the runs. Observed: no wrong culprit, 200 of 200 right in each.
+    const wrongCulprits = errorRateCheck(2 * SEEDS, 0.05)
+    const tallies = await Promise.all([keyCulprits(), messageCulprits()])
+    expect(tallies.reduce((sum, tally) => sum + tally.seeds, 0)).toBe(wrongCulprits.runs)
+    expect(tallies.reduce((sum, tally) => sum + tally.wrong, 0)).toBeLessThanOrEqual(wrongCulprits.limit)
   })
 
   it('refines a message of 5–40 sentences to the injected sentence with at most 2·log2(sentences) + 2 probes', async () => {
@@ -82,27 +112,39 @@ describe('contextAttribution on planted models (P(refund) 0.9 with the injected 
     expect(found).toBeGreaterThanOrEqual(seeds - 2)
   })
 
-  it('with independent arms (crn: false), a span without the injected sentence is declared a rescue in at most 5% of runs', async () => {
+  it('with independent arms (crn: false), a span without the injected sentence is declared a rescue in at most 5% of refinements', async () => {
     // Without common random numbers a span that does not matter still differs from the intact arm
-    // by chance in every pair: the Bonferroni-adjusted probes must not call that a rescue.
+    // by chance in every pair: the Bonferroni-adjusted probes must not call that a rescue. Counted
+    // over 400 runs that refine (a run whose injected message did not rescue has no probes): at
+    // most 31 may hold a false rescue, so unadjusted probes erring in 10% of refinements (2α) are
+    // caught with probability 0.925, and a method erring in exactly 5% fails with 0.0067. Messages
+    // of 5–12 sentences (not 5–40) and arms of at most 16 rollouts (not 32: an arm of a span that
+    // does not matter runs to the end) keep the 400 refinements affordable; the adjustment must hold
+    // at any arm length.
+    const design = errorRateCheck(400, 0.05)
     let falseRescues = 0
-    const seeds = 30
-    for (let seed = 0; seed < seeds; seed++) {
-      const planted = plantedChat(seed, 5, 40)
+    let refined = 0
+    for (let seed = 0; refined < design.runs; seed++) {
+      const planted = plantedChat(seed, 5, 12)
       const factual = await firstBadRun(planted.agent, seed, refunded)
       const result = await contextAttribution(planted.agent, factual, {
         isBad: refunded,
         step: 1,
         seed,
         crn: false,
+        rollouts: 16,
       })
+      const probes = result.refinement?.probes ?? []
+      if (probes.length === 0) continue
+      refined++
       const part = result.parts.find((candidate) => candidate.path[1] === planted.injectedMessage)
-      const wrong = (result.refinement?.probes ?? []).filter(
-        (probe) => probe.rescues && !part?.text.slice(probe.span.start, probe.span.end).includes(INJECTED),
+      expect(part).toBeDefined()
+      const wrong = probes.filter(
+        (probe) => probe.rescues && !part!.text.slice(probe.span.start, probe.span.end).includes(INJECTED),
       )
       if (wrong.length > 0) falseRescues++
     }
-    expect(falseRescues).toBeLessThanOrEqual(Math.floor(0.05 * seeds))
+    expect(falseRescues).toBeLessThanOrEqual(design.limit)
   })
 
   it('abstains when the decision ignores its context: no part rescues, culprit null', async () => {
@@ -116,6 +158,7 @@ describe('contextAttribution on planted models (P(refund) 0.9 with the injected 
       expect(result.refinement).toBeNull()
       expect(result.methods.refinement).toBeNull()
       // Under common random numbers a context the policy ignores changes no pair: effects are exactly 0.
+      expect(result.parts.length).toBeGreaterThan(0)
       for (const part of result.parts) {
         expect(part).toMatchObject({ direction: 'none', evaluated: true })
         expect(part.effect.point).toBe(0)

@@ -26,7 +26,12 @@ describe('contrastive on the pivotal SCM (effects (p − 1, p − 1, 0), locus 1
       const factual = await firstBadRun(pivotal, seed)
       const result = valid(await contrastive(pivotal, factual, { isBad: returnedBad, rollouts: 32, seed }))
       if (result.locus === 1) correct++
+      // Never, not at most α: `reply` changes no outcome (its mean effect is exactly 0, below), so
+      // with common random numbers its two arms score the same rollouts and any rescue is a defect,
+      // and a correct search never fails this. A step called a rescue in 10% (2α) of runs shows in
+      // 100 with probability 1 − 0.9¹⁰⁰ > 0.9999; one in 1% of runs, with 0.63.
       expect(result.steps[2]?.direction).not.toBe('rescues')
+      expect(result.steps.length).toBeGreaterThan(0)
       for (const step of result.steps) {
         expect(step.rolloutsUsed).toBeLessThanOrEqual(32)
         effects[step.index]?.push(step.effect.point)
@@ -447,6 +452,7 @@ describe('invariants', () => {
             result.baseline.n + result.steps.reduce((sum, step) => sum + step.rolloutsUsed, 0),
           )
           expect(result.baseline.n).toBeLessThanOrEqual(rollouts)
+          expect(result.steps.length).toBeGreaterThan(0)
           for (const step of result.steps) {
             expect(step.rolloutsUsed).toBeLessThanOrEqual(rollouts)
             if (!sequential && step.evaluated) expect(step.rolloutsUsed).toBe(rollouts)
