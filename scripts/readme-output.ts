@@ -27,6 +27,7 @@ import { runCli } from '../src/cli/run.js'
 import { calledTool, check, rarely } from '../src/index.js'
 import { record, runRollouts } from '../src/entries/replay.js'
 import { formatCostLine } from '../src/text/cost.js'
+import { judgeCorrectionPlan, refuseUnpassableCorrection } from '../src/verdict/judge-correction.js'
 import { documentedRun } from '../bench/runs.js'
 import {
   FIGURE_ONLY_PAGES,
@@ -71,6 +72,7 @@ export type OutputBlock =
   | 'output:invalid-option'
   | 'output:cli-help'
   | 'output:bench-runs'
+  | 'output:judge-refusal'
 
 /**
  * Any generated block: the Quick start's, an output, an example (`example:<file>[#<region>]`) or a
@@ -310,7 +312,26 @@ export async function outputBlocks(): Promise<Record<OutputBlock, string>> {
     'output:invalid-option': fenced('', [await invalidOptionMessage()]),
     'output:cli-help': fenced('', [(await cliOutput(['--help'])).trimEnd()]),
     'output:bench-runs': benchRunsTable(),
+    'output:judge-refusal': fenced('text', [judgeRefusalMessage()]),
   }
+}
+
+/**
+ * The refusal of a judge-corrected "at most 30%" claim whose calibration (sensitivity 8/13,
+ * specificity 24/27, a new user's 40 labels) no outcome of 400 rollouts could pass.
+ */
+function judgeRefusalMessage(): string {
+  const calibration = { sensitivity: { correct: 8, of: 13 }, specificity: { correct: 24, of: 27 } }
+  try {
+    refuseUnpassableCorrection(judgeCorrectionPlan(calibration, 0.3, 0.05), {
+      direction: 'atMost',
+      bound: 0.3,
+      maxRollouts: 400,
+    })
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('The judge pre-flight let an unpassable calibration through.')
 }
 
 /** The error `runRollouts` throws for a misspelled budget option. */
