@@ -25,9 +25,9 @@ export interface MeanScoreOptions {
  * - 0/1 scores only: the Clopper–Pearson interval of their sum — the data are Bernoulli, a bootstrap
  *   at k = 0 or k = n would report zero width, and Wilson's interval covers less than its level
  *   near 0 and 1;
- * - all other equal scores (or just one): Wilson on the fractional sum Σ scores of n — a conservative
- *   score interval, since a variable in [0, 1] with mean μ has variance at most μ(1 − μ) — where
- *   a bootstrap or CLT interval would again have zero width;
+ * - all other equal scores (or just one): Wilson on the fractional sum Σ scores of n — a
+ *   conservative score interval, since a variable in [0, 1] with mean μ has variance at most
+ *   μ(1 − μ) — where a bootstrap or CLT interval would again have zero width;
  * - otherwise the seeded percentile bootstrap (default) or the CLT interval, clamped to [0, 1].
  *
  * Throws on a score outside [0, 1] or not a number.
