@@ -39,7 +39,7 @@ export interface BinomialCheckOptions {
 }
 
 /** P(X = k) for X ~ Binomial(n, p), through log-gamma (exact to rounding for the n of a test suite). */
-function binomialProbability(k: number, n: number, p: number): number {
+export function binomialProbability(k: number, n: number, p: number): number {
   if (p <= 0) return k === 0 ? 1 : 0
   if (p >= 1) return k === n ? 1 : 0
   return Math.exp(

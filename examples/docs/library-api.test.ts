@@ -19,14 +19,14 @@ test('the overview runs: rates, a recorded run, a replay, contrastive and Shaple
   const isBad = calledTool('issue_refund')
   // #region overview
   const set = await runRollouts(agent, { rollouts: 100, seed: 1, concurrency: 8 })
-  const refundRate = set.rate(calledTool('issue_refund')) // Estimate { point, low, high, successes, n, confidence, method: 'wilson' }
+  const refundRate = set.rate(calledTool('issue_refund')) // Estimate { point, low, high, successes, n, confidence, method: 'clopper-pearson' }
   const failed = set.errors // rollouts that threw, timed out or looped, with their messages
   const factual = await record(agent, { seed: 1, rollout: 8 }) // rollout 8 again, byte for byte
   const redrawn = await replay(agent, factual, resample(1), { rollouts: 32, seed: 7 }) // P(outcome | do(resample step 1))
   const effects = await contrastive(agent, factual, { isBad, rollouts: 32 }) // per-step effects and the causal locus
   const credit = await shapley(agent, factual, { isBad }) // credit split for interacting steps
   // #endregion
-  expect(refundRate.method).toBe('wilson')
+  expect(refundRate.method).toBe('clopper-pearson')
   expect(failed).toEqual([])
   expect(factual).toEqual(set.trajectories[8])
   expect(isBad(factual)).toBe(true)

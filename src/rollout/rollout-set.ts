@@ -1,6 +1,6 @@
+import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Estimate, Interval } from '../stats/estimate.js'
 import { meanScoreInterval, type MeanScoreOptions } from '../stats/mean-score.js'
-import { wilson } from '../stats/wilson.js'
 import type { RolloutError, Trajectory } from '../trajectory/schema.js'
 import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
@@ -48,9 +48,9 @@ export class RolloutSet {
   }
 
   /**
-   * The rate at which `predicate` holds over completed rollouts, with a Wilson interval at
-   * `confidence` (default 0.95). Error outcomes are not in `n`; see `errors`. An async predicate
-   * (an LLM judge) gives a promise.
+   * The rate at which `predicate` holds over completed rollouts, with a Clopper–Pearson interval at
+   * `confidence` (default 0.95), which covers the rate at least that often whatever it is. Error
+   * outcomes are not in `n`; see `errors`. An async predicate (an LLM judge) gives a promise.
    */
   rate(predicate: (trajectory: Trajectory) => boolean, confidence?: number): Estimate
   rate(predicate: Predicate, confidence?: number): Estimate | Promise<Estimate>
@@ -66,7 +66,7 @@ export class RolloutSet {
           rollout: (completed[i] as Trajectory).rollout,
         }),
       )
-      return wilson(holds.filter(Boolean).length, holds.length, confidence)
+      return clopperPearson(holds.filter(Boolean).length, holds.length, confidence)
     }
     if (verdicts.some(isPromiseLike))
       return Promise.all(verdicts.map((verdict) => Promise.resolve(verdict))).then(count)
@@ -75,8 +75,9 @@ export class RolloutSet {
 
   /**
    * The mean outcome score over completed rollouts with its interval: a seeded percentile bootstrap
-   * by default (`options.method: 'clt'` for the CLT), Wilson when the scores are all 0/1 or all
-   * equal, where a bootstrap would collapse to zero width. Scores must lie in [0, 1].
+   * by default (`options.method: 'clt'` for the CLT), Clopper–Pearson when the scores are all 0/1,
+   * Wilson when they are all equal, where a bootstrap would collapse to zero width. Scores must lie
+   * in [0, 1].
    */
   meanScore(scorer: Scorer, options: MeanScoreOptions = {}): Promise<Interval> {
     const scoreOf = (outcome: number | ScoredOutcome) =>

@@ -19,8 +19,8 @@ export interface BootstrapOptions {
  * 1 − α/2 quantiles of those means (linear interpolation between order statistics, R's type 7).
  * Deterministic for a given seed. It assumes nothing about the distribution, but it cannot be wider
  * than the data: on all-equal values it has zero width, and on 0/1 data at k = 0 or k = n it
- * collapses — use `meanScoreInterval`, which falls back to Wilson there. Throws on an empty sample
- * or a non-finite value.
+ * collapses — use `meanScoreInterval`, which falls back to Clopper–Pearson there. Throws on an
+ * empty sample or a non-finite value.
  */
 export function bootstrapMean(values: readonly number[], options: BootstrapOptions = {}): Interval {
   const { resamples = 2000, confidence = 0.95, seed = 0 } = options

@@ -1,4 +1,5 @@
 import { bootstrapMean } from './bootstrap.js'
+import { clopperPearson } from './clopper-pearson.js'
 import { cltMean } from './clt.js'
 import type { Interval } from './estimate.js'
 import { assertConfidence } from './validate.js'
@@ -20,12 +21,13 @@ export interface MeanScoreOptions {
  * Interval for the mean of outcome scores in [0, 1], one per rollout. Picks the method so the
  * interval never collapses to zero width where a fixed design would not:
  *
- * - no scores: [0, 1] (nothing is known), method 'wilson';
- * - 0/1 scores only: the Wilson interval of their sum — the data are Bernoulli, and a bootstrap at
- *   k = 0 or k = n would report zero width;
- * - all scores equal (or just one): Wilson on the fractional sum Σ scores of n — a conservative
- *   score interval, since a variable in [0, 1] with mean μ has variance at most μ(1 − μ) — where
- *   a bootstrap or CLT interval would again have zero width;
+ * - no scores: [0, 1] (nothing is known), method 'clopper-pearson';
+ * - 0/1 scores only: the Clopper–Pearson interval of their sum — the data are Bernoulli, a bootstrap
+ *   at k = 0 or k = n would report zero width, and Wilson's interval covers less than its level
+ *   near 0 and 1;
+ * - all other equal scores (or just one): Wilson on the fractional sum Σ scores of n — a
+ *   conservative score interval, since a variable in [0, 1] with mean μ has variance at most
+ *   μ(1 − μ) — where a bootstrap or CLT interval would again have zero width;
  * - otherwise the seeded percentile bootstrap (default) or the CLT interval, clamped to [0, 1].
  *
  * Throws on a score outside [0, 1] or not a number.
@@ -38,9 +40,11 @@ export function meanScoreInterval(scores: readonly number[], options: MeanScoreO
     throw new RangeError(`meanScoreInterval: scores[${bad}] is ${scores[bad]}, not a score in [0, 1]`)
   const n = scores.length
   const sum = scores.reduce((total, score) => total + score, 0)
-  const binary = scores.every((score) => score === 0 || score === 1)
-  const allEqual = scores.every((score) => score === scores[0])
-  if (binary || allEqual) {
+  if (scores.every((score) => score === 0 || score === 1)) {
+    const { point, low, high } = clopperPearson(sum, n, confidence)
+    return { point, low, high, confidence, method: 'clopper-pearson' }
+  }
+  if (scores.every((score) => score === scores[0])) {
     const { point, low, high } = wilson(sum, n, confidence)
     return { point, low, high, confidence, method: 'wilson' }
   }

@@ -59,9 +59,9 @@ export function confidenceLevel(confidence: number): string {
 }
 
 /**
- * A rate's interval with its level and method: "95% Wilson CI 15.8%–32.2%"; a confidence sequence
- * reads "90% anytime-valid confidence sequence 14.3%–66.0%", since it is not a fixed-sample CI: it
- * holds at whatever rollout a sequential test stopped.
+ * A rate's interval with its level and method: "95% Clopper–Pearson CI 15.2%–32.5%"; a confidence
+ * sequence reads "90% anytime-valid confidence sequence 14.3%–66.0%", since it is not a
+ * fixed-sample CI: it holds at whatever rollout a sequential test stopped.
  */
 export function rateIntervalText(interval: {
   readonly low: number
@@ -101,7 +101,7 @@ const METHOD_NAMES: Record<IntervalMethod, string> = {
   'rogan-gladen': 'judge-corrected (Rogan–Gladen) confidence sequence',
 }
 
-/** How a message names an interval method: "Wilson", "Clopper–Pearson", "Newcombe". */
+/** How a message names an interval method: "Clopper–Pearson", "Wilson", "Newcombe". */
 export function methodName(method: IntervalMethod): string {
   return METHOD_NAMES[method]
 }

@@ -60,9 +60,9 @@ export function summaryTally(rows: readonly SummaryRow[]): string {
 }
 
 /**
- * "23.0% [15.8%–32.2%] 95% Wilson", "36.4% [14.3%–66.0%] 90% confidence sequence": each row names
- * its own level, since a sequential gate's rate carries its test's anytime-valid interval (each
- * end one-sided at the claim's level) where a fixed-sample gate's carries a 95% CI.
+ * "23.0% [15.2%–32.5%] 95% Clopper–Pearson", "36.4% [14.3%–66.0%] 90% confidence sequence": each
+ * row names its own level, since a sequential gate's rate carries its test's anytime-valid interval
+ * (each end one-sided at the claim's level) where a fixed-sample gate's carries a 95% CI.
  */
 export function rateText(rate: Estimate): string {
   if (rate.n === 0) return NO_ROLLOUT_COMPLETED
@@ -95,8 +95,8 @@ const JUDGE_CORRECTED_NOTE =
   "judge-corrected: the true rate estimated from a calibrated judge's answers (Rogan–Gladen), its interval widened for the calibration's uncertainty (union bound with Clopper–Pearson)"
 
 /**
- * What the rate column shows: the rate ("23.0% [15.8%–32.2%] 95% Wilson"), or for a score gate its
- * mean with its sequence ("mean 0.72 [0.61–0.8] 90% betting confidence sequence, ≥ 0.8").
+ * What the rate column shows: the rate ("23.0% [15.2%–32.5%] 95% Clopper–Pearson"), or for a score
+ * gate its mean with its sequence ("mean 0.72 [0.61–0.8] 90% betting confidence sequence, ≥ 0.8").
  */
 export function valueText(row: SummaryRow): string {
   const score = row.score

@@ -183,11 +183,11 @@ export function toleranceText(comparison: BaselineComparison): string {
 }
 
 /**
- * "observed 23/100 rollouts (23.0%, 95% Wilson CI 15.8%–32.2%)  → fail". A sequential gate's rate
- * is read where its test stopped, so its point leans toward the verdict; the line says so, and its
- * interval is the anytime-valid confidence sequence, which holds at that stop. With no rollout
- * scored it says why: "observed: no rollout completed: cassette miss on step 0 "model#1"  → fail"
- * (not 0/0).
+ * "observed 23/100 rollouts (23.0%, 95% Clopper–Pearson CI 15.2%–32.5%)  → fail". A sequential
+ * gate's rate is read where its test stopped, so its point leans toward the verdict; the line says
+ * so, and its interval is the anytime-valid confidence sequence, which holds at that stop. With no
+ * rollout scored it says why: "observed: no rollout completed: cassette miss on step 0 "model#1"
+ * → fail" (not 0/0).
  */
 function observedLine(verdict: Verdict): string {
   if (verdict.gate === 'score') return observedScoreLine(verdict)

@@ -1,5 +1,5 @@
 import type { Scenario } from '../agent/types.js'
-import { wilson } from '../stats/wilson.js'
+import { clopperPearson } from '../stats/clopper-pearson.js'
 import {
   comparePairedWithBaseline,
   compareWithBaseline,
@@ -65,7 +65,7 @@ export async function runBaselineGate(
       ? sampling.end
       : 'completed'
 
-  const observed = wilson(tally.successes, tally.n, options.confidence)
+  const observed = clopperPearson(tally.successes, tally.n, options.confidence)
   const entry: BaselineEntry = {
     rate: tally.n === 0 ? 0 : tally.successes / tally.n,
     successes: tally.successes,
@@ -141,7 +141,7 @@ export async function runBaselineGate(
       file: target.displayFile,
       key: target.key,
       status,
-      stored: previous === null ? null : wilson(previous.successes, previous.n, options.confidence),
+      stored: previous === null ? null : clopperPearson(previous.successes, previous.n, options.confidence),
       storedSeed: previous?.seed ?? null,
       storedFor: previous === null ? null : { agent: previous.agent, predicate: previous.predicate },
       difference,

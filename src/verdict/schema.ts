@@ -360,7 +360,7 @@ export type ScoreStanding = z.infer<typeof ScoreStandingSchema>
  * The verdict of `scoreAtLeast` / `scoreAtMost`: an anytime-valid sequential test of a bounded
  * mean score (betting) against a threshold, stopped at its first answer or at `maxRollouts`.
  * `observed` is the share of completed rollouts that scored on the claim's side of the threshold
- * (Wilson), shown beside the mean.
+ * (Clopper–Pearson), shown beside the mean.
  */
 export const ScoreVerdictSchema = z.object({
   gate: z.literal('score'),

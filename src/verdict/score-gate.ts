@@ -1,7 +1,7 @@
 import type { Scenario } from '../agent/types.js'
 import { BETTING_METHOD, bettingLogWealthPath, bettingMeanTest } from '../stats/betting-mean-test.js'
+import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
-import { wilson } from '../stats/wilson.js'
 import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedScoreGate } from './options.js'
@@ -65,7 +65,7 @@ export async function runScoreGate(
     claim: direction === 'atLeast' ? 'scoreAtLeast' : 'scoreAtMost',
     kind,
     ...tallyFields(subject, options, tally, sampling),
-    observed: wilson(tally.good, tally.n, options.confidence),
+    observed: clopperPearson(tally.good, tally.n, options.confidence),
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     score: {
       threshold,

@@ -388,12 +388,12 @@ function fitsAnnotation(text: string): boolean {
 }
 
 /**
- * "fail: call transfer_funds in 2/2 rollouts, 100.0% [34.2%–100.0%] (95% Wilson); causal locus:
- * step 2 (model#3)", within the annotation limits (`numbers` is " in 2/2 rollouts, …" or ": no rollout
- * completed", or such texts from the most said to the least). The numbers are never cut (a cut
- * interval reads as another number, in the message and in the attachment's file name): a shorter
- * text of them is taken first, then the predicate's label gives way, at its end, then the step's
- * name, then the locus.
+ * "fail: call transfer_funds in 2/2 rollouts, 100.0% [15.8%–100.0%] (95% Clopper–Pearson); causal
+ * locus: step 2 (model#3)", within the annotation limits (`numbers` is " in 2/2 rollouts, …" or
+ * ": no rollout completed", or such texts from the most said to the least). The numbers are never
+ * cut (a cut interval reads as another number, in the message and in the attachment's file name): a
+ * shorter text of them is taken first, then the predicate's label gives way, at its end, then the
+ * step's name, then the locus.
  */
 export function annotationMessage(
   verdict: string,

@@ -1,7 +1,7 @@
 import { deriveSeed } from '../../random/streams.js'
 import type { Plan } from '../../rollout/plan.js'
 import { PAIRED_E_PROCESS_METHOD } from '../../stats/paired-confidence-sequence.js'
-import { holm, wilson, type Estimate, type Interval } from '../../stats/index.js'
+import { clopperPearson, holm, type Estimate, type Interval } from '../../stats/index.js'
 import type { Trajectory } from '../../trajectory/schema.js'
 import type { ContextAttributionResult } from '../context-schema.js'
 import type { ContrastiveResult, ContrastiveStep } from '../schema.js'
@@ -289,10 +289,14 @@ export class PairedArms {
     }
   }
 
-  /** P(bad | arm) over its scored rollouts, Wilson's interval. */
+  /**
+   * P(bad | arm) over its scored rollouts, with the Clopper–Pearson interval: it holds its level at
+   * every rate, where Wilson's dips under it near 0 and 1, which is where arms that rescue or
+   * reproduce a failure live.
+   */
   rate(arm: Arm): Estimate {
     const { bad, n } = arm.scored()
-    return wilson(bad, n, this.settings.confidence)
+    return clopperPearson(bad, n, this.settings.confidence)
   }
 
   /** The run a result explains: agent, factual handle and replay seed. */
@@ -324,7 +328,7 @@ export class PairedArms {
       confidence,
       correction: 'holm',
       methods: {
-        proportion: 'wilson',
+        proportion: 'clopper-pearson',
         effect: this.kind === 'sequential' ? sequentialEffectMethod : comparisonMethod(this.kind),
         sequential: sequential
           ? `${PAIRED_E_PROCESS_METHOD}: looks every ${batchSize} rollouts; an arm stops on a Holm-significant rescue, on a worsening, or once effects of ±${minEffect} or more are ruled out${sequentialRules}`

@@ -81,7 +81,9 @@ describe('renderReportHtml of the support agent on the injected ticket', () => {
     expect(headline.replace(/\s+/g, ' ')).toContain(
       `Resampling step 1 rescues ${pct(1 - locus.pBad.point)} of ${locus.pBad.n} replays`,
     )
-    expect(headline).toContain(`95% Wilson CI ${pct(1 - locus.pBad.high)}–${pct(1 - locus.pBad.low)}`)
+    expect(headline).toContain(
+      `95% Clopper–Pearson CI ${pct(1 - locus.pBad.high)}–${pct(1 - locus.pBad.low)}`,
+    )
     expect(headline).toContain(`vs replay fidelity ${pct(fidelity.point)}`)
   })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { defineAgent, type Trajectory } from '../../../src/index.js'
 import { RolloutSet, runRollouts } from '../../../src/entries/replay.js'
-import { wilson } from '../../../src/stats/index.js'
+import { clopperPearson } from '../../../src/stats/index.js'
 
 function trajectory(rollout: number, output: string | undefined, error?: Trajectory['error']): Trajectory {
   return {
@@ -32,16 +32,16 @@ const set = new RolloutSet(
 const isBad = (t: Trajectory) => t.output === 'bad'
 
 describe('RolloutSet.rate', () => {
-  it('rates completed rollouts only, with a Wilson interval', () => {
-    expect(set.rate(isBad)).toEqual(wilson(3, 5, 0.95))
+  it('rates completed rollouts only, with a Clopper–Pearson interval', () => {
+    expect(set.rate(isBad)).toEqual(clopperPearson(3, 5, 0.95))
     expect(set.rate(isBad)).toMatchObject({
       successes: 3,
       n: 5,
       point: 0.6,
-      method: 'wilson',
+      method: 'clopper-pearson',
       confidence: 0.95,
     })
-    expect(set.rate(isBad, 0.8)).toEqual(wilson(3, 5, 0.8))
+    expect(set.rate(isBad, 0.8)).toEqual(clopperPearson(3, 5, 0.8))
   })
 
   it('never calls the predicate on an error outcome', () => {

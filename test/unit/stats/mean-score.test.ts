@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest'
 import { bootstrapMean } from '../../../src/stats/bootstrap.js'
+import { clopperPearson } from '../../../src/stats/clopper-pearson.js'
 import { meanScoreInterval } from '../../../src/stats/mean-score.js'
 import { wilson } from '../../../src/stats/wilson.js'
 
 describe('meanScoreInterval', () => {
-  it('uses Wilson on the sum for 0/1 scores, where a bootstrap at k = 0 or k = n has zero width', () => {
+  it('uses Clopper–Pearson on the sum for 0/1 scores, where a bootstrap at k = 0 or k = n has zero width', () => {
     const zeros = Array.from({ length: 10 }, () => 0)
-    expect(meanScoreInterval(zeros)).toMatchObject({ point: 0, low: 0, method: 'wilson' })
-    expect(meanScoreInterval(zeros).high).toBeCloseTo(0.2775, 4)
+    expect(meanScoreInterval(zeros)).toMatchObject({ point: 0, low: 0, method: 'clopper-pearson' })
+    // Newcombe (1998), method 5: 0/10 gives [0, 0.3085].
+    expect(meanScoreInterval(zeros).high).toBeCloseTo(0.3085, 4)
     const mixed = [1, 0, 0, 1, 0, 0, 0, 0, 0, 0]
-    expect(meanScoreInterval(mixed)).toMatchObject({ low: wilson(2, 10).low, high: wilson(2, 10).high })
+    const exact = clopperPearson(2, 10, 0.9)
+    expect(meanScoreInterval(mixed, { confidence: 0.9 })).toEqual({
+      point: 0.2,
+      low: exact.low,
+      high: exact.high,
+      confidence: 0.9,
+      method: 'clopper-pearson',
+    })
   })
 
   it('uses Wilson on the fractional sum for all-equal scores', () => {

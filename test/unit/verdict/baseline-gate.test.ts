@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { clopperPearson } from '../../../src/stats/clopper-pearson.js'
 import { baselinePath, BaselineFileSchema } from '../../../src/verdict/baseline-file.js'
 import type { UpdateState } from '../../../src/verdict/baseline-file.js'
 import { runBaselineGate } from '../../../src/verdict/baseline-gate.js'
@@ -50,6 +51,11 @@ describe('runBaselineGate', () => {
     expect(again.verdict.baseline.difference!.point).toBe(0)
     expect(again.verdict.baseline.finding).toBe('reproduced')
     expect(entry.outcomes).toHaveLength(100)
+    // Both rates are printed with Clopper–Pearson's interval, whose coverage
+    // test/unit/stats/fixed-rate-coverage.test.ts checks.
+    const exact = clopperPearson(entry.successes, entry.n, 0.95)
+    expect(again.verdict.observed).toEqual(exact)
+    expect(again.verdict.baseline.stored).toEqual(exact)
   })
 
   it('fails a 17-point regression (23% → 40%) at 100 rollouts with tolerance 0.05', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { check, defineAgent, scoresAtLeast, scoresAtMost, type Trajectory } from '../../../src/index.js'
 import { bettingLogWealthPath } from '../../../src/stats/betting-mean-test.js'
+import { clopperPearson } from '../../../src/stats/clopper-pearson.js'
 import type { ResolvedScoreGate } from '../../../src/verdict/options.js'
 import { ArtifactSchema, VerdictSchema } from '../../../src/verdict/schema.js'
 import { runScoreGate, scoreDecision, type ScoreSubject } from '../../../src/verdict/score-gate.js'
@@ -82,12 +83,9 @@ describe('runScoreGate', () => {
     expect(await isBad(failing!)).toBe(true)
     expect(verdict.score.lowest).toBe(lowest)
     expect(verdict.score.highest).toBe(Math.max(...gateScores))
-    // The share that scored ≥ 0.8, by Wilson.
-    expect(verdict.observed).toMatchObject({
-      successes: gateScores.filter((score) => score >= 0.8).length,
-      n: gateScores.length,
-      method: 'wilson',
-    })
+    // The share that scored ≥ 0.8, by Clopper–Pearson.
+    const good = gateScores.filter((score) => score >= 0.8).length
+    expect(verdict.observed).toEqual(clopperPearson(good, gateScores.length, 0.95))
   })
 
   it('stops at the first look where the wealth path reaches 1/α, scoring in rollout order', async () => {

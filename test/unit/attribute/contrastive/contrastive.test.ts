@@ -7,6 +7,7 @@ import { record } from '../../../../src/entries/replay.js'
 import { InvalidOptionError } from '../../../../src/entries/errors.js'
 import { accountOf } from '../../../../src/rollout/budget.js'
 import { formatContrastive } from '../../../../src/text/attribution.js'
+import { clopperPearson } from '../../../../src/stats/clopper-pearson.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from '../fixtures.js'
@@ -59,7 +60,7 @@ describe('contrastive on the pivotal SCM (effects (p − 1, p − 1, 0), locus 1
     expect(result.factual).toEqual({ seed: 3, rollout: factual.rollout })
     expect(result.baseline.point).toBe(1)
     expect(result.methods).toMatchObject({
-      proportion: 'wilson',
+      proportion: 'clopper-pearson',
       effect: 'anytime-valid confidence sequence, intersected over the looks',
     })
     expect(result.methods.sequential).toMatch(/e-process/)
@@ -106,8 +107,15 @@ describe('modes', () => {
     const paired = valid(
       await contrastive(pivotal, factual, { isBad: returnedBad, seed: 8, sequential: false, rollouts: 20 }),
     )
-    expect(paired.methods).toEqual({ proportion: 'wilson', effect: 'tango-corrected', sequential: null })
+    expect(paired.methods).toEqual({
+      proportion: 'clopper-pearson',
+      effect: 'tango-corrected',
+      sequential: null,
+    })
     expect(paired.steps.map((step) => step.rolloutsUsed)).toEqual([20, 20, 20])
+    // The replay fidelity and P(bad) per arm: Clopper–Pearson at the attribution's level.
+    for (const rate of [paired.baseline, ...paired.steps.map((step) => step.pBad)])
+      expect(rate).toEqual(clopperPearson(rate.successes, rate.n, paired.confidence))
     expect(paired.rolloutsUsed).toBe(80)
     expect(paired.steps.every((step) => step.effect.method === 'tango-corrected')).toBe(true)
     expect(paired.locus).toBe(1)
