@@ -241,6 +241,7 @@ describe('contextAttribution: budget, determinism and the fixed-sample variant',
       }),
     )
     expect(fixed.methods).toMatchObject({ effect: 'tango-corrected', sequential: null })
+    expect(fixed.parts).toHaveLength(planted.messages)
     expect(fixed.parts.every((part) => part.rolloutsUsed === 32)).toBe(true)
     expect(fixed.culprit?.text).toBe(INJECTED)
     const independent = valid(

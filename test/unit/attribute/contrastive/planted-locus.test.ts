@@ -76,6 +76,7 @@ const plantedLoci = once(async (): Promise<PlantedTally> => {
     else if (result.locus !== null && result.locus > scm.locus) tally.pastPivot++
     if (scm.recoveries.length > 0) tally.withTail++
     if (result.search === 'binary') tally.binary++
+    expect(result.steps).toHaveLength(scm.length)
     expect(result.steps.every((step) => step.rolloutsUsed <= 32)).toBe(true)
   }
   return tally
