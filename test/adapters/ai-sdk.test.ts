@@ -190,6 +190,7 @@ describe.each([
     const limited = await runRollouts(rateLimited, { rollouts: 2, seed: 1 })
     expect(limited.errors).toHaveLength(2)
     expect(limited.errors[0]?.error.message).toMatch(/Too Many Requests/)
+    expect(limited.trajectories).toHaveLength(2)
     expect(limited.trajectories.every((trajectory) => trajectory.steps.length === 0)).toBe(true)
 
     // Throws on a quarter of the seeds: which rollouts fail is known in advance from the seeds.
@@ -254,6 +255,7 @@ describe.each([
     for (const options of calls.filter((options) => !decideCalls.includes(options))) {
       expect(userTextOf(options)).not.toContain('SYSTEM NOTE')
     }
+    expect(edited.trajectories).toHaveLength(32)
     expect(edited.trajectories.every((trajectory) => trajectory.steps[1]?.source === 'edited')).toBe(true)
     // The edit carries the injection's effect: P(refund) 0.6 instead of 0.02.
     expect(edited.rate(refunded).point).toBeGreaterThan(0.3)
@@ -552,6 +554,7 @@ describe('AI SDK adapter: recordings', () => {
       const factual = await readTrajectory(file)
       const replayed = await replay(agent, factual, hold('all'), { rollouts: 4, tools: 'recorded' })
       expect(replayed.actionMatchRate).toBe(1)
+      expect(replayed.trajectories).toHaveLength(4)
       expect(replayed.trajectories.every((trajectory) => trajectory.output === factual.output)).toBe(true)
     }
   })

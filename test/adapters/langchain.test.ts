@@ -128,6 +128,7 @@ describe.each([
     }
     const edited = await replay(agent, factual, editContext(1, inject), { rollouts: 32, seed: 6 })
     expect(edited.errors).toEqual([])
+    expect(edited.trajectories).toHaveLength(32)
     expect(edited.trajectories.every((trajectory) => trajectory.steps[1]?.source === 'edited')).toBe(true)
     // The edit carries the injection's effect: P(refund) 0.6 instead of 0.02.
     expect(edited.rate(refunded).point).toBeGreaterThan(0.3)

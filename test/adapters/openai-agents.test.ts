@@ -234,6 +234,7 @@ describe.each([
     for (const request of requests.filter((request) => !decide.includes(request))) {
       expect(userTextOf(request)).not.toContain('SYSTEM NOTE')
     }
+    expect(edited.trajectories).toHaveLength(32)
     expect(edited.trajectories.every((trajectory) => trajectory.steps[1]?.source === 'edited')).toBe(true)
     expect(edited.rate(refunded).point).toBeGreaterThan(0.3)
   })
@@ -439,6 +440,7 @@ describe('Agents SDK adapter: recordings', () => {
       const factual = await readTrajectory(file)
       const replayed = await replay(agent, factual, hold('all'), { rollouts: 4, tools: 'recorded' })
       expect(replayed.actionMatchRate).toBe(1)
+      expect(replayed.trajectories).toHaveLength(4)
       expect(replayed.trajectories.every((trajectory) => trajectory.output === factual.output)).toBe(true)
     }
   })

@@ -85,6 +85,7 @@ describe('cassettes in a Vitest project', () => {
     expect(coldMessage).not.toMatch(/from the cassette/)
     const entries = await entriesOf(SUPPORT_CASSETTE)
     const steps = Object.values(entries)
+    expect(steps.length).toBeGreaterThan(0)
     expect(steps.every((entry) => entry.kind === 'step' && entry.model === 'sim-support-1')).toBe(true)
     // Keys are written sorted.
     expect(Object.keys(entries)).toEqual(Object.keys(entries).sort())

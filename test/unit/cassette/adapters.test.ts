@@ -123,6 +123,7 @@ describe.each([
       const first = await run(cold)
       const coldCalls = counter.calls
       expect(coldCalls).toBeGreaterThan(0)
+      expect(first.flatMap((t) => t.steps).length).toBeGreaterThan(0)
       expect(first.flatMap((t) => t.steps).every((step) => step.cassette === 'miss')).toBe(true)
       await cold?.save()
 
@@ -131,6 +132,7 @@ describe.each([
       const second = await run(warm)
       expect(counter.calls).toBe(0)
       expect(warm?.counts).toEqual({ hits: coldCalls, reused: 0, misses: 0 })
+      expect(second.flatMap((t) => t.steps)).toHaveLength(first.flatMap((t) => t.steps).length)
       expect(second.flatMap((t) => t.steps).every((step) => step.cassette === 'hit')).toBe(true)
       // The streaming agents answer with the text streamed by the last call: a hit streamed it again.
       expect(second.map((t) => t.output)).toEqual(first.map((t) => t.output))

@@ -136,6 +136,7 @@ describe('the cassette in the engine', () => {
     `)
     // Unchanged, offline replays everything.
     const same = await runRollouts(withCassette(countedAgent(calls), offline), { rollouts: 2, seed: 1 })
+    expect(same.trajectories).toHaveLength(2)
     expect(same.trajectories.every((t) => t.error === undefined)).toBe(true)
     expect(calls).toEqual({})
   })
@@ -151,7 +152,9 @@ describe('the cassette in the engine', () => {
     const refresh = await openCassette(file, { mode: 'refresh' })
     const set = await runRollouts(withCassette(countedAgent(calls), refresh), { rollouts: 3, seed: 2 })
     expect(calls).toEqual({ decide: 3, reply: 3 })
-    expect(set.trajectories.flatMap((t) => t.steps.slice(1)).every((s) => s.cassette === 'miss')).toBe(true)
+    const recorded = set.trajectories.flatMap((t) => t.steps.slice(1))
+    expect(recorded).toHaveLength(6)
+    expect(recorded.every((s) => s.cassette === 'miss')).toBe(true)
     await refresh?.save()
     // Same seed, same draws: the overwritten entries are the same bytes.
     expect(await readFile(file, 'utf8')).toBe(before)

@@ -45,6 +45,9 @@ describe('pass^k in a verdict', () => {
 
   it('leaves out a k above the completed rollouts, and reports none with passK: []', async () => {
     const few = await check(flaky, never(returnedBad, { rollouts: 5, seed: 1, attribute: false }))
+    // Of the default k (1, 3, 8), only 1 is within the rollouts the failing gate completed.
+    expect(few.verdict.observed.n).toBeLessThan(3)
+    expect(few.verdict.passK?.values.map((value) => value.k)).toEqual([1])
     expect(few.verdict.passK?.values.every((value) => value.k <= few.verdict.observed.n)).toBe(true)
     const none = await check(
       flaky,

@@ -9,7 +9,7 @@ import { resolveContextAttributionOptions } from '../../../../src/attribute/cont
 import { contrastiveArms } from '../../../../src/attribute/contrastive/contrastive.js'
 import { resolveContrastiveOptions } from '../../../../src/attribute/contrastive/contrastive-options.js'
 import { formatContextAttribution } from '../../../../src/text/context-attribution.js'
-import { errorRateCheck } from '../../../binomial-check.js'
+import { coverageCheck, errorRateCheck } from '../../../binomial-check.js'
 import { once } from '../../../once.js'
 import { firstBadRun } from '../fixtures.js'
 import { INJECTED, plantedChat, plantedKeys, refunded } from '../context-fixtures.js'
@@ -26,16 +26,23 @@ interface CulpritTally {
   wrong: number
 }
 
-// Each family is tallied once: its own test checks how often it names the right part, and one test
-// checks the wrong culprits over both.
-const SEEDS = 200
+// Each family is tallied once, on enough seeds that its own tests catch a defect in that family
+// alone: its accuracy, and its wrong culprits.
+const SEEDS = 400
 
 const keyCulprits = once(async (): Promise<CulpritTally> => {
   const tally = { seeds: SEEDS, correct: 0, wrong: 0 }
   for (let seed = 0; seed < SEEDS; seed++) {
     const planted = plantedKeys(seed)
     const factual = await firstBadRun(planted.agent, seed, refunded)
-    const result = await contextAttribution(planted.agent, factual, { isBad: refunded, step: 1, seed })
+    // The culprit part is chosen before any refinement, which only narrows it to a span (tested on
+    // messages below): without it, 400 seeds cost what 200 did.
+    const result = await contextAttribution(planted.agent, factual, {
+      isBad: refunded,
+      step: 1,
+      seed,
+      refine: false,
+    })
     if (seed < 5) valid(result)
     expect(result.parts.map((part) => part.path[0])).toEqual(planted.keys)
     const named = result.culprit?.path[0]
@@ -67,25 +74,33 @@ const messageCulprits = once(async (): Promise<CulpritTally> => {
 })
 
 describe('contextAttribution on planted models (P(refund) 0.9 with the injected sentence, 0.05 without)', () => {
-  it('names the decisive key of a 2–6 key object context in at least 95% of 200 seeds', async () => {
+  // Each family's accuracy: at least 391 of 400 seeds name the planted part, which catches 96%
+  // accuracy with probability 0.960 and fails 99% with 0.0078. Observed: 400 of 400 in each.
+  it('names the decisive key of a 2–6 key object context in at least 99% of 400 seeds', async () => {
+    const accuracy = coverageCheck(SEEDS, 0.99)
     const tally = await keyCulprits()
-    expect(tally.correct).toBeGreaterThanOrEqual(0.95 * tally.seeds)
+    expect(tally.seeds).toBe(accuracy.runs)
+    expect(tally.correct).toBeGreaterThanOrEqual(accuracy.limit)
   })
 
-  it('names the injected message of a 3–8 message AI SDK prompt in at least 95% of 200 seeds', async () => {
+  it('names the injected message of a 3–8 message AI SDK prompt in at least 99% of 400 seeds', async () => {
+    const accuracy = coverageCheck(SEEDS, 0.99)
     const tally = await messageCulprits()
-    expect(tally.correct).toBeGreaterThanOrEqual(0.95 * tally.seeds)
+    expect(tally.seeds).toBe(accuracy.runs)
+    expect(tally.correct).toBeGreaterThanOrEqual(accuracy.limit)
   })
 
-  it('names a wrong key or message in at most 5% of the 400 seeds of both', async () => {
-    // Pooled over the two families: at most 31 wrong culprits, so a search naming a wrong part in
-    // 10% (2α) of both families' runs is caught with probability 0.925, and one erring in exactly 5%
-    // fails with 0.0067. A defect confined to one family is caught with 0.38 only; 400 seeds of each
-    // would double the runs. Observed: no wrong culprit, 200 of 200 right in each.
-    const wrongCulprits = errorRateCheck(2 * SEEDS, 0.05)
-    const tallies = await Promise.all([keyCulprits(), messageCulprits()])
-    expect(tallies.reduce((sum, tally) => sum + tally.seeds, 0)).toBe(wrongCulprits.runs)
-    expect(tallies.reduce((sum, tally) => sum + tally.wrong, 0)).toBeLessThanOrEqual(wrongCulprits.limit)
+  // Each family's wrong culprits (a part that does not matter called a rescue, which Holm bounds by
+  // α): at most 31 of 400, so a search naming a wrong part in 10% (2α) of one family's runs is
+  // caught with probability 0.925, and one erring in exactly 5% fails with 0.0067. Observed: none.
+  it.each([
+    ['key', keyCulprits],
+    ['message', messageCulprits],
+  ] as const)('names a wrong %s in at most 5% of 400 seeds', async (_family, culprits) => {
+    const wrongCulprits = errorRateCheck(SEEDS, 0.05)
+    const tally = await culprits()
+    expect(tally.seeds).toBe(wrongCulprits.runs)
+    expect(tally.wrong).toBeLessThanOrEqual(wrongCulprits.limit)
   })
 
   it('refines a message of 5–40 sentences to the injected sentence with at most 2·log2(sentences) + 2 probes', async () => {
@@ -226,6 +241,7 @@ describe('contextAttribution: budget, determinism and the fixed-sample variant',
       }),
     )
     expect(fixed.methods).toMatchObject({ effect: 'tango-corrected', sequential: null })
+    expect(fixed.parts).toHaveLength(planted.messages)
     expect(fixed.parts.every((part) => part.rolloutsUsed === 32)).toBe(true)
     expect(fixed.culprit?.text).toBe(INJECTED)
     const independent = valid(

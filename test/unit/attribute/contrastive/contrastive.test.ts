@@ -11,6 +11,7 @@ import { clopperPearson } from '../../../../src/stats/clopper-pearson.js'
 import { andAgent, pivotalAgent, returnedBad } from '../../../../examples/synthetic/scms.js'
 import { failingRun, isPlantedBad, plantedScm } from '../../../scm/planted.js'
 import { carefulAndFailed, firstBadRun, flakyPivotalAgent, worseningAgent } from '../fixtures.js'
+import { coverageCheck } from '../../../binomial-check.js'
 
 const pivotal = pivotalAgent(0.3)
 
@@ -20,19 +21,22 @@ function valid(result: ContrastiveResult): ContrastiveResult {
 }
 
 describe('contrastive on the pivotal SCM (effects (p − 1, p − 1, 0), locus 1)', () => {
-  it('finds locus 1 in at least 95 of 100 seeds with at most 32 rollouts per step, and step 2 never rescues', async () => {
+  it('finds locus 1 in at least 99% of 400 seeds with at most 32 rollouts per step, and step 2 never rescues', async () => {
+    // At least 391 of 400 must name step 1: catches 96% accuracy with probability 0.960, and fails
+    // 99% with 0.0078. Observed: 400 of 400 (and 1,000 of the first 1,000 seeds).
+    const accuracy = coverageCheck(400, 0.99)
     let correct = 0
     const effects: number[][] = [[], [], []]
-    for (let seed = 0; seed < 100; seed++) {
+    for (let seed = 0; seed < accuracy.runs; seed++) {
       const factual = await firstBadRun(pivotal, seed)
       const result = valid(await contrastive(pivotal, factual, { isBad: returnedBad, rollouts: 32, seed }))
       if (result.locus === 1) correct++
+      expect(result.steps.map((step) => step.index)).toEqual([0, 1, 2])
       // Never, not at most α: `reply` changes no outcome (its mean effect is exactly 0, below), so
       // with common random numbers its two arms score the same rollouts and any rescue is a defect,
       // and a correct search never fails this. A step called a rescue in 10% (2α) of runs shows in
-      // 100 with probability 1 − 0.9¹⁰⁰ > 0.9999; one in 1% of runs, with 0.63.
+      // 400 with probability 1 − 0.9⁴⁰⁰ ≈ 1; one in 1% of runs, with 1 − 0.99⁴⁰⁰ = 0.982.
       expect(result.steps[2]?.direction).not.toBe('rescues')
-      expect(result.steps.length).toBeGreaterThan(0)
       for (const step of result.steps) {
         expect(step.rolloutsUsed).toBeLessThanOrEqual(32)
         effects[step.index]?.push(step.effect.point)
@@ -40,7 +44,8 @@ describe('contrastive on the pivotal SCM (effects (p − 1, p − 1, 0), locus 1
       expect(result.baseline.n).toBeLessThanOrEqual(32)
       expect(result.actionMatchRate).toBe(1)
     }
-    expect(correct).toBeGreaterThanOrEqual(95)
+    expect(correct).toBeGreaterThanOrEqual(accuracy.limit)
+    expect(effects.map((values) => values.length)).toEqual([400, 400, 400])
     const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
     expect(mean(effects[0] as number[])).toBeCloseTo(-0.7, 1)
     expect(mean(effects[1] as number[])).toBeCloseTo(-0.7, 1)
@@ -64,6 +69,7 @@ describe('contrastive on the pivotal SCM (effects (p − 1, p − 1, 0), locus 1
       effect: 'anytime-valid confidence sequence, intersected over the looks',
     })
     expect(result.methods.sequential).toMatch(/e-process/)
+    expect(result.steps).toHaveLength(3)
     const [lookup, decide, reply] = result.steps
     // Under CRN, resample(0) and resample(1) redraw `decide` from the same streams: identical arms.
     expect(lookup?.pBad.successes).toBe(decide?.pBad.successes)
@@ -136,6 +142,7 @@ describe('modes', () => {
       ),
     ).toBe(true)
     // Independent arms draw `decide` from different streams, so steps 0 and 1 no longer agree exactly.
+    expect(independent.steps[0]?.pBad.successes).toEqual(expect.any(Number))
     expect(independent.steps[0]?.pBad.successes).not.toBe(paired.steps[0]?.pBad.successes)
   })
 
@@ -269,7 +276,7 @@ describe('binary search on long trajectories', () => {
       if (scm.locus < scm.length - 1) {
         expect(result.steps[scm.locus + 1]).toMatchObject({ evaluated: true, direction: 'none' })
       }
-      expect(result.steps[scm.locus]?.rescues).not.toBeNull()
+      expect(result.steps[scm.locus]).toMatchObject({ evaluated: true, rescues: expect.anything() })
       for (const step of result.steps.filter((step) => !step.evaluated)) {
         expect(step).toMatchObject({ pValue: 1, direction: 'none', rescues: null, rolloutsUsed: 0 })
         expect(step.pBad.n).toBe(0)
@@ -313,6 +320,7 @@ describe('determinism', () => {
     const first = await contrastive(pivotal, factual, { isBad: returnedBad })
     expect(await contrastive(pivotal, factual, { isBad: returnedBad })).toEqual(first)
     const other = await contrastive(pivotal, factual, { isBad: returnedBad, seed: (first.seed ?? 0) + 1 })
+    expect(other.steps[1]?.pBad.n).toBeGreaterThan(0)
     expect(other.steps[1]?.pBad).not.toEqual(first.steps[1]?.pBad)
   })
 })

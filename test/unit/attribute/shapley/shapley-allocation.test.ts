@@ -58,6 +58,7 @@ describe('nextAllocation', () => {
 describe('exactValueInterval', () => {
   it('is Newcombe-style MOVER: the point is Σ c·p̂, and the ends contain it', () => {
     const counts = Array.from({ length: 8 }, (_, mask) => ({ bad: mask, n: 10 }))
+    expect(coefficients).toHaveLength(3)
     for (const row of coefficients) {
       const value = exactValueInterval(row, counts, 0.95)
       expect(value.point).toBeCloseTo(
