@@ -115,7 +115,7 @@ function problem(
     caller,
     option: path.length === 0 ? root : dotted(path),
     expected: (schema === undefined ? undefined : expectedOf(schema)) ?? fallback ?? 'a valid value',
-    received: describeReceived(value),
+    received: (schema === undefined ? undefined : receivedOf(schema, value)) ?? describeReceived(value),
   }
 }
 
@@ -224,6 +224,15 @@ function unwrap(schema: Schema): Schema | undefined {
  * The words attached to `schema` or to the schema it wraps (see `expecting`); for a union without
  * words of its own, its branches' words (`false or an object`).
  */
+/** How `schema`'s field shows a refused value, when it has a way of its own (see `expecting`). */
+function receivedOf(schema: Schema, value: unknown): string | undefined {
+  for (let current: Schema | undefined = schema; current !== undefined; current = unwrap(current)) {
+    const describe = expectations.get(current)?.describeReceived
+    if (describe !== undefined) return describe(value)
+  }
+  return undefined
+}
+
 function expectedOf(schema: Schema): string | undefined {
   for (let current: Schema | undefined = schema; current !== undefined; current = unwrap(current)) {
     const expected = expectations.get(current)?.expected
