@@ -25,11 +25,9 @@ function isRedisUrl(value: unknown): value is string {
  */
 export function storeForDisplay(url: string): string {
   if (!URL.canParse(url)) return '(not a URL)'
-  const parsed = new URL(url)
-  if (parsed.username === '' && parsed.password === '') return parsed.href
-  parsed.username = ''
-  parsed.password = ''
-  return parsed.href.replace('//', '//***@')
+  // On the text as written (a parsed URL's `href` would add a `/`): the user information is all of
+  // the authority before its last `@`.
+  return url.replace(/^([^:/?#]+:\/\/)[^/?#]*@/, '$1***@')
 }
 
 const STORE_EXPECTED = 'a Redis URL, redis://[[user]:password@]host[:port][/db] or rediss://… (TLS)'

@@ -123,9 +123,10 @@ export class RedisRateLimit implements ModelRateLimit {
   }
 
   // While disconnected, the socket's own error (`connect ECONNREFUSED …`) says more than the
-  // refusal of the command ("Redis connection is not ready").
+  // refusal of the command ("Redis connection is not ready"); before the first reconnection
+  // attempt fails there is none yet.
   private cause(error: unknown): string {
-    if (this.client.status !== 'ready' && this.lastError !== undefined) return this.lastError.message
+    if (this.client.status !== 'ready') return this.lastError?.message ?? 'the connection closed'
     return error instanceof Error ? error.message : String(error)
   }
 }
