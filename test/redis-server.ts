@@ -34,9 +34,9 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Starts `redis-server` on a free port and resolves once it accepts connections. */
-export async function startRedis(): Promise<RunningRedis> {
-  const port = await freePort()
+/** Starts `redis-server` on `port` (default: a free one) and resolves once it accepts connections. */
+export async function startRedis(port?: number): Promise<RunningRedis> {
+  port ??= await freePort()
   const server = spawn(
     REDIS_SERVER.path,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

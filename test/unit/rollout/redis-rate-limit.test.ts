@@ -123,7 +123,7 @@ describeWithProgram(REDIS_SERVER, 'a rate limit whose Redis is lost during the r
     await lost?.kill()
   })
 
-  it('fails the calls that follow with an error naming the store, and never lets them through', async () => {
+  it('fails the calls that follow with an error naming the store, and limits them again once it is back', async () => {
     const opened = await openRateLimit({ requestsPerMinute: 600, tokensPerMinute: 10_000, store: lost.url })
     try {
       await opened.limit.acquire(open())
@@ -132,6 +132,19 @@ describeWithProgram(REDIS_SERVER, 'a rate limit whose Redis is lost during the r
       await expect(opened.limit.acquire(open())).rejects.toThrow(message)
       await expect(opened.limit.recordTokens(10)).rejects.toThrow(message)
       await expect(opened.limit.acquire(open())).rejects.toMatchObject({ name: 'RateLimitStoreError' })
+
+      // Back on its port: the client reconnects, and the calls are limited again.
+      lost = await startRedis(lost.port)
+      let limitedAgain = false
+      for (let attempt = 0; attempt < 50 && !limitedAgain; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        limitedAgain = await opened.limit.acquire(open()).then(
+          () => true,
+          () => false,
+        )
+      }
+      expect(limitedAgain).toBe(true)
+      await opened.limit.recordTokens(10)
     } finally {
       await opened.close()
     }
