@@ -6,16 +6,16 @@ export interface PeerDependency {
   readonly packageName: string
   /** The semver range the library supports, e.g. `^6.0.0`. */
   readonly range: string
-  /** What needs it, the message's subject: an adapter's import path (`vitest-causal-replay/ai-sdk`) or an option. */
+  /** What needs it, the message's subject: an adapter's import path (`vitest-causal-replay/ai-sdk`), an option. */
   readonly neededBy: string
 }
 
 /**
  * Imports an optional peer dependency (an adapter's SDK, the Redis client of a shared rate limit),
  * or throws a {@link MissingPeerDependencyError} that says which package to install. The core never
- * imports them statically: what needs one imports it here, dynamically, because a failed static `import` surfaces as Node's
- * bare "Cannot find package" with no word on what to do. Errors other than "not found" (a broken
- * install, a syntax error inside the SDK) propagate unchanged.
+ * imports them statically: what needs one imports it here, dynamically, because a failed static
+ * `import` surfaces as Node's bare "Cannot find package" with no word on what to do. Errors other
+ * than "not found" (a broken install, a syntax error inside the package) propagate unchanged.
  *
  * `importer` exists for tests; it defaults to a dynamic `import()` resolved from this file.
  */

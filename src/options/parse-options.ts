@@ -220,10 +220,6 @@ function unwrap(schema: Schema): Schema | undefined {
   }
 }
 
-/**
- * The words attached to `schema` or to the schema it wraps (see `expecting`); for a union without
- * words of its own, its branches' words (`false or an object`).
- */
 /** How `schema`'s field shows a refused value, when it has a way of its own (see `expecting`). */
 function receivedOf(schema: Schema, value: unknown): string | undefined {
   for (let current: Schema | undefined = schema; current !== undefined; current = unwrap(current)) {
@@ -233,6 +229,10 @@ function receivedOf(schema: Schema, value: unknown): string | undefined {
   return undefined
 }
 
+/**
+ * The words attached to `schema` or to the schema it wraps (see `expecting`); for a union without
+ * words of its own, its branches' words (`false or an object`).
+ */
 function expectedOf(schema: Schema): string | undefined {
   for (let current: Schema | undefined = schema; current !== undefined; current = unwrap(current)) {
     const expected = expectations.get(current)?.expected

@@ -98,7 +98,7 @@ export class RedisRateLimit implements ModelRateLimit {
     try {
       await this.queue.acquire(signal)
     } catch (error) {
-      throw signal.aborted ? error : this.lost(error)
+      throw signal.aborted ? error : this.lost(error, 'the model call was not made')
     }
   }
 
@@ -106,7 +106,7 @@ export class RedisRateLimit implements ModelRateLimit {
     try {
       await this.queue.recordTokens(tokens)
     } catch (error) {
-      throw this.lost(error)
+      throw this.lost(error, "the call's tokens were not counted")
     }
   }
 
@@ -116,9 +116,9 @@ export class RedisRateLimit implements ModelRateLimit {
     this.client.disconnect()
   }
 
-  private lost(error: unknown): RateLimitStoreError {
+  private lost(error: unknown, consequence: string): RateLimitStoreError {
     return new RateLimitStoreError(
-      `The rate limit's Redis store at ${this.store} was lost (${this.cause(error)}): the model call was not made, since the rateLimit cannot be held without it.`,
+      `The rate limit's Redis store at ${this.store} was lost (${this.cause(error)}): ${consequence}, since the rateLimit cannot be held without it.`,
     )
   }
 

@@ -39,9 +39,10 @@ const pluginOwnFields = {
    */
   cacheRedact: CassetteRedactKeysField.optional(),
   /**
-   * Default: none (no limit). Limits on live model calls (`{ requestsPerMinute?, tokensPerMinute?, store? }`)
-   * held for the whole run, across workers: a coordinator in the main process owns the limiter and
-   * every worker asks it before each live model call (cassette hits do not count). With a `store`
+   * Default: none (no limit). Limits on live model calls
+   * (`{ requestsPerMinute?, tokensPerMinute?, store? }`) held for the whole run, across workers: a
+   * coordinator in the main process owns the limiter and every worker asks it before each live
+   * model call (cassette hits do not count). With a `store`
    * (a Redis URL, or `CAUSAL_REPLAY_RATE_LIMIT_STORE`), the limit is shared with every run that
    * names the same store, such as the other shards of a CI matrix; a store that cannot be reached
    * when the run starts fails the run.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { text } from 'node:stream/consumers'
-import { isCausalReplayError } from '../errors.js'
+import { RateLimitStoreError } from '../errors.js'
 import { openRateLimit } from '../rollout/open-rate-limit.js'
 import type { ModelRateLimit, RateLimitOptions } from '../rollout/rate-limit.js'
 
@@ -49,7 +49,7 @@ export async function startRateLimitCoordinator(
   const server = createServer((request, response) => {
     handle(held.limit, `/${token}`, request, response).catch((error: unknown) => {
       if (!response.headersSent) {
-        const status = isCausalReplayError(error) && error.name === 'RateLimitStoreError' ? 503 : 500
+        const status = error instanceof RateLimitStoreError ? 503 : 500
         response.writeHead(status, { 'content-type': 'text/plain' })
       }
       response.end(error instanceof Error ? error.message : String(error))
