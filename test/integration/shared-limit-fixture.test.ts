@@ -22,9 +22,9 @@ const STORE_ENV = 'CAUSAL_REPLAY_RATE_LIMIT_STORE'
 const REQUESTS_PER_MINUTE = 600
 const SPACING_MS = 60_000 / REQUESTS_PER_MINUTE
 const SHARDS = 3
-// Each shard asks for 40 calls, 4 at a time: 120 calls that the limit spreads over 12 s, where
-// the shards alone would make them in well under a second.
-const ROLLOUTS_PER_SHARD = 40
+// Each shard asks for 30 calls, 4 at a time: 90 calls that the limit spreads over 9 s, where the
+// shards alone would make them in well under a second.
+const ROLLOUTS_PER_SHARD = 30
 
 const projects: FixtureProject[] = []
 async function project(without: readonly string[] = []): Promise<FixtureProject> {
