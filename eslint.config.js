@@ -11,7 +11,18 @@ import tseslint from 'typescript-eslint'
  */
 /** @type {[layer: string, paths: string[]][]} */
 const LAYERS = [
-  ['layer 0', ['src/stats', 'src/random', 'src/files', 'src/options', 'src/errors.ts', 'src/json.ts']],
+  [
+    'layer 0',
+    [
+      'src/stats',
+      'src/random',
+      'src/files',
+      'src/options',
+      'src/errors.ts',
+      'src/json.ts',
+      'src/load-peer.ts',
+    ],
+  ],
   ['layer 1', ['src/agent', 'src/trajectory']],
   // The cassette of model calls: below the engine that consults it, above what it stores.
   ['layer 1 cassette', ['src/cassette']],

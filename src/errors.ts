@@ -153,6 +153,15 @@ export class JudgeError extends CausalReplayError {
   }
 }
 
+/**
+ * A rate limit's store (`rateLimit.store`, a Redis URL) could not be reached when the run started,
+ * or was lost during it. The limit is not dropped: the run fails, or the model call is not made
+ * (an error outcome of its rollout). The message shows the store without credentials.
+ */
+export class RateLimitStoreError extends CausalReplayError {
+  override name = 'RateLimitStoreError'
+}
+
 /** The judge error `error` is or was caused by (through `cause` links), if any. */
 export function judgeErrorIn(error: unknown): JudgeError | undefined {
   for (let current = error, depth = 0; depth < 8; depth++) {
@@ -176,6 +185,7 @@ const ERROR_NAMES = new Set([
   'InvalidOptionError',
   'MissingPeerDependencyError',
   'JudgeError',
+  'RateLimitStoreError',
 ])
 
 /**

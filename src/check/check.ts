@@ -9,7 +9,8 @@ import { formatStaleCassetteLine } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
 import type { Environment } from '../options/environment.js'
 import { parseOptions } from '../options/parse-options.js'
-import { processRateLimit } from '../rollout/rate-limit.js'
+import { holdProcessRateLimit } from '../rollout/open-rate-limit.js'
+import { resolveRateLimitStore } from '../rollout/rate-limit-store.js'
 import { formatVerdictMessage } from '../text/verdict-message.js'
 import { buildArtifact, modelCost } from '../verdict/artifact.js'
 import { diagnose } from '../verdict/diagnose.js'
@@ -69,26 +70,38 @@ export async function checkIn(
   const name =
     parsed.name ??
     `${scenario.agent.name} ${claim.kind} ${parsedClaimOf(claim, CLAIMS[claim.kind].builder).label ?? predicateLabel(claimFunction(claim))}`
-  const cassette =
-    parsed.cache === undefined
-      ? null
-      : await openCassetteIn(env, resolve(cwd, parsed.cache.file), {
-          ...(parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode }),
-          ...(parsed.cache.redact === undefined ? {} : { redact: parsed.cache.redact }),
+  // First: a store that cannot be reached fails the check before anything runs.
+  const rateLimit =
+    parsed.rateLimit === undefined
+      ? undefined
+      : await holdProcessRateLimit({
+          ...parsed.rateLimit,
+          store: resolveRateLimitStore(parsed.rateLimit.store, 'check', env),
         })
-  const result = await runCheck(scenario, claim, {
-    test: { name, file: parsed.file },
-    defaults: {},
-    signal: parsed.signal,
-    rateLimit: parsed.rateLimit === undefined ? undefined : processRateLimit(parsed.rateLimit),
-    report: parsed.reportDir === undefined ? null : { dir: resolve(cwd, parsed.reportDir), assertion: 1 },
-    root: cwd,
-    cwd,
-    env,
-    cassette,
-  })
-  if (cassette !== null) await saveCassette(cassette, cwd)
-  return result
+  try {
+    const cassette =
+      parsed.cache === undefined
+        ? null
+        : await openCassetteIn(env, resolve(cwd, parsed.cache.file), {
+            ...(parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode }),
+            ...(parsed.cache.redact === undefined ? {} : { redact: parsed.cache.redact }),
+          })
+    const result = await runCheck(scenario, claim, {
+      test: { name, file: parsed.file },
+      defaults: {},
+      signal: parsed.signal,
+      rateLimit: rateLimit?.limit,
+      report: parsed.reportDir === undefined ? null : { dir: resolve(cwd, parsed.reportDir), assertion: 1 },
+      root: cwd,
+      cwd,
+      env,
+      cassette,
+    })
+    if (cassette !== null) await saveCassette(cassette, cwd)
+    return result
+  } finally {
+    await rateLimit?.close()
+  }
 }
 
 /** Saves a check's cassette; a file that cannot be written is a warning, never another verdict. */

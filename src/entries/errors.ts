@@ -10,6 +10,7 @@ export {
   MaxStepsExceededError,
   MissingPeerDependencyError,
   NotJsonError,
+  RateLimitStoreError,
   ReplayDivergenceError,
   RolloutAbortedError,
   RolloutTimeoutError,

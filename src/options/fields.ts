@@ -6,11 +6,22 @@ import { DEFAULTS } from './defaults.js'
  * schema; `parseOptions` finds it again at the path of a failing value (through `.optional()`,
  * `.default()` and the like), so a message never depends on zod's own wording.
  */
-export const expectations = z.registry<{ expected: string }>()
+export const expectations = z.registry<{
+  expected: string
+  /** How a refused value is shown, when the usual description would print a secret (a URL's password). */
+  describeReceived?: (value: unknown) => string
+}>()
 
-/** `schema`, with the words that say what it accepts (see {@link expectations}). */
-export function expecting<Schema extends z.ZodType>(schema: Schema, expected: string): Schema {
-  expectations.add(schema, { expected })
+/**
+ * `schema`, with the words that say what it accepts (see {@link expectations}), and, for a field
+ * whose values may hold a secret, how to show a refused value.
+ */
+export function expecting<Schema extends z.ZodType>(
+  schema: Schema,
+  expected: string,
+  describeReceived?: (value: unknown) => string,
+): Schema {
+  expectations.add(schema, describeReceived === undefined ? { expected } : { expected, describeReceived })
   return schema
 }
 

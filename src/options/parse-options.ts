@@ -115,7 +115,7 @@ function problem(
     caller,
     option: path.length === 0 ? root : dotted(path),
     expected: (schema === undefined ? undefined : expectedOf(schema)) ?? fallback ?? 'a valid value',
-    received: describeReceived(value),
+    received: (schema === undefined ? undefined : receivedOf(schema, value)) ?? describeReceived(value),
   }
 }
 
@@ -218,6 +218,15 @@ function unwrap(schema: Schema): Schema | undefined {
     default:
       return undefined
   }
+}
+
+/** How `schema`'s field shows a refused value, when it has a way of its own (see `expecting`). */
+function receivedOf(schema: Schema, value: unknown): string | undefined {
+  for (let current: Schema | undefined = schema; current !== undefined; current = unwrap(current)) {
+    const describe = expectations.get(current)?.describeReceived
+    if (describe !== undefined) return describe(value)
+  }
+  return undefined
 }
 
 /**

@@ -1,6 +1,7 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { z } from 'zod'
 import { expecting } from '../options/fields.js'
+import { RateLimitStoreField } from './rate-limit-store.js'
 
 /** Rate limits on live model calls. Every limit is optional; a missing one does not limit. */
 export interface RateLimitOptions {
@@ -16,6 +17,13 @@ export interface RateLimitOptions {
    * minute's tokens are below the limit, and later calls wait for the next minute once they are not.
    */
   tokensPerMinute?: number | undefined
+  /**
+   * Default: `CAUSAL_REPLAY_RATE_LIMIT_STORE`, else none: the limit is held by the Vitest run (the
+   * plugin) or the process (`check`). A Redis URL (`redis://host:6379/0`, `rediss://…`): the limit
+   * is kept in that Redis and shared by every run and process that names it, such as the shards of
+   * a CI matrix. Needs the `ioredis` package. The environment variable wins over this option.
+   */
+  store?: string | undefined
 }
 
 const PositiveRate = expecting(
@@ -28,8 +36,9 @@ export const RateLimitField = expecting(
   z.strictObject({
     requestsPerMinute: PositiveRate.optional(),
     tokensPerMinute: PositiveRate.optional(),
+    store: RateLimitStoreField.optional(),
   }),
-  'limits { requestsPerMinute?, tokensPerMinute? }',
+  'limits { requestsPerMinute?, tokensPerMinute?, store? }',
 )
 
 /**
@@ -47,34 +56,41 @@ export interface ModelRateLimit {
 const KEY = 'model-calls'
 
 /**
- * A rate limit held in this process: `rate-limiter-flexible` limiters, and a queue so that calls
+ * Makes the limiter of one kind of limit: `points` per `durationMs` under the key {@link KEY}.
+ * The store is the limiter's (`RateLimiterMemory` in this process, `RateLimiterRedis` in Redis);
+ * the spacing, the token window and the line in front of them are {@link QueuedRateLimit}'s.
+ */
+export type MakeLimiter = (
+  kind: 'requests' | 'tokens',
+  points: number,
+  durationMs: number,
+) => RateLimiterAbstract
+
+/**
+ * A rate limit on `rate-limiter-flexible` limiters, with a queue so that the calls of this process
  * start in the order they asked. Requests: one call per `windowMs / requestsPerMinute` ms.
  * Tokens: a window of `windowMs` that opens at its first counted call; while the window's tokens
  * are at the limit, calls wait for it to close.
  */
-export class LocalRateLimit implements ModelRateLimit {
-  private readonly requests: RateLimiterMemory | undefined
-  private readonly tokens: RateLimiterMemory | undefined
+export class QueuedRateLimit implements ModelRateLimit {
+  private readonly requests: RateLimiterAbstract | undefined
+  private readonly tokens: RateLimiterAbstract | undefined
   private readonly tokenLimit: number
   // The last caller in line: each acquire waits for the one before it (first come, first served).
   private line: Promise<void> = Promise.resolve()
 
   /**
-   * @param limits the limits per minute
-   * @param windowMs default 60 000. The length of "a minute": tests shorten it so a token window
-   *   closes in milliseconds; users never set it.
+   * @param limits the limits per minute (`store` is the caller's: it chose `makeLimiter` by it)
+   * @param windowMs the length of "a minute": tests shorten it so a token window closes in
+   *   milliseconds; users never set it.
+   * @param makeLimiter the store's limiters
    */
-  constructor(limits: RateLimitOptions, windowMs = 60_000) {
+  constructor(limits: RateLimitOptions, windowMs: number, makeLimiter: MakeLimiter) {
     const { requestsPerMinute, tokensPerMinute } = limits
     this.requests =
-      requestsPerMinute === undefined
-        ? undefined
-        : new RateLimiterMemory({ points: 1, duration: windowMs / requestsPerMinute / 1000 })
+      requestsPerMinute === undefined ? undefined : makeLimiter('requests', 1, windowMs / requestsPerMinute)
     this.tokenLimit = tokensPerMinute ?? Infinity
-    this.tokens =
-      tokensPerMinute === undefined
-        ? undefined
-        : new RateLimiterMemory({ points: tokensPerMinute, duration: windowMs / 1000 })
+    this.tokens = tokensPerMinute === undefined ? undefined : makeLimiter('tokens', tokensPerMinute, windowMs)
   }
 
   acquire(signal: AbortSignal): Promise<void> {
@@ -87,7 +103,8 @@ export class LocalRateLimit implements ModelRateLimit {
 
   async recordTokens(tokens: number): Promise<void> {
     // `penalty` adds the points without refusing: the call has happened; the next acquire waits.
-    if (this.tokens !== undefined && tokens > 0) await this.tokens.penalty(KEY, tokens)
+    // Whole tokens: a store such as Redis counts integers only.
+    if (this.tokens !== undefined && tokens > 0) await this.tokens.penalty(KEY, Math.ceil(tokens))
   }
 
   private async waitForRoom(signal: AbortSignal): Promise<void> {
@@ -113,16 +130,19 @@ export class LocalRateLimit implements ModelRateLimit {
   }
 }
 
-// One limiter per distinct limits in a process: `check` calls with the same `rateLimit` share it,
-// so limits hold across concurrent checks of one process.
-const processLimits = new Map<string, LocalRateLimit>()
-
-/** The process-wide limiter for `limits` (the `rateLimit` option of `check`). */
-export function processRateLimit(limits: RateLimitOptions): LocalRateLimit {
-  const key = `${limits.requestsPerMinute ?? '-'}/${limits.tokensPerMinute ?? '-'}`
-  let limit = processLimits.get(key)
-  if (limit === undefined) processLimits.set(key, (limit = new LocalRateLimit(limits)))
-  return limit
+/** {@link QueuedRateLimit} held in this process (`RateLimiterMemory`): the default store. */
+export class LocalRateLimit extends QueuedRateLimit {
+  /**
+   * @param limits the limits per minute
+   * @param windowMs default 60 000. The length of "a minute" (tests shorten it).
+   */
+  constructor(limits: RateLimitOptions, windowMs = 60_000) {
+    super(
+      limits,
+      windowMs,
+      (_kind, points, durationMs) => new RateLimiterMemory({ points, duration: durationMs / 1000 }),
+    )
+  }
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */

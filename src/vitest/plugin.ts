@@ -9,6 +9,7 @@ import { CassetteModeField, CassetteRedactKeysField } from '../cassette/mode.js'
 import { BooleanField, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { RateLimitField, type RateLimitOptions } from '../rollout/rate-limit.js'
+import { resolveRateLimitStore } from '../rollout/rate-limit-store.js'
 import { MatcherDefaultsSchema } from '../verdict/options.js'
 import { PROVIDE_KEY, resolveReportDir, type CausalReplayProvided } from './provided.js'
 import CausalReplayReporter from './reporter.js'
@@ -38,9 +39,13 @@ const pluginOwnFields = {
    */
   cacheRedact: CassetteRedactKeysField.optional(),
   /**
-   * Default: none (no limit). Limits on live model calls (`{ requestsPerMinute?, tokensPerMinute? }`)
-   * held for the whole run, across workers: a coordinator in the main process owns the limiter and
-   * every worker asks it before each live model call (cassette hits do not count).
+   * Default: none (no limit). Limits on live model calls
+   * (`{ requestsPerMinute?, tokensPerMinute?, store? }`) held for the whole run, across workers: a
+   * coordinator in the main process owns the limiter and every worker asks it before each live
+   * model call (cassette hits do not count). With a `store`
+   * (a Redis URL, or `CAUSAL_REPLAY_RATE_LIMIT_STORE`), the limit is shared with every run that
+   * names the same store, such as the other shards of a CI matrix; a store that cannot be reached
+   * when the run starts fails the run.
    */
   rateLimit: RateLimitField.optional(),
 }
@@ -107,7 +112,16 @@ export function causalReplay(pluginOptions: CausalReplayPluginOptions = {}): Plu
       const provided: CausalReplayProvided = {
         ...settings,
         reportDir,
-        ...(rateLimit === undefined ? {} : { rateLimitUrl: (await runCoordinator(vitest, rateLimit)).url }),
+        ...(rateLimit === undefined
+          ? {}
+          : {
+              rateLimitUrl: (
+                await runCoordinator(vitest, {
+                  ...rateLimit,
+                  store: resolveRateLimitStore(rateLimit.store, 'causalReplay', process.env),
+                })
+              ).url,
+            }),
       }
       project.provide(PROVIDE_KEY, provided)
       if (reporter === false || withReporter.has(vitest)) return

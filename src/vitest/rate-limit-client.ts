@@ -1,5 +1,5 @@
 import { request } from 'node:http'
-import { CausalReplayError } from '../errors.js'
+import { CausalReplayError, RateLimitStoreError } from '../errors.js'
 import type { ModelRateLimit } from '../rollout/rate-limit.js'
 import { COORDINATOR_PATHS } from './rate-limit-coordinator.js'
 
@@ -38,6 +38,8 @@ export class CoordinatedRateLimit implements ModelRateLimit {
           response.on('data', (chunk: string) => (text += chunk))
           response.on('end', () => {
             if (response.statusCode === 204) resolve()
+            // The coordinator's store (Redis) is lost: its message names it.
+            else if (response.statusCode === 503) reject(new RateLimitStoreError(text))
             else
               reject(this.failure(`answered ${response.statusCode ?? '?'}${text === '' ? '' : `: ${text}`}`))
           })

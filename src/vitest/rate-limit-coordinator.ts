@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { text } from 'node:stream/consumers'
-import { LocalRateLimit, type RateLimitOptions } from '../rollout/rate-limit.js'
+import { RateLimitStoreError } from '../errors.js'
+import { openRateLimit } from '../rollout/open-rate-limit.js'
+import type { ModelRateLimit, RateLimitOptions } from '../rollout/rate-limit.js'
 
 /** A running coordinator: its URL (handed to the workers) and how to stop it. */
 export interface RateLimitCoordinator {
@@ -31,40 +33,54 @@ export const MAX_CALL_TOKENS = 100_000_000
  * plugins, while every worker pool (forks, threads, vmThreads) can reach a local port. Any local
  * process can reach it too: the URL carries a random token of the run, and a request without it
  * is answered 404, so another process cannot take the run's places in line or report its tokens.
+ * With a `store`, the limiter behind it keeps the limit in Redis, shared with other runs: the store
+ * is connected here (a store that cannot be reached rejects, failing the run), and one it loses
+ * later is answered 503 with its message, which the worker's call fails with.
  *
+ * @param limits the limits, with the store resolved (the environment's included)
  * @param windowMs default 60 000: the length of "a minute" (tests shorten it).
  */
 export async function startRateLimitCoordinator(
   limits: RateLimitOptions,
   windowMs = 60_000,
 ): Promise<RateLimitCoordinator> {
-  const limit = new LocalRateLimit(limits, windowMs)
+  const held = await openRateLimit(limits, windowMs)
   const token = randomBytes(16).toString('hex')
   const server = createServer((request, response) => {
-    handle(limit, `/${token}`, request, response).catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' })
+    handle(held.limit, `/${token}`, request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        const status = error instanceof RateLimitStoreError ? 503 : 500
+        response.writeHead(status, { 'content-type': 'text/plain' })
+      }
       response.end(error instanceof Error ? error.message : String(error))
     })
   })
   // Connections stay open between calls (keep-alive): they must not hold the run open at its end.
   server.unref()
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve())
+    })
+  } catch (error) {
+    await held.close()
+    throw error
+  }
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}/${token}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()
-      }),
+      })
+      await held.close()
+    },
   }
 }
 
 async function handle(
-  limit: LocalRateLimit,
+  limit: ModelRateLimit,
   base: string,
   request: IncomingMessage,
   response: ServerResponse,

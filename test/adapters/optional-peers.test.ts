@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { MissingPeerDependencyError } from '../../src/errors.js'
-import { loadPeer } from '../../src/adapters/shared/load-peer.js'
+import { loadPeer } from '../../src/load-peer.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
@@ -121,7 +121,7 @@ describe('loadPeer', () => {
   const peer = {
     packageName: '@openai/agents',
     range: '>=0.20.0 <1',
-    adapter: 'vitest-causal-replay/openai-agents',
+    neededBy: 'vitest-causal-replay/openai-agents',
   }
   const notFound = (specifier: string) =>
     Object.assign(new Error(`Cannot find package '${specifier}' imported from /app/node_modules/x.js`), {

@@ -3,7 +3,7 @@ import type * as Messages from '@langchain/core/messages'
 import type * as Outputs from '@langchain/core/outputs'
 import type * as Runnables from '@langchain/core/runnables'
 import type * as FunctionCalling from '@langchain/core/utils/function_calling'
-import { loadPeer, type PeerDependency } from '../shared/load-peer.js'
+import { loadPeer, type PeerDependency } from '../../load-peer.js'
 
 // Every module of this adapter that needs LangChain at run time imports it from here, so importing
 // `vitest-causal-replay/langchain` without `@langchain/core` fails here, with a message that says
@@ -12,7 +12,7 @@ import { loadPeer, type PeerDependency } from '../shared/load-peer.js'
 const CORE: PeerDependency = {
   packageName: '@langchain/core',
   range: '>=1.0.0 <2',
-  adapter: 'vitest-causal-replay/langchain',
+  neededBy: 'vitest-causal-replay/langchain',
 }
 
 const [chatModels, messages, outputs, runnables, functionCalling] = await Promise.all([

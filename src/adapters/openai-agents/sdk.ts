@@ -1,6 +1,6 @@
 import type * as AgentsSdk from '@openai/agents'
 import type { ClassCodec } from '../shared/json-codec.js'
-import { loadPeer } from '../shared/load-peer.js'
+import { loadPeer } from '../../load-peer.js'
 
 // Every module of this adapter that needs the SDK at run time imports it from here, so importing
 // `vitest-causal-replay/openai-agents` without `@openai/agents` fails here, with a message that
@@ -8,7 +8,7 @@ import { loadPeer } from '../shared/load-peer.js'
 const sdk = await loadPeer<typeof AgentsSdk>({
   packageName: '@openai/agents',
   range: '>=0.20.0 <1',
-  adapter: 'vitest-causal-replay/openai-agents',
+  neededBy: 'vitest-causal-replay/openai-agents',
 })
 
 /** The SDK's data classes that model responses carry: revived by prototype after a JSON round trip. */

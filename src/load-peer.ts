@@ -1,21 +1,21 @@
-import { MissingPeerDependencyError } from '../../errors.js'
+import { MissingPeerDependencyError } from './errors.js'
 
-/** Which SDK an adapter needs, for the message when it is missing. */
+/** An optional peer dependency and what needs it, for the message when it is missing. */
 export interface PeerDependency {
   /** The npm package, e.g. `ai`. */
   readonly packageName: string
-  /** The semver range the adapter supports, e.g. `^6.0.0`. */
+  /** The semver range the library supports, e.g. `^6.0.0`. */
   readonly range: string
-  /** The adapter's import path, e.g. `vitest-causal-replay/ai-sdk`. */
-  readonly adapter: string
+  /** What needs it, the message's subject: an adapter's import path (`vitest-causal-replay/ai-sdk`), an option. */
+  readonly neededBy: string
 }
 
 /**
- * Imports an adapter's SDK, or throws a {@link MissingPeerDependencyError} that says which package
- * to install. The SDKs are optional peer dependencies: the core never imports them, and an
- * adapter imports its SDK here, dynamically, because a failed static `import` surfaces as Node's
- * bare "Cannot find package" with no word on what to do. Errors other than "not found" (a broken
- * install, a syntax error inside the SDK) propagate unchanged.
+ * Imports an optional peer dependency (an adapter's SDK, the Redis client of a shared rate limit),
+ * or throws a {@link MissingPeerDependencyError} that says which package to install. The core never
+ * imports them statically: what needs one imports it here, dynamically, because a failed static
+ * `import` surfaces as Node's bare "Cannot find package" with no word on what to do. Errors other
+ * than "not found" (a broken install, a syntax error inside the package) propagate unchanged.
  *
  * `importer` exists for tests; it defaults to a dynamic `import()` resolved from this file.
  */
@@ -28,7 +28,7 @@ export async function loadPeer<Module>(
   } catch (error) {
     if (!isModuleNotFound(error, peer.packageName)) throw error
     throw new MissingPeerDependencyError(
-      `${peer.adapter} needs the package "${peer.packageName}" (${peer.range}), an optional peer dependency that is not installed. ` +
+      `${peer.neededBy} needs the package "${peer.packageName}" (${peer.range}), an optional peer dependency that is not installed. ` +
         `Install it next to vitest-causal-replay: npm install --save-dev ${peer.packageName}`,
       peer.packageName,
     )
