@@ -1,3 +1,4 @@
+// support-script.ts
 import type { Script } from '../../src/entries/testing.js'
 
 /**

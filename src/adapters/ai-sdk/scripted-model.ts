@@ -9,7 +9,7 @@ import {
   type Script,
   type ScriptedModelOptions,
   type ScriptedToolResult,
-  type ScriptedTurn,
+  type CheckedTurn,
 } from '../shared/scripted-model.js'
 import type { CallOptions, GenerateResult, LanguageModelV3, StreamPart } from './types.js'
 
@@ -24,7 +24,7 @@ type Message = CallOptions['prompt'][number]
  */
 export function scriptedModel(script: Script, options: ScriptedModelOptions = {}): LanguageModelV3 {
   const modelId = options.modelId ?? DEFAULT_SCRIPTED_MODEL_ID
-  const answer = (call: CallOptions): ScriptedTurn =>
+  const answer = (call: CallOptions): CheckedTurn =>
     runScript(
       script,
       modelId,
@@ -52,7 +52,7 @@ export function scriptedModel(script: Script, options: ScriptedModelOptions = {}
   }
 }
 
-function generateResult(modelId: string, call: CallOptions, turn: ScriptedTurn): GenerateResult {
+function generateResult(modelId: string, call: CallOptions, turn: CheckedTurn): GenerateResult {
   const seed = call.seed ?? 0
   const finish = 'toolCall' in turn ? 'tool-calls' : 'stop'
   const tokens = scriptedUsage(call.prompt, turn)

@@ -17,7 +17,7 @@ import {
   toolResultValue,
   type Script,
   type ScriptedModelOptions,
-  type ScriptedTurn,
+  type CheckedTurn,
 } from '../shared/scripted-model.js'
 import { langchain } from './sdk.js'
 
@@ -101,7 +101,7 @@ export class ScriptedChatModel extends langchain.BaseChatModel<ScriptedCallOptio
   /** The fields of the answer's message: the script's turn for these messages and the call's seed. */
   #answer(messages: readonly BaseMessage[], options: ScriptedCallOptions) {
     const last = messages.at(-1)
-    const turn: ScriptedTurn = runScript(
+    const turn: CheckedTurn = runScript(
       this.#script,
       this.modelId,
       {

@@ -33,14 +33,24 @@ export interface ScriptedToolResult {
   readonly value: Json
 }
 
-/** A tool call a script asks for: the tool's name and its JSON input. */
+/**
+ * A tool call a script asks for: the tool's name and its input, an object of JSON values (checked
+ * when the script returns it). Typed loosely so that a script whose branches call tools with
+ * different fields type-checks without `exactOptionalPropertyTypes`.
+ */
 export interface ScriptedToolCall {
+  /** The tool's name, as the agent's tools name it. */
   readonly name: string
-  readonly input: JsonObject
+  /** The tool's arguments. */
+  readonly input: { readonly [field: string]: unknown }
 }
 
 /** What the model answers: a reply (the run's last turn) or a call of one tool. */
 export type ScriptedTurn = { readonly reply: string } | { readonly toolCall: ScriptedToolCall }
+
+/** A script's answer, checked: a tool call's input is a JSON object. */
+export type CheckedTurn =
+  { readonly reply: string } | { readonly toolCall: { name: string; input: JsonObject } }
 
 /**
  * A scripted model's behaviour: its answer to a call. Every choice that should vary from run to run
@@ -67,7 +77,7 @@ export function runScript(
   call: Omit<ScriptedCall, 'random' | 'seed'>,
   seed: unknown,
   source: string,
-): ScriptedTurn {
+): CheckedTurn {
   if (typeof seed !== 'number' || !Number.isFinite(seed)) {
     throw new CausalReplayError(
       `The scripted model "${modelId}" was called without a seed (${source}): it draws its answers from the call's seed, which wrapModel sends. Call it through wrapModel.`,
@@ -78,7 +88,7 @@ export function runScript(
 }
 
 /** `turn`, when it is a reply or a tool call with a name and a JSON object as input; else a clear error. */
-function checkedTurn(turn: unknown, modelId: string): ScriptedTurn {
+function checkedTurn(turn: unknown, modelId: string): CheckedTurn {
   const where = `The script of the scripted model "${modelId}"`
   if (typeof turn !== 'object' || turn === null) {
     throw new CausalReplayError(`${where} returned ${String(turn)}: return { reply } or { toolCall }.`)
@@ -119,7 +129,7 @@ export function scriptedId(prefix: string, seed: number): string {
  * Token counts a provider would report, so cost lines and price tables have numbers to show: a
  * token for every four characters of the request and of the answer.
  */
-export function scriptedUsage(request: unknown, turn: ScriptedTurn): { input: number; output: number } {
+export function scriptedUsage(request: unknown, turn: CheckedTurn): { input: number; output: number } {
   return {
     input: Math.ceil(JSON.stringify(request).length / 4),
     output: Math.ceil(JSON.stringify(turn).length / 4),
