@@ -17,15 +17,15 @@ function moduleName(source: string): string {
   return source.replace(/\.ts$/, '').replace(/\/index$/, '')
 }
 
-/** Writes the Markdown reference to API_DIR; throws when TypeDoc reports an error. */
-export async function generateApiReference(): Promise<void> {
-  await rm(API_DIR, { recursive: true, force: true })
+/** Writes the Markdown reference to `out` (default API_DIR); throws when TypeDoc reports an error. */
+export async function generateApiReference(out: string = API_DIR): Promise<void> {
+  await rm(out, { recursive: true, force: true })
   const entries = await publicEntries()
   const app = await Application.bootstrapWithPlugins({
     entryPoints: entries.map((entry) => resolve(ROOT, entry.source)),
     tsconfig: resolve(ROOT, 'tsconfig.build.json'),
     plugin: ['typedoc-plugin-markdown'],
-    out: API_DIR,
+    out,
     readme: 'none',
     entryFileName: 'index',
     // Vue compiles the site's Markdown: angle brackets and braces in comments must stay text.
