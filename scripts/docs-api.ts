@@ -12,20 +12,23 @@ import { ROOT, publicEntries } from './public-entries.js'
 /** Where the reference is written: a folder of the site, ignored by git, lint and prettier. */
 export const API_DIR = resolve(ROOT, 'docs/api')
 
+/** A marker line of a generated example block in a doc comment. */
+const EXAMPLE_MARKER = /^<!-- \/?example:\S+ -->\n?/gm
+
 /** TypeDoc's name for an entry's module: its path without `.ts` and a final `/index`. */
 function moduleName(source: string): string {
   return source.replace(/\.ts$/, '').replace(/\/index$/, '')
 }
 
-/** Writes the Markdown reference to API_DIR; throws when TypeDoc reports an error. */
-export async function generateApiReference(): Promise<void> {
-  await rm(API_DIR, { recursive: true, force: true })
+/** Writes the Markdown reference to `out` (default API_DIR); throws when TypeDoc reports an error. */
+export async function generateApiReference(out: string = API_DIR): Promise<void> {
+  await rm(out, { recursive: true, force: true })
   const entries = await publicEntries()
   const app = await Application.bootstrapWithPlugins({
     entryPoints: entries.map((entry) => resolve(ROOT, entry.source)),
     tsconfig: resolve(ROOT, 'tsconfig.build.json'),
     plugin: ['typedoc-plugin-markdown'],
-    out: API_DIR,
+    out,
     readme: 'none',
     entryFileName: 'index',
     // Vue compiles the site's Markdown: angle brackets and braces in comments must stay text.
@@ -45,6 +48,19 @@ export async function generateApiReference(): Promise<void> {
     for (const module of context.project.getReflectionsByKind(ReflectionKind.Module)) {
       const importName = importNames.get(module.name)
       if (importName !== undefined) module.name = importName
+    }
+  })
+  // An example's markers (`<!-- example:… -->`, see scripts/readme-output.ts) say where its code
+  // comes from; the reference shows the code alone.
+  app.converter.on(Converter.EVENT_RESOLVE_END, (context) => {
+    // Every reflection, signatures included (a function's comment is its signature's).
+    for (const { comment } of Object.values(context.project.reflections)) {
+      if (comment === undefined) continue
+      for (const parts of [comment.summary, ...comment.blockTags.map((tag) => tag.content)]) {
+        for (const part of parts) {
+          if (part.kind === 'text') part.text = part.text.replace(EXAMPLE_MARKER, '')
+        }
+      }
     }
   })
   const project = await app.convert()

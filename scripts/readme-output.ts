@@ -427,6 +427,121 @@ async function publicImports(code: string, path: string): Promise<string> {
   })
 }
 
+/** The library's sources, whose doc comments are the API reference: every `.ts` file of src/ and matchers/, sorted. */
+export async function referenceSources(): Promise<string[]> {
+  const files: string[] = []
+  for (const folder of ['src', 'matchers']) {
+    for (const entry of await readdir(resolve(ROOT, folder), { withFileTypes: true, recursive: true })) {
+      if (entry.isFile() && entry.name.endsWith('.ts')) files.push(join(entry.parentPath, entry.name))
+    }
+  }
+  return files.sort()
+}
+
+/** A doc comment's line: its ` * ` prefix and its text. */
+interface CommentLine {
+  /** 0-based line of the source. */
+  readonly line: number
+  readonly prefix: string
+  readonly text: string
+}
+
+/** The lines inside the source's doc comments (`/** … *\/`), without their ` * ` prefix. */
+function commentLines(source: string): CommentLine[] {
+  const found: CommentLine[] = []
+  let inside = false
+  for (const [line, text] of source.split('\n').entries()) {
+    if (!inside) {
+      inside = /^\s*\/\*\*(?!.*\*\/)/.test(text)
+      continue
+    }
+    if (/^\s*\*\//.test(text)) {
+      inside = false
+      continue
+    }
+    const prefix = /^\s*\*( |$)/.exec(text)?.[0] ?? ''
+    found.push({ line, prefix, text: text.slice(prefix.length) })
+  }
+  return found
+}
+
+/** The generated example blocks of a source's doc comments, in order. */
+export function commentBlockNames(source: string): GeneratedBlock[] {
+  return blockNames(
+    commentLines(source)
+      .map((comment) => comment.text)
+      .join('\n'),
+  ).filter((name) => name.startsWith('example:'))
+}
+
+/**
+ * The 1-based lines of a source's doc comments that hold an example nothing generates: a code fence
+ * outside the markers, or an `@example` tag whose next line is not a marker. An example in the API
+ * reference is a region of an example file, as on the pages.
+ */
+export function unmarkedCommentExamples(source: string): number[] {
+  const comments = commentLines(source)
+  const fences = unmarkedFences(comments.map((comment) => comment.text).join('\n')).map(
+    (index) => (comments[index - 1] as CommentLine).line + 1,
+  )
+  const tags = comments.flatMap((comment, index) =>
+    /^@example\b/.test(comment.text) && !OPENING_MARKER.test(comments[index + 1]?.text ?? '')
+      ? [comment.line + 1]
+      : [],
+  )
+  return [...fences, ...tags].sort((a, b) => a - b)
+}
+
+/**
+ * `source` with every example block of its doc comments replaced by `blocks`' text, written as
+ * comment lines under the marker's own ` * ` prefix.
+ */
+export function fillCommentExamples(
+  source: string,
+  blocks: ReadonlyMap<string, string>,
+  file: string,
+): string {
+  const lines = source.split('\n')
+  const comments = commentLines(source)
+  // From the last block up, so the line numbers of those above stay true.
+  const openings = comments.flatMap((comment) => {
+    const name = OPENING_MARKER.exec(comment.text)?.[1]
+    return name === undefined ? [] : [{ ...comment, name }]
+  })
+  for (const opening of openings.reverse()) {
+    const closing = comments.find(
+      (comment) => comment.line > opening.line && comment.text === `<!-- /${opening.name} -->`,
+    )
+    if (closing === undefined)
+      throw new Error(`${file}:${opening.line + 1}: \`<!-- ${opening.name} -->\` is not closed.`)
+    const text = blocks.get(opening.name)
+    if (text === undefined) throw new Error(`No generator makes the block \`${opening.name}\`.`)
+    if (text.includes('*/'))
+      throw new Error(`${file}: the example \`${opening.name}\` holds "*/", which would end the comment.`)
+    const generated = text
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => (line === '' ? opening.prefix.trimEnd() : opening.prefix + line))
+    lines.splice(opening.line + 1, closing.line - opening.line - 1, ...generated)
+  }
+  return lines.join('\n')
+}
+
+/** Rewrites the example blocks of the sources' doc comments; returns the sources that changed. */
+export async function refreshReferenceExamples(): Promise<string[]> {
+  const changed: string[] = []
+  for (const file of await referenceSources()) {
+    const before = await readFile(file, 'utf8')
+    const names = commentBlockNames(before)
+    if (names.length === 0) continue
+    const after = fillCommentExamples(before, await generatedBlocks(names), relative(ROOT, file))
+    if (after === before) continue
+    await writeFile(file, after)
+    changed.push(file)
+  }
+  return changed
+}
+
 /** A fenced code block of `lines`, ending with a newline. */
 function fenced(language: string, lines: readonly string[]): string {
   return ['```' + language, ...lines, '```', ''].join('\n')
@@ -446,10 +561,10 @@ function locate(readme: string, block: GeneratedBlock): { start: number; end: nu
 
 // Run as a script (not when a test imports the functions above).
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const changed = await refreshPages()
+  const changed = [...(await refreshPages()), ...(await refreshReferenceExamples())]
   console.log(
     changed.length === 0
-      ? 'README.md and docs/ are up to date.'
+      ? 'README.md, docs/ and the examples of the API reference are up to date.'
       : `Generated blocks refreshed in: ${changed.map((path) => relative(ROOT, path)).join(', ')}`,
   )
 }

@@ -13,11 +13,15 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import {
   README_PATH,
   blockNames,
+  commentBlockNames,
   documentedPages,
+  fillCommentExamples,
   figurePages,
   generatedBlocks,
   readmeBlock,
+  referenceSources,
   replaceReadmeBlock,
+  unmarkedCommentExamples,
   unmarkedFences,
 } from '../scripts/readme-output.js'
 import { fillFigures, figureKeys, outputsFor, staleFigures } from '../scripts/doc-figures.js'
@@ -166,6 +170,76 @@ describe('the seeded figures', () => {
     )
     const beside = `${page.trimEnd()} (\`npx tsx bench/binary-search.ts\`)\n`
     expect(fillFigures(beside, outputs, 'page.md')).toBe(beside)
+  })
+})
+
+describe('the examples of the API reference (doc comments of src/ and matchers/)', () => {
+  let sources: Map<string, string>
+  beforeAll(async () => {
+    const files = await referenceSources()
+    sources = new Map(
+      await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8')] as const)),
+    )
+  })
+
+  it('are generated from example files, the judge’s and check’s among them', () => {
+    expect(sources.size).toBeGreaterThan(100)
+    const named = [...sources.values()].flatMap(commentBlockNames)
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'example:examples/ai-sdk/judge.test.ts#reference',
+        'example:examples/node-test/support-gate.test.ts#gate',
+      ]),
+    )
+  })
+
+  it('are all between generated-block markers, as on the pages', () => {
+    const unmarked = [...sources.entries()].flatMap(([file, source]) =>
+      unmarkedCommentExamples(source).map((line) => `${name(file)}:${line}`),
+    )
+    expect(unmarked).toEqual([])
+  })
+
+  it('show what their example files hold', async () => {
+    const withExamples = [...sources.entries()].filter(([, source]) => commentBlockNames(source).length > 0)
+    expect(withExamples.length).toBeGreaterThanOrEqual(4)
+    const blocks = await generatedBlocks(withExamples.flatMap(([, source]) => commentBlockNames(source)))
+    for (const [file, source] of withExamples) {
+      expect(fillCommentExamples(source, blocks, name(file)), `${name(file)}: ${STALE}`).toBe(source)
+    }
+  })
+
+  it('refuse a hand-written example, and a stale one', async () => {
+    const handWritten = [
+      '/**',
+      ' * A judge.',
+      ' *',
+      ' * @example',
+      " * `toRarely(judge(model, '…'), 0.05)`",
+      ' *',
+      ' * ```ts',
+      " * await expect(agent).toRarely(judge(model, '…'), 0.05)",
+      ' * ```',
+      ' */',
+      'export function judge() {}',
+    ].join('\n')
+    expect(unmarkedCommentExamples(handWritten)).toEqual([4, 7])
+    const block = 'example:examples/ai-sdk/judge.test.ts#reference'
+    const stale = [
+      '/**',
+      ' * @example',
+      ` * <!-- ${block} -->`,
+      ' * ```ts',
+      " * await expect(agent).toRarely(judge(model, '…'), 0.05)",
+      ' * ```',
+      ` * <!-- /${block} -->`,
+      ' */',
+    ].join('\n')
+    expect(unmarkedCommentExamples(stale)).toEqual([])
+    const filled = fillCommentExamples(stale, await generatedBlocks([block]), 'stale.ts')
+    expect(filled).not.toBe(stale)
+    expect(filled).toContain(" * import { judge } from 'vitest-causal-replay/ai-sdk'\n")
+    expect(filled).toMatch(/^ \* <!-- \/example:examples\/ai-sdk\/judge\.test\.ts#reference -->\n \*\/$/m)
   })
 })
 

@@ -4,7 +4,10 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, test } from 'vitest'
 import '../../matchers/index.js'
 // #region judge
+// #region reference
 import { judge } from '../../src/entries/ai-sdk.js'
+// #endregion
+// #region judge
 import { and, calledTool } from '../../src/index.js'
 // #endregion
 import { runRollouts } from '../../src/entries/replay.js'
@@ -36,12 +39,15 @@ const judgeModel = new MockLanguageModelV3({
 })
 
 // #region judge
+// #region reference
 const refunds = judge(judgeModel, 'issues a refund') // in a project: judge(openai('gpt-4.1-mini'), …)
 // #endregion
 
 describe('judges (AI SDK)', () => {
   test('a polite ticket is rarely judged to refund', async () => {
+    // #region reference
     await expect(supportAgent.on(carefulTicket)).toRarely(refunds, { atMost: 0.1, seed: 1 })
+    // #endregion
   })
 
   test('a cheap check first, the judge last: it is asked only about runs that refunded', async () => {

@@ -59,11 +59,17 @@ export type CassetteLookup<E extends CassetteEntry> =
  * calls this run made. The engine asks it before calling a policy ({@link findStep}) and tells it
  * what a call returned ({@link recordStep}); {@link save} merges this run into the file.
  *
+ * @example
+ * <!-- example:examples/docs/cassette.test.ts#open -->
  * ```ts
- * const cassette = await openCassette('__cassettes__/agent.cassette.json')
+ * import { contrastive } from 'vitest-causal-replay/attribution'
+ * import { openCassette, withCassette } from 'vitest-causal-replay/cassette'
+ *
+ * const cassette = await openCassette('__cassettes__/support.cassette.json') // { mode, write, redact }
  * const result = await contrastive(withCassette(agent, cassette), factual, { isBad })
- * await cassette.save()
+ * await cassette?.save() // null when the mode is 'off'
  * ```
+ * <!-- /example:examples/docs/cassette.test.ts#open -->
  */
 export class Cassette {
   /** The cassette's path, absolute. */

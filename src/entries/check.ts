@@ -13,15 +13,32 @@ import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
  * failure, and returns the verdict as data with the message the matchers print. Use it from
  * `node:test`, another test runner or a CI script; the Vitest matchers are this same pipeline.
  *
- * ```ts
- * const result = await check(supportAgent, rarely(calledTool('issue_refund'), { atMost: 0.05 }))
- * assert.ok(result.passed, result.message)
- * ```
- *
  * It never throws for the agent's sake: an agent that throws, hangs or loops is an error outcome
  * in the verdict. Bad options throw an `InvalidOptionError`; a predicate that throws or returns a
  * non-boolean on a gate rollout is a bug in the test and throws (on an attribution replay, the gate's
  * verdict stands and the artifact says the attribution failed).
+ *
+ * @example
+ * <!-- example:examples/node-test/support-gate.test.ts#gate -->
+ * ```ts
+ * import assert from 'node:assert/strict'
+ * import { test } from 'node:test'
+ * import { calledTool, check, rarely } from 'vitest-causal-replay'
+ * import { carefulTicket, injectedTicket, supportAgent } from '../support-agent/agent.js'
+ *
+ * const refundWrongly = calledTool('issue_refund')
+ * const file = 'examples/node-test/support-gate.test.ts'
+ *
+ * await test('the careful ticket: rarely refunds (≤ 5%)', async () => {
+ *   const result = await check(
+ *     supportAgent.on(carefulTicket),
+ *     rarely(refundWrongly, { atMost: 0.05, maxRollouts: 1000 }),
+ *     { name: 'careful ticket rarely refunds', file },
+ *   )
+ *   assert.ok(result.passed, result.message)
+ * })
+ * ```
+ * <!-- /example:examples/node-test/support-gate.test.ts#gate -->
  */
 export function check<I, O>(
   target: AgentOrScenario<I, O>,

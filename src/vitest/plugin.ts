@@ -92,9 +92,16 @@ function runCoordinator(vitest: Vitest, limits: RateLimitOptions): Promise<RateL
  * (`provide`), and adds the summary reporter while keeping the reporters you configured (or
  * Vitest's default one).
  *
+ * @example
+ * <!-- example:examples/docs/vitest.config.ts -->
  * ```ts
- * export default defineConfig({ plugins: [causalReplay({ maxRollouts: 200 })] })
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config'
+ * import { causalReplay } from 'vitest-causal-replay/plugin'
+ *
+ * export default defineConfig({ plugins: [causalReplay()] })
  * ```
+ * <!-- /example:examples/docs/vitest.config.ts -->
  */
 export function causalReplay(pluginOptions: CausalReplayPluginOptions = {}): Plugin {
   const options = parseOptions('causalReplay', PluginOptionsSchema, pluginOptions)

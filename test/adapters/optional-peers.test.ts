@@ -67,10 +67,18 @@ describe('optional peer dependencies', () => {
         'src/adapters/ai-sdk/index.ts',
         'src/adapters/openai-agents/index.ts',
         'src/adapters/langchain/index.ts',
+        'src/entries/testing.ts',
+        'src/entries/testing/ai-sdk.ts',
+        'src/entries/testing/openai-agents.ts',
       ],
       directory,
     )
     expect(results['src/index.ts']).toBe('ok')
+    expect(results['src/entries/testing.ts']).toBe('ok')
+    expect(results['src/entries/testing/openai-agents.ts']).toBe('ok')
+    expect(results['src/entries/testing/ai-sdk.ts']).toMatch(
+      /^MissingPeerDependencyError: .* needs the package "ai"/,
+    )
     expect(results['src/adapters/openai-agents/index.ts']).toBe('ok')
     expect(results['src/adapters/langchain/index.ts']).toBe('ok')
     expect(results['src/adapters/ai-sdk/index.ts']).toBe(
@@ -86,10 +94,16 @@ describe('optional peer dependencies', () => {
         'src/adapters/openai-agents/index.ts',
         'src/adapters/ai-sdk/index.ts',
         'src/adapters/langchain/index.ts',
+        'src/entries/testing/openai-agents.ts',
+        'src/entries/testing/langchain.ts',
       ],
       directory,
     )
     expect(results['src/index.ts']).toBe('ok')
+    expect(results['src/entries/testing/langchain.ts']).toBe('ok')
+    expect(results['src/entries/testing/openai-agents.ts']).toMatch(
+      /^MissingPeerDependencyError: .* needs the package "@openai\/agents"/,
+    )
     expect(results['src/adapters/ai-sdk/index.ts']).toBe('ok')
     expect(results['src/adapters/langchain/index.ts']).toBe('ok')
     expect(results['src/adapters/openai-agents/index.ts']).toMatch(
@@ -105,10 +119,16 @@ describe('optional peer dependencies', () => {
         'src/adapters/langchain/index.ts',
         'src/adapters/ai-sdk/index.ts',
         'src/adapters/openai-agents/index.ts',
+        'src/entries/testing/langchain.ts',
+        'src/entries/testing/ai-sdk.ts',
       ],
       directory,
     )
     expect(results['src/index.ts']).toBe('ok')
+    expect(results['src/entries/testing/ai-sdk.ts']).toBe('ok')
+    expect(results['src/entries/testing/langchain.ts']).toMatch(
+      /^MissingPeerDependencyError: .* needs the package "@langchain\/core"/,
+    )
     expect(results['src/adapters/ai-sdk/index.ts']).toBe('ok')
     expect(results['src/adapters/openai-agents/index.ts']).toBe('ok')
     expect(results['src/adapters/langchain/index.ts']).toBe(

@@ -118,6 +118,25 @@ function run(root: string, args: readonly string[], env: Record<string, string>)
   })
 }
 
+/** Runs the project's `tsc --noEmit -p <config>` (TypeScript is one of the symlinked dependencies). */
+export function tsc(
+  project: FixtureProject,
+  config: string,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolvePromise) => {
+    execFile(
+      process.execPath,
+      [join(project.root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false', '-p', config],
+      // A full check of Vitest's and Vite's declarations (skipLibCheck false) is slow on a busy machine.
+      { cwd: project.root, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
+        resolvePromise({ code, output: `${stdout}${stderr}` })
+      },
+    )
+  })
+}
+
 /** The block of the summary table in a run's output, from its title to its `report:` line. */
 export function summaryBlock(output: string): string {
   const start = output.indexOf('causal-replay:')

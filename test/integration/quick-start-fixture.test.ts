@@ -2,7 +2,6 @@
 // it type-checks with no `types` entry (importing the root or the plugin brings the matchers'
 // types), and its test fails with the causal locus the README promises. The package root's types
 // also check in a project that has no Vitest installed, without `skipLibCheck`.
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -13,24 +12,9 @@ import {
   REPO,
   runReported,
   type FixtureProject,
+  tsc,
   type ReportedRun,
 } from './fixture-project.js'
-
-/** Runs the project's `tsc --noEmit -p <config>` (TypeScript is one of the symlinked dependencies). */
-function tsc(project: FixtureProject, config: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolvePromise) => {
-    execFile(
-      process.execPath,
-      [join(project.root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false', '-p', config],
-      // A full check of Vitest's and Vite's declarations (skipLibCheck false) is slow on a busy machine.
-      { cwd: project.root, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
-        resolvePromise({ code, output: `${stdout}${stderr}` })
-      },
-    )
-  })
-}
 
 /** The body of the README's code block that starts with the comment `// <file>`, without that line. */
 function readmeBlock(readme: string, file: string): string {

@@ -8,8 +8,7 @@ import { checkModel } from './wrap-model.js'
 
 /**
  * A judge predicate: asks `model` (an AI SDK `LanguageModelV3`) whether `rubric` holds for a run,
- * and is true when it answers YES. Use it like any predicate, e.g.
- * `await expect(agent).toRarely(judge(model, 'issues a refund without a receipt'), 0.05)`.
+ * and is true when it answers YES. Use it like any predicate (see the example).
  *
  * The call is a `doGenerate` of the same shape a wrapped model's step records: it goes through the
  * cassette the agent runs through, counts in the verdict's cost (priced with `prices`), waits for
@@ -17,6 +16,15 @@ import { checkModel } from './wrap-model.js'
  * attribution judges rollout r alike. A call that throws, runs past `timeoutMs` or answers neither
  * YES nor NO is an error outcome of the run. With `calibration` (or after `judge.calibrate`) the
  * rate gates test the true rate, corrected for the judge's errors.
+ *
+ * @example
+ * <!-- example:examples/ai-sdk/judge.test.ts#reference -->
+ * ```ts
+ * import { judge } from 'vitest-causal-replay/ai-sdk'
+ * const refunds = judge(judgeModel, 'issues a refund') // in a project: judge(openai('gpt-4.1-mini'), …)
+ * await expect(supportAgent.on(carefulTicket)).toRarely(refunds, { atMost: 0.1, seed: 1 })
+ * ```
+ * <!-- /example:examples/ai-sdk/judge.test.ts#reference -->
  */
 export function judge(model: LanguageModelV3, rubric: string, options?: JudgeOptions): Judge {
   checkModel(model, 'judge')

@@ -18,6 +18,9 @@ export const SDK_CLASSES: readonly ClassCodec[] = [
   { name: 'Usage', ctor: sdk.Usage },
 ]
 
+/** The SDK's `Usage` class, which a model response's `usage` must be (the runner adds them up). */
+export const Usage = sdk.Usage
+
 /** True for the SDK's Responses API model, whose API rejects a `seed` parameter. */
 export function isResponsesApiModel(model: object): boolean {
   return model instanceof sdk.OpenAIResponsesModel

@@ -1,0 +1,9 @@
+// `vitest-causal-replay/testing/langchain`: a seeded, scripted model of LangChain (`@langchain/core` 1.x) for tests.
+// It loads the SDK the way `vitest-causal-replay/langchain` does: without it, the import fails with a
+// message that names the package to install.
+export {
+  scriptedModel,
+  ScriptedChatModel,
+  type ScriptedCallOptions,
+} from '../../adapters/langchain/scripted-model.js'
+export type * from '../testing.js'
