@@ -12,7 +12,7 @@ import {
   type JudgeEvidence,
 } from '../stats/judge-corrected-test.js'
 import { judgeErrorBox, roganGladen, type JudgeErrorBox } from '../stats/rogan-gladen.js'
-import { rolloutsToDecide, type SequentialDecision } from '../stats/sequential-rate-test.js'
+import type { SequentialDecision } from '../stats/sequential-rate-test.js'
 import { InvalidOptionError } from '../errors.js'
 import { judgeCalibrationOf, type JudgeCalibration } from '../trajectory/judge-calibration.js'
 import type { JudgeCorrection } from './schema.js'
