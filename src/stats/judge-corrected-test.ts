@@ -179,7 +179,7 @@ export function judgeCorrectedMargin(
   let margin = Infinity
   for (const point of frontier) {
     margin = Math.min(margin, point.logRunEvidence(successes, n) + point.logEvidence - threshold)
-    // Only the sign is read by the gate; a search for the first deciding count reads it too.
+    // Only the sign is read: the first judge whose test does not reject settles it.
     if (margin < 0) return margin
   }
   return margin

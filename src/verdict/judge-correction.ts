@@ -156,6 +156,9 @@ function correctedRange(
   return { low: Math.min(low, high), high }
 }
 
+/** Beyond this many rollouts, {@link correctedRolloutsToDecide} answers null ("would not decide"). */
+const MOST_PROJECTED_ROLLOUTS = 10_000_000
+
 /**
  * For an undecided corrected gate: about how many rollouts in all would decide it if the apparent
  * rate held, or null when it lies between the two apparent bounds (more rollouts cannot decide it;
@@ -185,9 +188,6 @@ export function correctedRolloutsToDecide(
   }
   return decided
 }
-
-/** Beyond this many rollouts, {@link correctedRolloutsToDecide} answers null ("would not decide"). */
-const MOST_PROJECTED_ROLLOUTS = 10_000_000
 
 /**
  * Whether some outcome of at most `maxRollouts` rollouts passes the claim under this plan. The
