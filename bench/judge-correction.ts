@@ -1,23 +1,27 @@
 /**
- * Judge-corrected rate gate benchmark. Prints, side by side, how often the rate gate passes a claim
- * that is false (the true rate sits exactly at the bound) when the predicate is an imperfect LLM
- * judge: uncorrected (the gate tests the judge's apparent rate) and judge-corrected (Rogan–Gladen
- * with the union-bound interval over the apparent rate's confidence sequence and the calibration's
- * Clopper–Pearson intervals). Also the power of each on a clearly true claim, and the mean rollouts.
+ * Judge-corrected rate gate benchmark, computed exactly (no sampling). Prints, side by side, how
+ * often the rate gate passes a claim that is false (the true rate sits exactly at the bound) when the
+ * predicate is an imperfect LLM judge: uncorrected (the gate tests the judge's apparent rate), the
+ * corrected gate (Rogan–Gladen, decided by the weighted test of `judgeCorrectedFrontier`), and the
+ * union bound it replaced (bench/union-bound-judge-gate.ts). Then the power of the corrected gates on
+ * a clearly true claim and the rollouts they need to pass, and the worst wrong pass on the judges of
+ * an outside audit.
  *
- *   npx tsx bench/judge-correction.ts [runs]
+ *   npx tsx bench/judge-correction.ts
  *
- * Each run draws its own calibration (the counts a labelled set of the stated sizes would give a
- * judge of the stated sensitivity and specificity), then samples rollouts one at a time, each bad
- * with the true rate and judged through the judge's error rates, asking the gate's stopping rule
- * after every rollout up to `maxRollouts`. The decisions are the gate's own functions
- * (`correctedDecision`, and `mixtureLogEValues` at the bound for the uncorrected gate). The judge
- * models were not used to choose the method or the α split.
+ * Every figure is exact: a sum over the calibration counts a labelled set of the stated sizes gives
+ * the judge (Binomial(positives, Se) and Binomial(negatives, Sp)), and, for each, the gate's stopping
+ * rule after every rollout up to `maxRollouts`, walked as a distribution over (judge-yes, rollouts).
+ * Calibrations less likely than 1e-7 are left out and their mass counted as wrong passes, so a wrong
+ * pass is an upper bound by at most that mass. The decisions are the gates' own functions. The judge
+ * models of the first two tables were not used to choose either method or its α split.
  */
 import { fileURLToPath } from 'node:url'
-import seedrandom from 'seedrandom'
 import { mixtureLogEValues } from '../src/stats/mixture-e-process.js'
+import type { SequentialDecision } from '../src/stats/sequential-rate-test.js'
+import type { JudgeCalibration } from '../src/trajectory/judge-calibration.js'
 import { correctedDecision, judgeCorrectionPlan } from '../src/verdict/judge-correction.js'
+import { unionBoundDecider } from './union-bound-judge-gate.js'
 
 /** One judge model: the claim, the true rate, the judge's error rates and the calibration's sizes. */
 export interface JudgeModel {
@@ -34,13 +38,25 @@ export interface JudgeModel {
   readonly negatives: number
 }
 
-/** What one gate did over many runs. */
-export interface GateOutcomes {
-  pass: number
-  fail: number
-  inconclusive: number
-  /** Rollouts scored, summed over runs. */
-  rollouts: number
+/** The decision rule of one gate, given the calibration it was handed. */
+export type JudgeGate = (calibration: JudgeCalibration, bound: number, alpha: number) => Decide
+type Decide = (successes: number, n: number) => SequentialDecision
+
+/** The corrected gate, as the library runs it. */
+export const CORRECTED: JudgeGate = (calibration, bound, alpha) => {
+  const plan = judgeCorrectionPlan(calibration, bound, alpha)
+  return (successes, n) => correctedDecision(successes, n, plan)
+}
+
+/** The union bound the corrected gate replaced. */
+export const UNION_BOUND: JudgeGate = unionBoundDecider
+
+/** The gate on the judge's answers as they are: the plain sequential test at the bound. */
+export const UNCORRECTED: JudgeGate = (_calibration, bound, alpha) => (successes, n) => {
+  if (n === 0) return 'undecided'
+  const logE = mixtureLogEValues(successes, n, bound)
+  const threshold = Math.log(1 / alpha)
+  return logE.below >= threshold ? 'below' : logE.above >= threshold ? 'above' : 'undecided'
 }
 
 /** Where the true rate sits at the bound: a pass is a wrong pass. */
@@ -98,96 +114,280 @@ export const NULL_MODELS: readonly JudgeModel[] = [
 ]
 
 /**
- * Runs `runs` gates of `model` under both rules, seeded by `seed`; α = 1 − confidence per side.
- * Each run's calibration counts, rollouts and judge answers are drawn once and shared by both rules.
+ * The judges of the third statistics audit (Se/Sp 0.6/0.99, 0.9/0.9, 0.99/0.99 with 20+20 labels,
+ * and a new user's 13+27 labels at 8/13 and 24/27), each under three claims with the true rate at
+ * the bound: the worst wrong pass over them is the test's exact size on the audit's judges.
  */
-export function simulateJudgeGates(
+export const AUDIT_MODELS: readonly JudgeModel[] = [
+  { sensitivity: 0.6, specificity: 0.99, positives: 20, negatives: 20 },
+  { sensitivity: 0.9, specificity: 0.9, positives: 20, negatives: 20 },
+  { sensitivity: 0.99, specificity: 0.99, positives: 20, negatives: 20 },
+  { sensitivity: 8 / 13, specificity: 24 / 27, positives: 13, negatives: 27 },
+].flatMap((judge) =>
+  (
+    [
+      ['rarely', 0.1],
+      ['rarely', 0.3],
+      ['usually', 0.8],
+    ] as const
+  ).map(([claim, bound]) => ({
+    ...judge,
+    claim,
+    bound,
+    rate: bound,
+    name: `${claim === 'rarely' ? 'rarely ≤' : 'usually ≥'} ${100 * bound}%, Se ${judge.sensitivity === 8 / 13 ? '8/13' : judge.sensitivity} / Sp ${judge.specificity === 24 / 27 ? '24/27' : judge.specificity}, ${judge.positives}+${judge.negatives} labels`,
+  })),
+)
+
+/** The cases the audit priced in rollouts: the true rate well inside the claim. */
+export const POWER_CASES: readonly JudgeModel[] = [
+  {
+    name: 'rarely ≤ 10%, true 2.5%, Se 0.99 / Sp 0.99, 20+20 labels',
+    claim: 'rarely',
+    bound: 0.1,
+    rate: 0.025,
+    sensitivity: 0.99,
+    specificity: 0.99,
+    positives: 20,
+    negatives: 20,
+  },
+  {
+    name: 'rarely ≤ 10%, true 0%, Se 0.6 / Sp 0.99, 20+20 labels',
+    claim: 'rarely',
+    bound: 0.1,
+    rate: 0,
+    sensitivity: 0.6,
+    specificity: 0.99,
+    positives: 20,
+    negatives: 20,
+  },
+  {
+    name: 'rarely ≤ 10%, true 2.5%, Se 0.9 / Sp 0.9, 20+20 labels',
+    claim: 'rarely',
+    bound: 0.1,
+    rate: 0.025,
+    sensitivity: 0.9,
+    specificity: 0.9,
+    positives: 20,
+    negatives: 20,
+  },
+  {
+    name: 'rarely ≤ 30%, true 7.5%, Se 0.9 / Sp 0.9, 30+30 labels',
+    claim: 'rarely',
+    bound: 0.3,
+    rate: 0.075,
+    sensitivity: 0.9,
+    specificity: 0.9,
+    positives: 30,
+    negatives: 30,
+  },
+]
+
+/** What one gate does on one model, exactly. */
+export interface GateOutcomes {
+  /** Probability the gate's first decision passes the claim, plus the left-out calibrations' mass. */
+  readonly pass: number
+  /** Probability its first decision fails the claim. */
+  readonly fail: number
+  /** The rest: no decision within maxRollouts, or a calibration no better than chance (refused when the judge is made). */
+  readonly inconclusive: number
+  /** Expected rollouts scored (a refused calibration scores none). */
+  readonly rollouts: number
+  /** passBy[n]: probability of having passed by rollout n (index 0: none yet), without the left-out mass. */
+  readonly passBy: readonly number[]
+  /** Mass of the calibrations left out (each less likely than 1e-7), counted in `pass`. */
+  readonly leftOut: number
+}
+
+/** Calibrations less likely than this are left out, their mass counted as passes. */
+const LEAST_CALIBRATION = 1e-7
+
+/**
+ * The exact outcome of `gate` on `model`: over every calibration the labelled set can give, the
+ * gate's stopping rule walked as a distribution over judge-yes counts, one rollout at a time.
+ */
+export function exactJudgeGate(
   model: JudgeModel,
-  runs: number,
-  options: { seed: string; alpha?: number; maxRollouts?: number },
-): { corrected: GateOutcomes; uncorrected: GateOutcomes } {
+  gate: JudgeGate,
+  options: { alpha?: number; maxRollouts?: number } = {},
+): GateOutcomes {
   const alpha = options.alpha ?? 0.05
   const maxRollouts = options.maxRollouts ?? 400
-  const rng = seedrandom(options.seed)
-  const binomial = (n: number, p: number) => {
-    let count = 0
-    for (let i = 0; i < n; i++) if (rng() < p) count++
-    return count
-  }
-  const corrected: GateOutcomes = { pass: 0, fail: 0, inconclusive: 0, rollouts: 0 }
-  const uncorrected: GateOutcomes = { pass: 0, fail: 0, inconclusive: 0, rollouts: 0 }
-  const threshold = Math.log(1 / alpha)
-  const record = (outcomes: GateOutcomes, decision: 'below' | 'above' | 'undecided', rollouts: number) => {
-    outcomes.rollouts += rollouts
-    if (decision === 'undecided') outcomes.inconclusive++
-    else if ((decision === 'below') === (model.claim === 'rarely')) outcomes.pass++
-    else outcomes.fail++
-  }
-  for (let run = 0; run < runs; run++) {
-    const calibration = {
-      sensitivity: { correct: binomial(model.positives, model.sensitivity), of: model.positives },
-      specificity: { correct: binomial(model.negatives, model.specificity), of: model.negatives },
-    }
-    const { sensitivity, specificity } = calibration
-    // A calibration no better than chance is refused when the judge is made; such a run is no test.
-    const informative = sensitivity.correct / sensitivity.of + specificity.correct / specificity.of > 1
-    const plan = informative ? judgeCorrectionPlan(calibration, model.bound, alpha) : null
-    let yes = 0
-    let correctedDone: 'below' | 'above' | null = null
-    let uncorrectedDone: 'below' | 'above' | null = null
-    for (let n = 1; n <= maxRollouts && (correctedDone === null || uncorrectedDone === null); n++) {
-      const holds = rng() < model.rate
-      if (rng() < (holds ? model.sensitivity : 1 - model.specificity)) yes++
-      if (uncorrectedDone === null) {
-        const logE = mixtureLogEValues(yes, n, model.bound)
-        const decision = logE.below >= threshold ? 'below' : logE.above >= threshold ? 'above' : null
-        if (decision !== null) {
-          uncorrectedDone = decision
-          record(uncorrected, decision, n)
-        }
+  const yesRate = model.sensitivity * model.rate + (1 - model.specificity) * (1 - model.rate)
+  const passBy = new Array<number>(maxRollouts + 1).fill(0)
+  let fail = 0
+  let rollouts = 0
+  let leftOut = 0
+  const positives = binomialPmf(model.positives, model.sensitivity)
+  const negatives = binomialPmf(model.negatives, model.specificity)
+  positives.forEach((positiveMass, sensitivityCount) => {
+    negatives.forEach((negativeMass, specificityCount) => {
+      const mass = positiveMass * negativeMass
+      if (mass < LEAST_CALIBRATION) {
+        leftOut += mass
+        return
       }
-      if (correctedDone === null) {
-        const decision = plan === null ? 'undecided' : correctedDecision(yes, n, plan)
-        if (decision !== 'undecided') {
-          correctedDone = decision
-          record(corrected, decision, n)
-        }
+      // A calibration no better than chance is refused when the judge is made: no run happens.
+      if (sensitivityCount / model.positives + specificityCount / model.negatives <= 1) return
+      const calibration = {
+        sensitivity: { correct: sensitivityCount, of: model.positives },
+        specificity: { correct: specificityCount, of: model.negatives },
       }
+      const run = exactRun(gate(calibration, model.bound, alpha), yesRate, maxRollouts)
+      const [passed, failed] = model.claim === 'rarely' ? [run.belowBy, run.above] : [run.aboveBy, run.below]
+      passed.forEach((by, n) => (passBy[n] = (passBy[n] ?? 0) + mass * by))
+      fail += mass * failed
+      rollouts += mass * run.rollouts
+    })
+  })
+  const pass = (passBy[maxRollouts] ?? 0) + leftOut
+  return { pass, fail, inconclusive: Math.max(0, 1 - pass - fail), rollouts, passBy, leftOut }
+}
+
+/**
+ * One calibration's run, exactly: the probability of each decision by rollout n, and the expected
+ * rollouts. At each n the decision regions are runs of judge-yes counts from each end (each e-value
+ * moves one way with the count). From n − 1 to n the 'below' edge stays or moves up by one: a count
+ * that decided 'below' at n − 1 decides it at n (one more rollout judged no adds to the evidence),
+ * and a count one higher at n would have decided at n − 1 without its yes. Likewise the 'above' edge
+ * stays or moves up by one. So each n asks the gate about one count per side.
+ */
+function exactRun(
+  decide: Decide,
+  yesRate: number,
+  maxRollouts: number,
+): { belowBy: number[]; aboveBy: number[]; below: number; above: number; rollouts: number } {
+  // alive[yes]: the probability of being undecided with `yes` judge-yes after n rollouts.
+  let alive = new Float64Array(maxRollouts + 2)
+  let next = new Float64Array(maxRollouts + 2)
+  alive[0] = 1
+  const belowBy = [0]
+  const aboveBy = [0]
+  let rollouts = 0
+  let belowEdge = -1
+  let aboveEdge = 1
+  let below = 0
+  let above = 0
+  for (let n = 1; n <= maxRollouts; n++) {
+    let undecided = 0
+    next[0] = (alive[0] as number) * (1 - yesRate)
+    for (let yes = 1; yes <= n; yes++) {
+      undecided += alive[yes - 1] as number
+      next[yes] = (alive[yes] as number) * (1 - yesRate) + (alive[yes - 1] as number) * yesRate
     }
-    if (uncorrectedDone === null) record(uncorrected, 'undecided', maxRollouts)
-    if (correctedDone === null) record(corrected, 'undecided', maxRollouts)
+    rollouts += undecided
+    if (decide(belowEdge + 1, n) === 'below') belowEdge++
+    // The 'above' edge at n − 1 moves up by one unless that count still decides 'above' at n.
+    if (decide(aboveEdge, n) !== 'above') aboveEdge++
+    aboveEdge = Math.max(aboveEdge, belowEdge + 1)
+    for (let yes = 0; yes <= belowEdge; yes++) {
+      below += next[yes] as number
+      next[yes] = 0
+    }
+    for (let yes = aboveEdge; yes <= n; yes++) {
+      above += next[yes] as number
+      next[yes] = 0
+    }
+    belowBy.push(below)
+    aboveBy.push(above)
+    ;[alive, next] = [next, alive]
   }
-  return { corrected, uncorrected }
+  return {
+    belowBy,
+    aboveBy,
+    below: belowBy[maxRollouts] ?? 0,
+    above: aboveBy[maxRollouts] ?? 0,
+    rollouts,
+  }
+}
+
+/** P(X = k) for X ~ Binomial(n, p), k = 0 … n, by the recurrence from the mode's side that does not underflow. */
+function binomialPmf(n: number, p: number): number[] {
+  const logPmf = Array.from({ length: n + 1 }, (_, k) => {
+    const logChoose = logFactorial(n) - logFactorial(k) - logFactorial(n - k)
+    const logP = k === 0 ? 0 : k * Math.log(p)
+    const logQ = n - k === 0 ? 0 : (n - k) * Math.log1p(-p)
+    return logChoose + logP + logQ
+  })
+  return logPmf.map(Math.exp)
+}
+
+function logFactorial(n: number): number {
+  let sum = 0
+  for (let i = 2; i <= n; i++) sum += Math.log(i)
+  return sum
+}
+
+/** The least n by which the gate has passed with probability ½, or null when it has not by maxRollouts. */
+export function medianRolloutsToPass(outcomes: GateOutcomes): number | null {
+  const n = outcomes.passBy.findIndex((passed) => passed >= 0.5)
+  return n < 0 ? null : n
 }
 
 function main(): void {
-  const runs = Number(process.argv[2] ?? 2000)
-  const share = (count: number) => `${((100 * count) / runs).toFixed(1)}%`
-  const mean = (outcomes: GateOutcomes) => (outcomes.rollouts / runs).toFixed(0)
+  const percent = (p: number, digits = 1) => `${(100 * p).toFixed(digits)}%`
+  const toPass = (outcomes: GateOutcomes, maxRollouts: number) =>
+    `${medianRolloutsToPass(outcomes) ?? `> ${maxRollouts}`}`
+  console.log('wrong passes at α = 5% (true rate at the bound), exact, maxRollouts 400')
   console.log(
-    `wrong passes at α = 5% (true rate at the bound), ${runs} seeded runs per model, maxRollouts 400`,
+    '| model | uncorrected wrong pass | corrected wrong pass | union bound wrong pass | uncorrected rollouts | corrected rollouts | union bound rollouts |',
   )
-  console.log(
-    '| model | uncorrected wrong pass | corrected wrong pass | uncorrected rollouts | corrected rollouts |',
-  )
-  console.log('|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|')
   for (const model of NULL_MODELS) {
-    const { corrected, uncorrected } = simulateJudgeGates(model, runs, { seed: `bench ${model.name}` })
+    const [uncorrected, corrected, unionBound] = [UNCORRECTED, CORRECTED, UNION_BOUND].map((gate) =>
+      exactJudgeGate(model, gate),
+    ) as [GateOutcomes, GateOutcomes, GateOutcomes]
     console.log(
-      `| ${model.name} | ${share(uncorrected.pass)} | ${share(corrected.pass)} | ${mean(uncorrected)} | ${mean(corrected)} |`,
+      `| ${model.name} | ${percent(uncorrected.pass)} | ${percent(corrected.pass, 2)} | ${percent(unionBound.pass, 2)} | ${uncorrected.rollouts.toFixed(0)} | ${corrected.rollouts.toFixed(0)} | ${unionBound.rollouts.toFixed(0)} |`,
     )
   }
-  console.log('\npower: the same judges, the true rate well inside the claim (a pass is right)')
-  console.log('| model | uncorrected pass | corrected pass | corrected inconclusive | corrected rollouts |')
-  console.log('|---|---|---|---|---|')
+  console.log(
+    '\npower: the same judges, the true rate well inside the claim (a pass is right), exact, maxRollouts 400',
+  )
+  console.log(
+    '| model | uncorrected pass | corrected pass | union bound pass | corrected rollouts to pass (median) | union bound rollouts to pass (median) |',
+  )
+  console.log('|---|---|---|---|---|---|')
   for (const model of NULL_MODELS) {
     const rate = model.claim === 'rarely' ? model.bound / 4 : 1 - (1 - model.bound) / 4
-    const inside = { ...model, rate, name: `${model.name.split(',')[0]}, true ${(100 * rate).toFixed(1)}%` }
-    const { corrected, uncorrected } = simulateJudgeGates(inside, runs, { seed: `bench power ${model.name}` })
+    const inside = { ...model, rate }
+    const name = `${model.name.split(',')[0]}, true ${(100 * rate).toFixed(1)}%${model.name.slice(model.name.indexOf(','))}`
+    const [uncorrected, corrected, unionBound] = [UNCORRECTED, CORRECTED, UNION_BOUND].map((gate) =>
+      exactJudgeGate(inside, gate),
+    ) as [GateOutcomes, GateOutcomes, GateOutcomes]
     console.log(
-      `| ${inside.name}${model.name.slice(model.name.indexOf(','))} | ${share(uncorrected.pass)} | ${share(corrected.pass)} | ${share(corrected.inconclusive)} | ${mean(corrected)} |`,
+      `| ${name} | ${percent(uncorrected.pass)} | ${percent(corrected.pass)} | ${percent(unionBound.pass)} | ${toPass(corrected, 400)} | ${toPass(unionBound, 400)} |`,
     )
   }
+  const longRun = 2000
+  console.log(`\nrollouts to pass: the audit's priced cases, exact, maxRollouts ${longRun}`)
+  console.log(
+    '| case | corrected pass | union bound pass | corrected rollouts to pass (median) | union bound rollouts to pass (median) |',
+  )
+  console.log('|---|---|---|---|---|')
+  for (const model of POWER_CASES) {
+    const [corrected, unionBound] = [CORRECTED, UNION_BOUND].map((gate) =>
+      exactJudgeGate(model, gate, { maxRollouts: longRun }),
+    ) as [GateOutcomes, GateOutcomes]
+    console.log(
+      `| ${model.name} | ${percent(corrected.pass)} | ${percent(unionBound.pass)} | ${toPass(corrected, longRun)} | ${toPass(unionBound, longRun)} |`,
+    )
+  }
+  console.log(
+    "\nexact worst wrong pass on the audit's judges (true rate at the bound), α = 5%, maxRollouts 400",
+  )
+  console.log('| judge and claim | corrected wrong pass | union bound wrong pass |')
+  console.log('|---|---|---|')
+  let worstCorrected = 0
+  let worstUnionBound = 0
+  for (const model of AUDIT_MODELS) {
+    const corrected = exactJudgeGate(model, CORRECTED)
+    const unionBound = exactJudgeGate(model, UNION_BOUND)
+    worstCorrected = Math.max(worstCorrected, corrected.pass)
+    worstUnionBound = Math.max(worstUnionBound, unionBound.pass)
+    console.log(`| ${model.name} | ${percent(corrected.pass, 3)} | ${percent(unionBound.pass, 3)} |`)
+  }
+  console.log(`| worst | ${percent(worstCorrected, 3)} | ${percent(worstUnionBound, 3)} |`)
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main()

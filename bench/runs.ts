@@ -80,7 +80,8 @@ export const DOCUMENTED_RUNS: readonly DocumentedRun[] = [
     name: 'judge-correction',
     file: 'judge-correction.ts',
     check: 'digest',
-    measures: "wrong passes and power of a judge's rate, corrected and not",
+    measures:
+      "exact wrong passes, power and rollouts to pass of a judge's rate: uncorrected, corrected, and by the union bound the correction replaced",
     markdown: true,
   },
   {

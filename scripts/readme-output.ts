@@ -317,15 +317,15 @@ export async function outputBlocks(): Promise<Record<OutputBlock, string>> {
 }
 
 /**
- * The refusal of a judge-corrected "at most 30%" claim whose calibration (sensitivity 8/13,
- * specificity 24/27, a new user's 40 labels) no outcome of 400 rollouts could pass.
+ * The refusal of a judge-corrected "at most 2%" claim whose calibration (sensitivity 8/13,
+ * specificity 27/27, a new user's 40 labels) no outcome of 400 rollouts could pass.
  */
 function judgeRefusalMessage(): string {
-  const calibration = { sensitivity: { correct: 8, of: 13 }, specificity: { correct: 24, of: 27 } }
+  const calibration = { sensitivity: { correct: 8, of: 13 }, specificity: { correct: 27, of: 27 } }
   try {
-    refuseUnpassableCorrection(judgeCorrectionPlan(calibration, 0.3, 0.05), {
+    refuseUnpassableCorrection(judgeCorrectionPlan(calibration, 0.02, 0.05), {
       direction: 'atMost',
-      bound: 0.3,
+      bound: 0.02,
       maxRollouts: 400,
     })
   } catch (error) {

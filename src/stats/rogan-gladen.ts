@@ -1,21 +1,6 @@
 import { clopperPearson } from './clopper-pearson.js'
+import { JUDGE_BOX_TAIL } from './judge-corrected-test.js'
 import { assertAlpha, assertCount } from './validate.js'
-
-/**
- * The name every rendering gives the judge correction: the Rogan–Gladen estimator, its interval
- * the union-bound inversion over the apparent rate's confidence sequence and exact
- * (Clopper–Pearson) intervals for the judge's sensitivity and specificity.
- */
-export const JUDGE_CORRECTION_METHOD =
-  'Rogan–Gladen, union bound over the confidence sequence and Clopper–Pearson'
-
-/**
- * The shares of α the corrected gate spends, per side: half on the apparent rate's confidence
- * sequence (one-sided, at each look), a quarter on each two-sided Clopper–Pearson interval of the
- * calibration. The calibration's intervals are shared by both sides, so each wrong decision has
- * probability at most α/2 + α/4 + α/4 = α.
- */
-export const JUDGE_ALPHA_SHARES = { apparent: 0.5, sensitivity: 0.25, specificity: 0.25 } as const
 
 /** A range a judge's sensitivity or specificity lies in. */
 export interface AccuracyRange {
@@ -23,7 +8,7 @@ export interface AccuracyRange {
   readonly high: number
 }
 
-/** Where the judge's error rates lie: the box the correction takes its extremes over. */
+/** Where the judge's error rates lie: the box of judges the corrected test weighs. */
 export interface JudgeErrorBox {
   readonly sensitivity: AccuracyRange
   readonly specificity: AccuracyRange
@@ -47,7 +32,8 @@ export function roganGladen(apparent: number, sensitivity: number, specificity: 
 
 /**
  * The box of a calibration: two-sided Clopper–Pearson intervals for sensitivity (`correct` of `of`
- * positives) and specificity, each at confidence 1 − its share of α.
+ * positives) and specificity, each at confidence 1 − α/4, so each one-sided end leaves out α/8
+ * (`JUDGE_BOX_TAIL`): the judges the corrected test weighs lie inside it.
  */
 export function judgeErrorBox(
   sensitivity: { correct: number; of: number },
@@ -57,46 +43,7 @@ export function judgeErrorBox(
   assertAlpha('judgeErrorBox', alpha)
   assertCount('judgeErrorBox', sensitivity.correct, sensitivity.of)
   assertCount('judgeErrorBox', specificity.correct, specificity.of)
-  const se = clopperPearson(sensitivity.correct, sensitivity.of, 1 - JUDGE_ALPHA_SHARES.sensitivity * alpha)
-  const sp = clopperPearson(specificity.correct, specificity.of, 1 - JUDGE_ALPHA_SHARES.specificity * alpha)
+  const se = clopperPearson(sensitivity.correct, sensitivity.of, 1 - 2 * JUDGE_BOX_TAIL * alpha)
+  const sp = clopperPearson(specificity.correct, specificity.of, 1 - 2 * JUDGE_BOX_TAIL * alpha)
   return { sensitivity: { low: se.low, high: se.high }, specificity: { low: sp.low, high: sp.high } }
-}
-
-/** Whether every judge in the box is better than chance; otherwise no bound on the true rate follows. */
-export function boxIsInformative(box: JudgeErrorBox): boolean {
-  return box.sensitivity.low + box.specificity.low > 1
-}
-
-/**
- * The apparent rates the corrected gate compares its confidence sequence with. The true rate is
- * below `bound` for every judge in the box exactly when the apparent rate is below
- * `below` = bound·Se_low + (1 − bound)(1 − Sp_high) (the smallest apparent rate a true rate of
- * `bound` can show), and above it for every judge when the apparent rate is above
- * `above` = bound·Se_high + (1 − bound)(1 − Sp_low). So the gate's one-sided test of the apparent
- * rate against these is its test of the true rate: the extremes of the Rogan–Gladen map over the
- * box, at its corners because the map is monotone in each coordinate where Se + Sp > 1.
- */
-export function apparentBounds(bound: number, box: JudgeErrorBox): { below: number; above: number } {
-  return {
-    below: bound * box.sensitivity.low + (1 - bound) * (1 - box.specificity.high),
-    above: bound * box.sensitivity.high + (1 - bound) * (1 - box.specificity.low),
-  }
-}
-
-/**
- * The true rate's interval from the apparent rate's [low, high]: the least and greatest Rogan–Gladen
- * value over the box's corners ([0, 1] when the box holds a judge no better than chance).
- */
-export function correctedRange(apparent: AccuracyRange, box: JudgeErrorBox): AccuracyRange {
-  if (!boxIsInformative(box)) return { low: 0, high: 1 }
-  const corners = [
-    [box.sensitivity.low, box.specificity.low],
-    [box.sensitivity.low, box.specificity.high],
-    [box.sensitivity.high, box.specificity.low],
-    [box.sensitivity.high, box.specificity.high],
-  ] as const
-  return {
-    low: Math.min(...corners.map(([se, sp]) => roganGladen(apparent.low, se, sp))),
-    high: Math.max(...corners.map(([se, sp]) => roganGladen(apparent.high, se, sp))),
-  }
 }

@@ -92,7 +92,7 @@ export function judgeCorrectionNote(rows: readonly SummaryRow[]): string | null 
 }
 
 const JUDGE_CORRECTED_NOTE =
-  "judge-corrected: the true rate estimated from a calibrated judge's answers (Rogan–Gladen), its interval widened for the calibration's uncertainty (union bound with Clopper–Pearson)"
+  "judge-corrected: the true rate estimated from a calibrated judge's answers (Rogan–Gladen), its interval widened for the calibration's uncertainty (each judge the calibration's exact intervals allow, weighed by its exact evidence)"
 
 /**
  * What the rate column shows: the rate ("23.0% [15.2%–32.5%] 95% Clopper–Pearson"), or for a score

@@ -1,3 +1,4 @@
+import { JUDGE_BOX_TAIL } from '../stats/judge-corrected-test.js'
 import { explainVerdict, type Explanation } from '../verdict/explain.js'
 import {
   claimDirection,
@@ -243,15 +244,16 @@ function passesAnyway(verdict: Verdict): string {
  */
 function judgeCorrectionLines(verdict: Verdict): string[] {
   if (verdict.gate !== 'sequential' || verdict.judgeCorrection === undefined) return []
-  const { apparent, sensitivity, specificity, alphaShares, apparentBounds } = verdict.judgeCorrection
-  const accuracy = (name: string, record: typeof sensitivity, share: number) =>
-    `${name} ${count(record.correct)}/${count(record.of)} (${confidenceLevel(1 - share * (1 - verdict.confidence))} Clopper–Pearson ${percent(record.low)}–${percent(record.high)})`
+  const { apparent, sensitivity, specificity, apparentBounds } = verdict.judgeCorrection
+  const boxLevel = confidenceLevel(1 - 2 * JUDGE_BOX_TAIL * (1 - verdict.confidence))
+  const accuracy = (name: string, record: typeof sensitivity) =>
+    `${name} ${count(record.correct)}/${count(record.of)} (${boxLevel} Clopper–Pearson ${percent(record.low)}–${percent(record.high)})`
   const lines = [
-    `judge-corrected (${verdict.judgeCorrection.method}): the judge said yes in ${percent(apparent.point)} of runs (${rateIntervalText(apparent)}); calibration: ${accuracy('sensitivity', sensitivity, alphaShares.sensitivity)}, ${accuracy('specificity', specificity, alphaShares.specificity)}`,
+    `judge-corrected (${verdict.judgeCorrection.method}): the judge said yes in ${percent(apparent.point)} of runs (${rateIntervalText(apparent)}); calibration: ${accuracy('sensitivity', sensitivity)}, ${accuracy('specificity', specificity)}`,
   ]
   if (apparentBounds === null) {
     lines.push(
-      'the calibration cannot bound the true rate: its intervals allow a judge no better than chance; label more runs, or sharpen the rubric',
+      'the calibration cannot bound the true rate: its intervals reach a sensitivity and a specificity of 0; label more runs, or sharpen the rubric',
     )
   } else if (verdict.kind === 'inconclusive' && verdict.rolloutsToDecide === null && apparent.n > 0) {
     lines.push(

@@ -1,37 +1,46 @@
+import { bisect } from '../stats/bisect.js'
 import { confidenceSequence } from '../stats/confidence-sequence.js'
 import type { Estimate } from '../stats/estimate.js'
-import { mixtureLogEValues } from '../stats/mixture-e-process.js'
 import {
-  apparentBounds,
-  boxIsInformative,
-  correctedRange,
   JUDGE_ALPHA_SHARES,
   JUDGE_CORRECTION_METHOD,
-  judgeErrorBox,
-  roganGladen,
-  type JudgeErrorBox,
-} from '../stats/rogan-gladen.js'
-import { rolloutsToDecide, type SequentialDecision } from '../stats/sequential-rate-test.js'
+  judgeCorrectedFrontier,
+  judgeCorrectedMargin,
+  judgeCorrectedReach,
+  judgeEvidence,
+  type JudgeCorrectedFrontier,
+  type JudgeEvidence,
+} from '../stats/judge-corrected-test.js'
+import { judgeErrorBox, roganGladen, type JudgeErrorBox } from '../stats/rogan-gladen.js'
+import type { SequentialDecision } from '../stats/sequential-rate-test.js'
 import { InvalidOptionError } from '../errors.js'
 import { judgeCalibrationOf, type JudgeCalibration } from '../trajectory/judge-calibration.js'
 import type { JudgeCorrection } from './schema.js'
 
 /**
  * How a rate gate tests the true rate of a calibrated judge's predicate. The judge says yes at the
- * apparent rate q = Se·p + (1 − Sp)(1 − p); its calibration's exact intervals give a box of
- * (Se, Sp), and the true rate p is below the bound for every judge of the box exactly when q is
- * below `bounds.below` (above it: when q is above `bounds.above`). So the gate runs its own
- * anytime-valid test on q, at its share of α, against those two apparent bounds: the union bound
- * over that test and the box keeps each wrong decision at α, at every look.
+ * apparent rate q = Se·p + (1 − Sp)(1 − p); the calibration's counts weigh every judge (Se, Sp) its
+ * exact intervals leave, and the gate decides 'below' the bound when the run's e-process against
+ * each judge's least apparent rate under the null, times that judge's weight, reaches 1/(¾α)
+ * (`judgeCorrectedFrontier`); 'above' the same way with the judge read the other way round. Each
+ * wrong decision stays at α, at every look.
  */
 export interface JudgeCorrectionPlan {
   readonly calibration: JudgeCalibration
+  /** The calibration's exact intervals, two-sided at 1 − α/4: the judges the test weighs. */
   readonly box: JudgeErrorBox
   /** The claim's α = 1 − confidence (per side). */
   readonly alpha: number
-  /** The apparent test's α. */
+  /** The α of the apparent rate's printed confidence sequence: the run's share alone. */
   readonly apparentAlpha: number
-  /** Null when the box holds a judge no better than chance: the test can decide nothing. */
+  /** The calibration's evidence for each side, fixed before the first rollout. */
+  readonly evidence: { readonly below: JudgeEvidence; readonly above: JudgeEvidence }
+  /** The constraints of each side at the claim's bound ('above' on the judge-no count). */
+  readonly frontiers: { readonly below: JudgeCorrectedFrontier; readonly above: JudgeCorrectedFrontier }
+  /**
+   * The apparent rates equivalent to the bound: below `below` (above `above`) enough rollouts decide;
+   * between them none do. Null when neither side can ever decide.
+   */
   readonly bounds: { readonly below: number; readonly above: number } | null
 }
 
@@ -41,50 +50,54 @@ export function judgeCorrectionPlan(
   bound: number,
   alpha: number,
 ): JudgeCorrectionPlan {
-  const box = judgeErrorBox(calibration.sensitivity, calibration.specificity, alpha)
+  const { sensitivity, specificity } = calibration
+  const evidence = {
+    below: judgeEvidence(sensitivity, specificity, alpha),
+    // Read the other way round, the judge's "no" has sensitivity Sp and specificity Se, and the
+    // claim "p ≥ bound" is "1 − p ≤ 1 − bound": the 'above' side is the 'below' test on the no count.
+    above: judgeEvidence(specificity, sensitivity, alpha),
+  }
+  const frontiers = {
+    below: judgeCorrectedFrontier(evidence.below, bound),
+    above: judgeCorrectedFrontier(evidence.above, 1 - bound),
+  }
+  const bounds = {
+    below: judgeCorrectedReach(frontiers.below),
+    above: 1 - judgeCorrectedReach(frontiers.above),
+  }
   return {
     calibration,
-    box,
+    box: judgeErrorBox(sensitivity, specificity, alpha),
     alpha,
-    apparentAlpha: JUDGE_ALPHA_SHARES.apparent * alpha,
-    bounds: boxIsInformative(box) ? apparentBounds(bound, box) : null,
+    apparentAlpha: alpha / 2,
+    evidence,
+    frontiers,
+    bounds: bounds.below > 0 || bounds.above < 1 ? bounds : null,
   }
 }
 
 /**
- * The corrected test's answer after `successes` judge-yes of `n`: 'below' when the mixture e-value
- * against q ≥ bounds.below reaches 1/α_q, 'above' when the one against q ≤ bounds.above does
- * (`sequentialRateTest`'s test, at the apparent bounds). An apparent bound at 0 or 1 cannot be
- * crossed: that side never decides.
+ * The corrected test's answer after `successes` judge-yes of `n`: 'below' when the weighted test of
+ * `judgeCorrectedFrontier` rejects p ≥ bound, 'above' when the one on the judge-no count rejects
+ * p ≤ bound.
  */
 export function correctedDecision(
   successes: number,
   n: number,
   plan: JudgeCorrectionPlan,
 ): SequentialDecision {
-  const { bounds } = plan
-  if (bounds === null || n === 0) return 'undecided'
-  const threshold = Math.log(1 / plan.apparentAlpha)
-  if (
-    bounds.below > 0 &&
-    bounds.below < 1 &&
-    mixtureLogEValues(successes, n, bounds.below).below >= threshold
-  )
-    return 'below'
-  if (
-    bounds.above > 0 &&
-    bounds.above < 1 &&
-    mixtureLogEValues(successes, n, bounds.above).above >= threshold
-  )
-    return 'above'
+  if (n === 0) return 'undecided'
+  if (judgeCorrectedMargin(successes, n, plan.frontiers.below, plan.alpha) >= 0) return 'below'
+  if (judgeCorrectedMargin(n - successes, n, plan.frontiers.above, plan.alpha) >= 0) return 'above'
   return 'undecided'
 }
 
 /**
- * The apparent rate with its confidence sequence at the apparent share of α (each end one-sided at
- * α_q), and the corrected rate: the Rogan–Gladen point at the calibration's own estimates, and the
- * extremes of the map over the box at the sequence's ends, each end one-sided at α — so the
- * corrected interval is two-sided at 1 − 2α, as an uncorrected gate's is.
+ * The apparent rate with its confidence sequence at the run's share of α (each end one-sided at
+ * α/2), and the corrected rate: the Rogan–Gladen point at the calibration's own estimates, and the
+ * interval of bounds the weighted test does not reject — its upper end the least bound it would
+ * decide the rate below, its lower end the greatest it would decide it above, each one-sided at α,
+ * so the corrected interval is two-sided at 1 − 2α, as an uncorrected gate's is.
  */
 export function correctedRates(
   successes: number,
@@ -93,15 +106,15 @@ export function correctedRates(
 ): { apparent: Estimate; corrected: Estimate } {
   const apparent = confidenceSequence(successes, n, 2 * plan.apparentAlpha)
   const { sensitivity, specificity } = plan.calibration
-  const range = n === 0 ? { low: 0, high: 1 } : correctedRange(apparent, plan.box)
+  const range = n === 0 ? { low: 0, high: 1 } : correctedRange(successes, n, plan)
   const se = sensitivity.correct / sensitivity.of
   const sp = specificity.correct / specificity.of
   const point = n === 0 || se + sp <= 1 ? 0 : roganGladen(apparent.point, se, sp)
   return {
     apparent,
     corrected: {
-      // The point is kept inside its interval: the box's corners need not bracket the point estimate
-      // at extreme counts, and a printed point outside its interval reads as a bug.
+      // The point is kept inside its interval: the interval need not bracket the point estimate at
+      // extreme counts, and a printed point outside its interval reads as a bug.
       point: Math.min(range.high, Math.max(range.low, point)),
       low: range.low,
       high: range.high,
@@ -113,10 +126,43 @@ export function correctedRates(
   }
 }
 
+/** How close the corrected interval's ends come to the bounds the test decides at. */
+const RANGE_TOLERANCE = 1e-6
+
+/**
+ * The corrected interval's ends by bisection over the bound: deciding 'below' at a bound decides it
+ * at every greater one (each judge's least null apparent rate grows with the bound), so the bounds it
+ * decides below form an interval up to 1, and likewise 'above' down to 0.
+ */
+function correctedRange(
+  successes: number,
+  n: number,
+  plan: JudgeCorrectionPlan,
+): { low: number; high: number } {
+  const decidesBelow = (bound: number) =>
+    judgeCorrectedMargin(successes, n, judgeCorrectedFrontier(plan.evidence.below, bound), plan.alpha) >= 0
+  const decidesAbove = (bound: number) =>
+    judgeCorrectedMargin(
+      n - successes,
+      n,
+      judgeCorrectedFrontier(plan.evidence.above, 1 - bound),
+      plan.alpha,
+    ) >= 0
+  const highest = 1 - RANGE_TOLERANCE
+  const high = decidesBelow(highest) ? bisect(decidesBelow, 0, highest, RANGE_TOLERANCE) : 1
+  const low = decidesAbove(RANGE_TOLERANCE)
+    ? bisect((bound) => !decidesAbove(bound), RANGE_TOLERANCE, 1, RANGE_TOLERANCE)
+    : 0
+  return { low: Math.min(low, high), high }
+}
+
+/** Beyond this many rollouts, {@link correctedRolloutsToDecide} answers null ("would not decide"). */
+const MOST_PROJECTED_ROLLOUTS = 10_000_000
+
 /**
  * For an undecided corrected gate: about how many rollouts in all would decide it if the apparent
  * rate held, or null when it lies between the two apparent bounds (more rollouts cannot decide it;
- * a larger calibration can).
+ * a larger calibration can). A doubling search, then bisection, for the first count that decides.
  */
 export function correctedRolloutsToDecide(
   successes: number,
@@ -126,17 +172,29 @@ export function correctedRolloutsToDecide(
   const { bounds } = plan
   if (bounds === null || n === 0) return null
   const rate = successes / n
-  const bound = rate < bounds.below ? bounds.below : rate > bounds.above ? bounds.above : null
-  if (bound === null || !(bound > 0 && bound < 1)) return null
-  const more = rolloutsToDecide({ successes, n, bound, alpha: plan.apparentAlpha })
-  return more === null ? null : n + more
+  if (!(rate < bounds.below || rate > bounds.above)) return null
+  const decides = (m: number) => correctedDecision(rate * m, m, plan) !== 'undecided'
+  let undecided = n
+  let decided = 2 * n
+  while (!decides(decided)) {
+    if (decided >= MOST_PROJECTED_ROLLOUTS) return null
+    undecided = decided
+    decided = Math.min(2 * decided, MOST_PROJECTED_ROLLOUTS)
+  }
+  while (decided - undecided > 1) {
+    const middle = Math.floor((undecided + decided) / 2)
+    if (decides(middle)) decided = middle
+    else undecided = middle
+  }
+  return decided
 }
 
 /**
  * Whether some outcome of at most `maxRollouts` rollouts passes the claim under this plan. The
  * outcome most in the claim's favour is the one to try: no judge-yes for "at most", all judge-yes
- * for "at least". On that path every alternative's likelihood ratio grows with each rollout, so the
- * passing e-value is largest after the last one, and if that does not reach 1/α_q nothing does.
+ * for "at least". On that path every alternative's likelihood ratio grows with each rollout, for
+ * every judge the test weighs, so the passing margin is largest after the last one, and if that does
+ * not pass nothing does.
  */
 export function correctedCanPass(
   plan: JudgeCorrectionPlan,
@@ -228,10 +286,7 @@ export function refuseUnpassableCorrection(
   const { sensitivity, specificity } = plan.calibration
   const claim = `${direction === 'atMost' ? 'at most' : 'at least'} ${Number((bound * 100).toFixed(4))}%`
   const rollouts = maxRollouts.toLocaleString('en-US')
-  const why =
-    plan.bounds === null
-      ? 'whose intervals allow a judge no better than chance'
-      : `with which not even ${direction === 'atMost' ? 'zero' : rollouts} judge-yes in ${rollouts} rollouts would prove the true rate ${claim}`
+  const why = `with which not even ${direction === 'atMost' ? 'zero' : rollouts} judge-yes in ${rollouts} rollouts would prove the true rate ${claim}`
   const needed = labelsToPass(plan.calibration, bound, plan.alpha, direction, maxRollouts)
   const perfect = `an agent that ${direction === 'atMost' ? 'never' : 'always'} does it`
   const remedy =

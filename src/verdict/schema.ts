@@ -170,29 +170,34 @@ const verdictFields = {
 export const JudgeAccuracyRecordSchema = z.object({
   correct: z.number().int().nonnegative(),
   of: z.number().int().positive(),
-  /** The two-sided Clopper–Pearson interval at 1 − its share of α. */
+  /** The two-sided Clopper–Pearson interval at 1 − α/4: the box's side (each end leaves out α/8). */
   low: z.number().min(0).max(1),
   high: z.number().min(0).max(1),
 })
 
 /**
  * How a rate gate corrected the rate of a calibrated judge: the rate the judge said yes at (its
- * confidence sequence at its share of α), the calibration's counts with their exact intervals,
- * and the apparent rates the test compared with (the Rogan–Gladen map's extremes over the box).
+ * confidence sequence at α/2 per side), the calibration's counts with the exact intervals that make
+ * the box of judges the test weighs, and the apparent rates beyond which enough rollouts decide.
  * The verdict's `observed` is the corrected rate.
  */
 export const JudgeCorrectionSchema = z.object({
   method: z.string(),
-  /** The judge's own answers: how often it said yes, with the confidence sequence at the apparent share of α (two-sided, 1 − 2·share·α). */
+  /** The judge's own answers: how often it said yes, with the confidence sequence two-sided at 1 − α (what a plausible judge asks of the run). */
   apparent: EstimateSchema,
   sensitivity: JudgeAccuracyRecordSchema,
   specificity: JudgeAccuracyRecordSchema,
-  /** The shares of α spent on the apparent rate, the sensitivity and the specificity. */
+  /**
+   * The shares of α a wrong decision's bound is made of, per side: the run's evidence alone, and
+   * what the sensitivity and the specificity counts add (each the box's tail and its weight in the
+   * calibration's e-value).
+   */
   alphaShares: z.object({ apparent: z.number(), sensitivity: z.number(), specificity: z.number() }),
   /**
-   * The apparent rates equivalent to the bound: below `below` the true rate is below the bound for
-   * every judge in the box, above `above` it is above. Null when the box holds a judge no better than
-   * chance (the calibration is too small or too poor to bound the true rate).
+   * The apparent rates equivalent to the bound: below `below` (the box's corner for "at most")
+   * enough rollouts decide the true rate below the bound, above `above` above it; between them no
+   * number of rollouts does. Null when neither can (the box reaches a sensitivity and a specificity
+   * of 0).
    */
   apparentBounds: z.object({ below: z.number(), above: z.number() }).nullable(),
 })

@@ -15,7 +15,7 @@ import {
 } from './sampling.js'
 import type { PassKReport, SequentialVerdict } from './schema.js'
 import type { Estimate } from '../stats/estimate.js'
-import { JUDGE_CORRECTION_METHOD } from '../stats/rogan-gladen.js'
+import { JUDGE_CORRECTION_METHOD } from '../stats/judge-corrected-test.js'
 import { judgeCalibrationOf } from '../trajectory/judge-calibration.js'
 import {
   correctedDecision,

@@ -1,12 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { NULL_MODELS, simulateJudgeGates } from '../../../bench/judge-correction.js'
-import { clopperPearson } from '../../../src/stats/clopper-pearson.js'
+import { AUDIT_MODELS, CORRECTED, exactJudgeGate, UNCORRECTED } from '../../../bench/judge-correction.js'
 import {
   correctedDecision,
   correctedRates,
   judgeCorrectionPlan,
 } from '../../../src/verdict/judge-correction.js'
-import { errorRateCheck } from '../../binomial-check.js'
 
 const calibration = { sensitivity: { correct: 47, of: 50 }, specificity: { correct: 95, of: 100 } }
 
@@ -33,7 +31,7 @@ describe('judge-corrected rate gate', () => {
 
   test('decides below only once the corrected upper end is under the bound', () => {
     const plan = judgeCorrectionPlan(calibration, 0.2, 0.05)
-    for (let n = 1; n <= 300; n += 7) {
+    for (let n = 1; n <= 300; n += 23) {
       for (const yes of [0, Math.floor(n * 0.05), Math.floor(n * 0.4)]) {
         const decision = correctedDecision(yes, n, plan)
         const { corrected } = correctedRates(yes, n, plan)
@@ -45,26 +43,26 @@ describe('judge-corrected rate gate', () => {
     }
   })
 
-  // Each model's true rate is at the bound, so every pass is a wrong pass; the calibration is drawn
-  // afresh in every run. 500 seeded runs of up to 400 looks per model, at most 40 wrong passes each:
-  // a corrected gate passing wrongly in 10% (2α) of one model's runs is caught with probability
-  // 0.925, and gates passing wrongly in exactly α on all five fail with 0.0077 (Bonferroni over the
-  // five models).
-  test('keeps wrong passes at or below α where the uncorrected gate does not', () => {
-    const wrongPasses = errorRateCheck(500, 0.05, { checks: NULL_MODELS.length })
-    const runs = wrongPasses.runs
-    let uncorrectedWrong = 0
-    expect(NULL_MODELS).toHaveLength(5)
-    for (const model of NULL_MODELS) {
-      const { corrected, uncorrected } = simulateJudgeGates(model, runs, { seed: `test ${model.name}` })
-      expect(corrected.pass, model.name).toBeLessThanOrEqual(wrongPasses.limit)
-      uncorrectedWrong += uncorrected.pass
-      if (model.name.startsWith('rarely ≤ 10%')) {
-        // Se 0.6 under-reports the bad outcome: the uncorrected gate passes the false claim often.
-        expect(clopperPearson(uncorrected.pass, runs, 0.99).low).toBeGreaterThan(0.05)
-      }
+  // Each model's true rate is at the bound, so every pass is a wrong pass. Exact: a sum over every
+  // calibration the labelled set can give (those under 1e-7 left out, their mass counted as wrong
+  // passes) of the gate's own stopping rule walked over every outcome of up to 400 rollouts. Nothing
+  // is sampled, so nothing is missed by chance: a construction whose wrong pass on any of these
+  // judges exceeded α fails this test, whatever its margin. The corrected gate's worst here is about
+  // 0.9% (the union bound it replaced: 0.197%); the uncorrected gate's is 34.2% on the Se 0.6 judge.
+  test("keeps the exact wrong pass at or below α on the audit's judges", () => {
+    expect(AUDIT_MODELS).toHaveLength(12)
+    let worst = 0
+    for (const model of AUDIT_MODELS) {
+      const corrected = exactJudgeGate(model, CORRECTED)
+      expect(corrected.pass, model.name).toBeLessThanOrEqual(0.05)
+      worst = Math.max(worst, corrected.pass)
     }
-    // Over the five judges, the uncorrected gate's wrong-pass rate is far above 5%.
-    expect(clopperPearson(uncorrectedWrong, runs * NULL_MODELS.length, 0.99).low).toBeGreaterThan(0.05)
-  })
+    // It spends more of α than the union bound did, which is where its power comes from.
+    expect(worst).toBeGreaterThan(0.00197)
+    const weak = AUDIT_MODELS.find((model) => model.name.startsWith('rarely ≤ 10%, Se 0.6'))
+    expect(weak).toBeDefined()
+    if (weak === undefined) return
+    // Se 0.6 under-reports the bad outcome: the uncorrected gate passes the false claim often.
+    expect(exactJudgeGate(weak, UNCORRECTED).pass).toBeGreaterThan(0.3)
+  }, 300_000)
 })

@@ -45,19 +45,23 @@ function countingAgent() {
 }
 
 describe('judge pre-flight', () => {
-  // A new user's calibration: 40 labelled runs, sensitivity 8/13, specificity 24/27. Both gates used
-  // to run all 400 rollouts (and a judge call each) before saying the calibration cannot bound the rate.
-  const weak = { sensitivity: { correct: 8, of: 13 }, specificity: { correct: 24, of: 27 } }
+  // A new user's judge, 40 labelled runs: sensitivity 8/13, and no false positive in 27. Zero
+  // judge-yes in 400 rollouts bounds its apparent rate near 0.5%, but a true rate of 2% could show
+  // as 0.02 × 0.25 (the sensitivity's exact lower bound) = 0.5%: no outcome proves "at most 2%".
+  const weak = { sensitivity: { correct: 8, of: 13 }, specificity: { correct: 27, of: 27 } }
+  // The same judge read the other way round, for "at least 98%".
+  const weakNo = { sensitivity: { correct: 27, of: 27 }, specificity: { correct: 8, of: 13 } }
 
   test('refuses a claim no outcome could pass, before any rollout or judge call', async () => {
     for (const claim of ['rarely', 'usually'] as const) {
       const { model, calls } = countingJudgeModel()
       const { agent, runs } = countingAgent()
-      const refunds = judge(model, 'issues a refund', { calibration: weak })
+      const calibration = claim === 'rarely' ? weak : weakNo
+      const refunds = judge(model, 'issues a refund', { calibration })
       const gate =
         claim === 'rarely'
-          ? rarely(refunds, { atMost: 0.05, seed: 1, attribute: false })
-          : usually(refunds, { atLeast: 0.8, seed: 1, attribute: false })
+          ? rarely(refunds, { atMost: 0.02, seed: 1, attribute: false })
+          : usually(refunds, { atLeast: 0.98, seed: 1, attribute: false })
       const error: unknown = await check(agent, gate).then(
         () => null,
         (thrown: unknown) => thrown,
@@ -65,8 +69,14 @@ describe('judge pre-flight', () => {
       expect(error, claim).toBeInstanceOf(Error)
       const message = (error as Error).message
       expect(message).toContain(claim === 'rarely' ? 'toRarely: `predicate`' : 'toUsually: `predicate`')
-      expect(message).toContain('sensitivity 8/13, specificity 24/27')
-      expect(message).toContain('allow a judge no better than chance')
+      expect(message).toContain(
+        `sensitivity ${calibration.sensitivity.correct}/${calibration.sensitivity.of}, specificity ${calibration.specificity.correct}/${calibration.specificity.of}`,
+      )
+      expect(message).toContain(
+        claim === 'rarely'
+          ? 'not even zero judge-yes in 400 rollouts would prove the true rate at most 2%'
+          : 'not even 400 judge-yes in 400 rollouts would prove the true rate at least 98%',
+      )
       expect(message).toContain('No rollout was run.')
       expect(runs.count).toBe(0)
       expect(calls.count).toBe(0)
@@ -76,19 +86,19 @@ describe('judge pre-flight', () => {
   test('says how many labels a perfect agent would need, or that none would do', async () => {
     const { model } = countingJudgeModel()
     const refunds = judge(model, 'issues a refund', { calibration: weak })
-    const refused = (atMost: number) =>
-      check(countingAgent().agent, rarely(refunds, { atMost, seed: 1, attribute: false })).then(
+    const refused = (atMost: number, maxRollouts: number) =>
+      check(countingAgent().agent, rarely(refunds, { atMost, maxRollouts, seed: 1, attribute: false })).then(
         () => '',
         (thrown: unknown) => (thrown as Error).message,
       )
-    // At 30% a perfect agent's judge-yes rate (1 − 24/27 = 11%) is far enough below the apparent
-    // bound once the box is narrow; at 5% it never is within 400 rollouts, however many labels.
+    // At 2% a perfect agent (no judge-yes: the judge made no false positive) passes in 400 rollouts
+    // once the sensitivity's interval is narrower; in 100 rollouts it cannot, however many labels.
     // The sentence docs/matchers/judges.md shows, word for word.
-    expect(await refused(0.3)).toBe(
-      'toRarely: `predicate` must be a judge calibrated well enough that some outcome of 400 rollouts (maxRollouts) could pass "at most 30%", got a judge calibrated at sensitivity 8/13, specificity 24/27, whose intervals allow a judge no better than chance. With about 194 labelled runs at this accuracy (63 positive, 131 negative), an agent that never does it would be expected to pass in 400 rollouts: label more runs, sharpen the rubric, or raise maxRollouts. No rollout was run.',
+    expect(await refused(0.02, 400)).toBe(
+      'toRarely: `predicate` must be a judge calibrated well enough that some outcome of 400 rollouts (maxRollouts) could pass "at most 2%", got a judge calibrated at sensitivity 8/13, specificity 27/27, with which not even zero judge-yes in 400 rollouts would prove the true rate at most 2%. With about 128 labelled runs at this accuracy (42 positive, 86 negative), an agent that never does it would be expected to pass in 400 rollouts: label more runs, sharpen the rubric, or raise maxRollouts. No rollout was run.',
     )
-    expect(await refused(0.05)).toContain(
-      'No number of labelled runs at this accuracy would let an agent that never does it pass in 400 rollouts',
+    expect(await refused(0.02, 100)).toContain(
+      'No number of labelled runs at this accuracy would let an agent that never does it pass in 100 rollouts',
     )
   })
 
@@ -105,10 +115,10 @@ describe('judge pre-flight', () => {
   })
 
   // The pre-flight asks one outcome (zero judge-yes, or all, after every rollout); the gate asks every
-  // (successes, n) it passes through. Exact enumeration of every such pair up to N = 80 over a grid of
+  // (successes, n) it passes through. Exact enumeration of every such pair up to N = 40 over a grid of
   // calibrations and bounds checks that the one outcome stands for them all.
   test('the pre-flight answer equals an exhaustive search over every outcome', () => {
-    const maxRollouts = 80
+    const maxRollouts = 40
     const counts = [
       { correct: 8, of: 13 },
       { correct: 18, of: 20 },
@@ -147,7 +157,7 @@ describe('judge pre-flight', () => {
 
   test('the label count it names is the least that lets a perfect agent pass', () => {
     const cases = [
-      { calibration: weak, bound: 0.3, direction: 'atMost' as const },
+      { calibration: weak, bound: 0.02, direction: 'atMost' as const },
       {
         calibration: { sensitivity: { correct: 18, of: 20 }, specificity: { correct: 18, of: 20 } },
         bound: 0.1,
