@@ -250,6 +250,10 @@ async function recordResult(
 ): Promise<void> {
   const { verdict } = result
   const locus = result.attribution?.steps.find((step) => step.index === result.attribution?.locus)
+  // The entry's paths are relative to the report directory (the reporter may read another one);
+  // the result shows them from the working directory the check was given.
+  const fromReportDir = (shown: string | null | undefined) =>
+    shown == null ? null : relative(reportDir, resolve(process.cwd(), shown)).replaceAll('\\', '/')
   const entry: CausalReplayMetaEntry = {
     matcher,
     agent: verdict.agent,
@@ -261,8 +265,8 @@ async function recordResult(
     locus: locus === undefined ? null : { index: locus.index, name: locus.name },
     seed: verdict.seed,
     replay: verdict.replay,
-    artifact: result.report?.json ?? null,
-    html: result.report?.html ?? null,
+    artifact: fromReportDir(result.report?.json),
+    html: fromReportDir(result.report?.html),
     reportDir,
     attempt: attemptOf(task),
     ...(verdict.passK === undefined ? {} : { passK: verdict.passK }),
