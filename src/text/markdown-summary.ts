@@ -11,6 +11,8 @@ import {
   sequentialRateNote,
   summaryOrder,
   summaryTally,
+  standingOf,
+  type Standing,
   type SummaryRow,
 } from './summary-table.js'
 
@@ -20,9 +22,10 @@ export interface MarkdownSummaryRow extends SummaryRow {
   report?: string | null
 }
 
-const VERDICT_MARKS: Record<SummaryRow['verdict'], string> = {
+const STANDING_MARKS: Record<Standing, string> = {
   fail: '❌ fail',
   inconclusive: '⚠️ inconclusive',
+  'expected fail': '✅ expected fail',
   pass: '✅ pass',
 }
 
@@ -43,7 +46,7 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
     for (const row of summaryOrder(rows)) {
       const cells = [
         cell(`${row.file} > ${row.test}`),
-        VERDICT_MARKS[row.verdict],
+        STANDING_MARKS[standingOf(row)],
         cell(valueText(row)),
         passKCell(row.passK),
         cell(rolloutsText(row)),

@@ -87,6 +87,16 @@ describe('formatMarkdownSummary', () => {
     `)
   })
 
+  it('counts a fail in a test.fails test as an expected fail, as Vitest counts its test', () => {
+    const expected = { ...rows[1]!, expectedFail: true }
+    const markdown = formatMarkdownSummary([expected, rows[0]!])
+    expect(markdown.split('\n')[0]).toBe(
+      '### causal-replay: 2 rate assertions — 0 fail, 1 expected fail, 0 inconclusive, 1 pass',
+    )
+    expect(markdown).toContain('| ✅ expected fail |')
+    expect(markdown).not.toContain('❌')
+  })
+
   it('says there was nothing to report for a run without rate assertions', () => {
     expect(formatMarkdownSummary([])).toBe(
       '### causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass\n\n',
