@@ -12,6 +12,7 @@ import {
   summaryOrder,
   summaryTally,
   standingOf,
+  baselinesWrittenLine,
   type Standing,
   type SummaryRow,
 } from './summary-table.js'
@@ -62,6 +63,18 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
     if (judged !== null) lines.push('', cell(judged))
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push('', `Total ${cell(total)}`)
+    const baselines = baselinesWrittenLine(rows)
+    if (baselines !== null) {
+      // Named, for the reviewer of the commit that will carry them.
+      lines.push('', `${baselines}:`, '')
+      for (const row of rows) {
+        const write = row.baselineWritten
+        if (write !== undefined)
+          lines.push(
+            `- ${code(write.file)} › ${code(write.key)} (${write.status === 'created' ? 'new' : 'updated'})`,
+          )
+      }
+    }
   }
   // A blank line after it: whatever the next step appends starts a block of its own.
   return `${lines.join('\n')}\n\n`

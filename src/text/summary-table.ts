@@ -1,5 +1,11 @@
 import type { Estimate } from '../stats/estimate.js'
-import type { ComparisonSummary, ModelCost, PassKReport, ScoreSummary } from '../verdict/schema.js'
+import type {
+  BaselineWrite,
+  ComparisonSummary,
+  ModelCost,
+  PassKReport,
+  ScoreSummary,
+} from '../verdict/schema.js'
 import { versusText } from './comparison-lines.js'
 import { cutMiddle } from './context.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
@@ -35,6 +41,8 @@ export interface SummaryRow {
    * counts the test as passed (see {@link standingOf}).
    */
   expectedFail?: boolean | undefined
+  /** Default: none. The stored rate baseline the assertion wrote. */
+  baselineWritten?: BaselineWrite | undefined
 }
 
 /** How a row counts, as Vitest counts its test: a verdict, or a fail its `test.fails` test expected. */
@@ -186,9 +194,23 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
     if (judged !== null) lines.push(`  ${judged}`)
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push(`  total ${total}`)
+    const baselines = baselinesWrittenLine(rows)
+    if (baselines !== null) lines.push(`  ${baselines}`)
   }
   if (options.index !== undefined) lines.push(`  report: ${options.index}`)
   return lines.join('\n')
+}
+
+/**
+ * "2 rate baselines written, 1 updated": the stored baselines the run wrote, as Vitest counts
+ * written snapshots (null when it wrote none). A new entry is written; one `-u` rewrote is updated.
+ */
+export function baselinesWrittenLine(rows: readonly SummaryRow[]): string | null {
+  const written = rows.filter((row) => row.baselineWritten?.status === 'created').length
+  const updated = rows.filter((row) => row.baselineWritten?.status === 'updated').length
+  if (written === 0 && updated === 0) return null
+  if (written === 0) return `${plural(updated, 'rate baseline')} updated`
+  return `${plural(written, 'rate baseline')} written${updated === 0 ? '' : `, ${count(updated)} updated`}`
 }
 
 /**

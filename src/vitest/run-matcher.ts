@@ -283,6 +283,11 @@ async function recordResult(
       : {}),
   }
   if (verdict.cost !== undefined) entry.cost = verdict.cost
+  if (verdict.gate === 'baseline') {
+    const { file, key, status } = verdict.baseline
+    // What the reporter counts at the end of the run, as Vitest counts written snapshots.
+    if (status === 'created' || status === 'updated') entry.baselineWritten = { file, key, status }
+  }
   const score = scoreSummary(verdict)
   if (score !== undefined) entry.score = score
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }

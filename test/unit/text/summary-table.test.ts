@@ -85,6 +85,32 @@ describe('formatSummaryTable', () => {
     expect(table).toMatch(/support\.test\.ts > support > fails on purpose +expected fail /)
   })
 
+  it('counts the rate baselines the run wrote, as Vitest counts written snapshots', () => {
+    const write = (key: string, status: 'created' | 'updated'): SummaryRow => ({
+      ...rows[0]!,
+      test: key,
+      baselineWritten: { file: '__baselines__/a.test.ts.rates.json', key, status },
+    })
+    expect(formatSummaryTable(rows)).not.toContain('rate baseline')
+    expect(
+      formatSummaryTable([write('a', 'created')])
+        .split('\n')
+        .at(-1),
+    ).toBe('  1 rate baseline written')
+    expect(
+      formatSummaryTable([write('a', 'updated')])
+        .split('\n')
+        .at(-1),
+    ).toBe('  1 rate baseline updated')
+    const both = formatSummaryTable([write('a', 'created'), write('b', 'created'), write('c', 'updated')], {
+      index: '.causal-replay/index.html',
+    })
+    expect(both.split('\n').slice(-2)).toEqual([
+      '  2 rate baselines written, 1 updated',
+      '  report: .causal-replay/index.html',
+    ])
+  })
+
   it('says so when a run had no rate assertion', () => {
     expect(formatSummaryTable([])).toBe('causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass')
   })
