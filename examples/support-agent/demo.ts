@@ -81,12 +81,12 @@ async function main(): Promise<void> {
     `record(support.on(injectedTicket), { seed: ${handle.seed}, rollout: ${handle.rollout} }) → ${identical ? 'the same trajectory, byte for byte' : 'A DIFFERENT TRAJECTORY'}`,
   )
   if (!identical) throw new Error('Replay did not reproduce the failing run.')
-  const html = `${REPORT_DIR}/${result.report.html}`
+  const html = result.report.html
   console.log(`rollouts spent in all: ${budget.spentRollouts}`)
   console.log(`\nHTML report: ${html}`)
   console.log(`  open ${pathToFileURL(html).href}`)
   console.log(
-    `  as text: npx tsx src/cli/main.ts show ${REPORT_DIR}/${result.report.json}   (installed: npx causal-replay show …)`,
+    `  as text: npx tsx src/cli/main.ts show ${result.report.json}   (installed: npx causal-replay show …)`,
   )
 }
 

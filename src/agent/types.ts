@@ -33,6 +33,13 @@ export interface StepOptions<A extends Json = Json> {
   /** Default: none. Facts to record with the step (token usage, model id, …). */
   meta?: (action: A) => JsonObject
   /**
+   * Default: none. The action with what its stream delivered in pieces joined (a tool call's
+   * argument deltas as one delta), replaying to the agent as the action does. A cassette that
+   * redacts stores this form, so a key or a secret split across pieces is found whole; adapters
+   * set it for streamed model calls.
+   */
+  joinStreamed?: (action: A) => Json
+  /**
    * Default: none. The model this step calls; adapters set it. It marks the step as a model call:
    * cacheable by default (see `cache`), counted as a model call in cost lines, held to rate limits.
    */

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import type { StepOptions } from '../agent/types.js'
 import { displayPath } from '../files/display-path.js'
 import type { Json, JsonObject } from '../json.js'
 import { isCi, type Environment } from '../options/environment.js'
@@ -8,7 +9,7 @@ import { CassetteMissError } from './miss-error.js'
 import { resolveCassetteMode, type CassetteMode, type CassetteWrite } from './mode.js'
 import { describeRequestDiff, requestDistance } from './request-diff.js'
 import { redactorOf, type CassetteRedact, type CassettePart, type CassetteRedactor } from './redact.js'
-import { redactEntry } from './redact-entry.js'
+import { redactEntry, type EntryRebuild } from './redact-entry.js'
 import type { CassetteEntry, StepEntry, ToolEntry } from './schema.js'
 import { shortJson, stepSummary } from './summary.js'
 
@@ -93,8 +94,11 @@ export class Cassette {
    * through it, and so do the reports of a check that uses the cassette.
    */
   readonly redactor: CassetteRedactor | undefined
-  /** Each recorded step's `meta` function, by key: the file's meta is made again from the redacted action. */
-  private readonly describers = new Map<string, (action: Json) => JsonObject>()
+  /**
+   * Each recorded step's `meta` and `joinStreamed` functions, by key: the file gets the action with
+   * its streamed pieces joined, then redacted, and the meta made again from that.
+   */
+  private readonly rebuilds = new Map<string, EntryRebuild>()
 
   /** Use {@link openCassette}, which reads the file. */
   constructor(
@@ -123,14 +127,15 @@ export class Cassette {
 
   /**
    * Stores what a missed step's policy returned (with the step's meta, restored on later hits).
-   * `describe`, the step's `meta` option, makes the meta the file stores from the redacted action.
+   * `rebuild` is the step's options: when the cassette redacts, `joinStreamed` gives the action the
+   * file stores and `meta` makes the stored meta from it, redacted.
    */
   recordStep(
     key: string,
     call: StepCallKey,
     action: Json,
     meta: JsonObject | undefined,
-    describe?: (action: Json) => JsonObject,
+    rebuild: Pick<StepOptions, 'meta' | 'joinStreamed'> = {},
   ): void {
     const entry: StepEntry = {
       kind: 'step',
@@ -142,7 +147,8 @@ export class Cassette {
     if (call.model !== undefined) entry.model = call.model
     if (call.request !== undefined) entry.request = call.request
     if (meta !== undefined) entry.meta = meta
-    if (describe !== undefined && this.redactor !== undefined) this.describers.set(key, describe)
+    if (this.redactor !== undefined && (rebuild.meta !== undefined || rebuild.joinStreamed !== undefined))
+      this.rebuilds.set(key, rebuild)
     this.recorded.set(key, entry)
     this.used.add(key)
     this.settle(key)
@@ -275,7 +281,7 @@ export class Cassette {
     if (redact === undefined) return this.recorded
     const out = new Map<string, CassetteEntry>()
     for (const [key, entry] of this.recorded)
-      out.set(key, redactEntry(entry, redact, this.describers.get(key)))
+      out.set(key, redactEntry(entry, redact, this.rebuilds.get(key) ?? {}))
     return out
   }
 

@@ -44,9 +44,10 @@ export interface CheckResult {
   /** The text the matchers print: the claim, the observed rate, the decision, the replay handle, the causal locus. */
   message: string
   /**
-   * The files written, relative to `reportDir`. Null when no `reportDir` was given, or when it
-   * could not be written: that is a warning on stderr (once per process and directory), never a
-   * different verdict or message.
+   * The files written, as the message shows them: relative to the working directory (absolute
+   * outside it), e.g. `.causal-replay/support/support-rarely-refunds-cd15d86c.html`. Null when no
+   * `reportDir` was given, or when it could not be written: that is a warning on stderr (once per
+   * process and directory), never a different verdict or message.
    */
   report: ReportFiles | null
 }
@@ -162,9 +163,9 @@ export async function runCheck(
 
   const report =
     context.report === null ? null : await writeReport(context.report, context.test, artifact, context.cwd)
-  let message = formatVerdictMessage(artifact, report === null ? {} : { report: report.shown })
-  if (report?.files.htmlError) {
-    message += `\n  (the HTML report could not be rendered: ${report.files.htmlError.message})`
+  let message = formatVerdictMessage(artifact, report === null ? {} : { report: report.html ?? report.json })
+  if (report?.htmlError) {
+    message += `\n  (the HTML report could not be rendered: ${report.htmlError.message})`
   }
   const { verdict } = artifact
   const passed =
@@ -179,12 +180,12 @@ export async function runCheck(
     artifact,
     passed,
     message,
-    report: report?.files ?? null,
+    report,
   }
 }
 
 /**
- * Writes the artifact and its page; the path the message shows is the page's, else the JSON's.
+ * Writes the artifact and its page, and returns their paths as the message shows them (from `cwd`).
  * A directory that cannot be written costs the files, not the verdict: it warns and returns null.
  */
 async function writeReport(
@@ -192,7 +193,7 @@ async function writeReport(
   test: { name: string; file: string },
   artifact: Artifact,
   cwd: string,
-): Promise<{ files: ReportFiles; shown: string } | null> {
+): Promise<ReportFiles | null> {
   const path = artifactPath({
     file: test.file,
     test: test.name,
@@ -201,7 +202,8 @@ async function writeReport(
   })
   try {
     const files = await writeReportFiles(target.dir, path, artifact)
-    return { files, shown: displayPath(join(target.dir, files.html ?? files.json), cwd) }
+    const shown = (file: string) => displayPath(join(target.dir, file), cwd)
+    return { ...files, json: shown(files.json), html: files.html === null ? null : shown(files.html) }
   } catch (error) {
     warnReportNotWritten(target.dir, error)
     return null

@@ -1,3 +1,4 @@
+import { joinStreamedAction } from '../adapters/stream-joins.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { CassettePart, CassetteRedactor } from '../cassette/redact.js'
 import { RemovedTexts } from '../cassette/removed-texts.js'
@@ -8,7 +9,8 @@ import type { Artifact } from '../verdict/schema.js'
 /**
  * The artifact as the reports get it, for a check whose cassette redacts: every recorded value of
  * the failing run (input, output, contexts, actions, meta, tool arguments and results) and every
- * attributed action goes through `redact` as the cassette's values do, then every text derived
+ * attributed action goes through `redact` as the cassette's values do (an action first has a
+ * streamed call's argument pieces joined, as its adapter joins them for the file), then every text derived
  * from those values before they were redacted (summaries, context parts' texts, error messages)
  * has what the redaction removed replaced by `[redacted]`. The verdict's numbers, names and labels
  * are left as they are. The JSON artifact, the HTML page, Vitest's attachment of it and the
@@ -17,8 +19,9 @@ import type { Artifact } from '../verdict/schema.js'
 export function redactArtifact(artifact: Artifact, redact: CassetteRedactor): Artifact {
   const removed = new RemovedTexts()
   const value: MapJson = (raw, part) => {
-    const redacted = redact(raw, part)
-    removed.note(raw, redacted)
+    const whole = part === 'action' ? joinStreamedAction(raw) : raw
+    const redacted = redact(whole, part)
+    removed.note(whole, redacted)
     return redacted
   }
   // Values first, so that every removed text is known before any text is scrubbed (a context may

@@ -5,7 +5,10 @@ import { writeFileAtomically } from '../files/atomic-write.js'
 import { renderReportHtml } from '../html/html.js'
 import { ArtifactSchema, type Artifact } from '../verdict/schema.js'
 
-/** Where an artifact and its report were written, relative to the report directory. */
+/**
+ * Where an artifact and its report were written: relative to the report directory as
+ * {@link writeReportFiles} returns them; in a `check` result, as its message shows them.
+ */
 export interface ReportFiles {
   json: string
   /** Null when the HTML page could not be rendered (the JSON is still there). */

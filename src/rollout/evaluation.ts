@@ -1,6 +1,7 @@
 import type { Policy, StepOptions, StepView } from '../agent/types.js'
 import type { Cassette } from '../cassette/cassette.js'
 import type { StepCallKey } from '../cassette/key.js'
+import { entryRebuild } from '../cassette/redact-entry.js'
 import { BudgetExceededError, CausalReplayError } from '../errors.js'
 import { copyJson, type Json, type JsonObject } from '../json.js'
 import { judgeProviderSeed, judgeStream } from '../random/streams.js'
@@ -190,9 +191,8 @@ class RunEvaluation implements EvaluationContext {
         })
       }
       if (missKey !== undefined) {
-        // The cassette gives it the redacted action: the policy's shape, with secrets replaced.
-        const describe = options.meta as ((action: Json) => JsonObject) | undefined
-        cassette?.recordStep(missKey, key, copyJson(action, judge.name), meta, describe)
+        // The cassette calls them on the joined, redacted action: the policy's shape, secrets replaced.
+        cassette?.recordStep(missKey, key, copyJson(action, judge.name), meta, entryRebuild(options))
       }
       return action
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { Policy, StepOptions } from '../agent/types.js'
 import type { Cassette } from '../cassette/cassette.js'
 import type { StepCallKey } from '../cassette/key.js'
+import { entryRebuild } from '../cassette/redact-entry.js'
 import { MaxStepsExceededError } from '../errors.js'
 import { contextDigest, copyJson, type Json, type JsonObject } from '../json.js'
 import { stepStream } from '../random/streams.js'
@@ -263,14 +264,13 @@ function recordPolicy<A extends Json>(recorder: TrajectoryRecorder, pending: Pen
   if (miss !== undefined) {
     const meta =
       step.meta === undefined ? undefined : (copyStepValue(pending, step.meta, 'action') as JsonObject)
-    // The cassette gives it the redacted action: the policy's shape, with secrets replaced.
-    const describe = pending.options.meta as ((action: Json) => JsonObject) | undefined
+    // The cassette calls them on the joined, redacted action: the policy's shape, secrets replaced.
     miss.cassette.recordStep(
       miss.key,
       miss.call,
       copyStepValue(pending, step.action, 'action'),
       meta,
-      describe,
+      entryRebuild(pending.options),
     )
   }
   return returned

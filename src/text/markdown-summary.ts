@@ -11,6 +11,9 @@ import {
   sequentialRateNote,
   summaryOrder,
   summaryTally,
+  standingOf,
+  baselinesWrittenLine,
+  type Standing,
   type SummaryRow,
 } from './summary-table.js'
 
@@ -20,9 +23,10 @@ export interface MarkdownSummaryRow extends SummaryRow {
   report?: string | null
 }
 
-const VERDICT_MARKS: Record<SummaryRow['verdict'], string> = {
+const STANDING_MARKS: Record<Standing, string> = {
   fail: '❌ fail',
   inconclusive: '⚠️ inconclusive',
+  'expected fail': '✅ expected fail',
   pass: '✅ pass',
 }
 
@@ -43,7 +47,7 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
     for (const row of summaryOrder(rows)) {
       const cells = [
         cell(`${row.file} > ${row.test}`),
-        VERDICT_MARKS[row.verdict],
+        STANDING_MARKS[standingOf(row)],
         cell(valueText(row)),
         passKCell(row.passK),
         cell(rolloutsText(row)),
@@ -59,6 +63,18 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
     if (judged !== null) lines.push('', cell(judged))
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push('', `Total ${cell(total)}`)
+    const baselines = baselinesWrittenLine(rows)
+    if (baselines !== null) {
+      // Named, for the reviewer of the commit that will carry them.
+      lines.push('', `${baselines}:`, '')
+      for (const row of rows) {
+        const write = row.baselineWritten
+        if (write !== undefined)
+          lines.push(
+            `- ${code(write.file)} › ${code(write.key)} (${write.status === 'created' ? 'new' : 'updated'})`,
+          )
+      }
+    }
   }
   // A blank line after it: whatever the next step appends starts a block of its own.
   return `${lines.join('\n')}\n\n`

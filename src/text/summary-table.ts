@@ -1,5 +1,11 @@
 import type { Estimate } from '../stats/estimate.js'
-import type { ComparisonSummary, ModelCost, PassKReport, ScoreSummary } from '../verdict/schema.js'
+import type {
+  BaselineWrite,
+  ComparisonSummary,
+  ModelCost,
+  PassKReport,
+  ScoreSummary,
+} from '../verdict/schema.js'
 import { versusText } from './comparison-lines.js'
 import { cutMiddle } from './context.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
@@ -30,33 +36,63 @@ export interface SummaryRow {
   comparison?: ComparisonSummary | undefined
   /** Default: none (a rate gate). A score gate's mean, shown instead of the rate. */
   score?: ScoreSummary | undefined
+  /**
+   * Default false. The test is marked `test.fails`: a fail verdict is what it expects, and Vitest
+   * counts the test as passed (see {@link standingOf}).
+   */
+  expectedFail?: boolean | undefined
+  /** Default: none. The stored rate baseline the assertion wrote. */
+  baselineWritten?: BaselineWrite | undefined
+}
+
+/** How a row counts, as Vitest counts its test: a verdict, or a fail its `test.fails` test expected. */
+export type Standing = SummaryRow['verdict'] | 'expected fail'
+
+/** The row's {@link Standing}: an expected fail is a fail verdict in a test marked `test.fails`. */
+export function standingOf(row: Pick<SummaryRow, 'verdict' | 'expectedFail'>): Standing {
+  return row.verdict === 'fail' && row.expectedFail === true ? 'expected fail' : row.verdict
 }
 
 /** Options of {@link formatSummaryTable}. */
 export interface SummaryOptions {
   /** Default: none. Where the index page is, for the last line. */
   index?: string
-  /** Default: identity. Colors a verdict word (the reporter passes chalk; messages stay plain). */
-  paint?: (verdict: SummaryRow['verdict'], text: string) => string
+  /** Default: identity. Colors a standing's word (the reporter passes chalk; messages stay plain). */
+  paint?: (standing: Standing, text: string) => string
 }
 
-/** Failures first: a summary (or the index page) is read to find what broke. */
-export const VERDICT_ORDER = { fail: 0, inconclusive: 1, pass: 2 } as const
+/** Failures first: a summary (or the index page) is read to find what broke. An expected fail is a passed test. */
+export const STANDING_ORDER: Readonly<Record<Standing, number>> = {
+  fail: 0,
+  inconclusive: 1,
+  'expected fail': 2,
+  pass: 3,
+}
 
-/** The rows in summary order: failures first, then inconclusive, then passes; each by file and name. */
+/** The rows in summary order: failures first, then inconclusive, expected fails, passes; each by file and name. */
 export function summaryOrder<Row extends SummaryRow>(rows: readonly Row[]): Row[] {
   return [...rows].sort(
     (a, b) =>
-      VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] ||
+      STANDING_ORDER[standingOf(a)] - STANDING_ORDER[standingOf(b)] ||
       a.file.localeCompare(b.file) ||
       a.test.localeCompare(b.test),
   )
 }
 
-/** "3 rate assertions — 1 fail, 0 inconclusive, 2 pass". */
+/** How many rows have each standing. */
+export function standingCounts(
+  rows: readonly Pick<SummaryRow, 'verdict' | 'expectedFail'>[],
+): Record<Standing, number> {
+  const counts: Record<Standing, number> = { fail: 0, inconclusive: 0, 'expected fail': 0, pass: 0 }
+  for (const row of rows) counts[standingOf(row)]++
+  return counts
+}
+
+/** "3 rate assertions — 1 fail, 0 inconclusive, 2 pass", with "1 expected fail" when a `test.fails` test has one. */
 export function summaryTally(rows: readonly SummaryRow[]): string {
-  const tally = (verdict: SummaryRow['verdict']) => rows.filter((row) => row.verdict === verdict).length
-  return `${plural(rows.length, 'rate assertion')} — ${tally('fail')} fail, ${tally('inconclusive')} inconclusive, ${tally('pass')} pass`
+  const counts = standingCounts(rows)
+  const expected = counts['expected fail'] === 0 ? '' : `${counts['expected fail']} expected fail, `
+  return `${plural(rows.length, 'rate assertion')} — ${counts.fail} fail, ${expected}${counts.inconclusive} inconclusive, ${counts.pass} pass`
 }
 
 /**
@@ -143,7 +179,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
       ],
       sorted.map((row) => [
         cutMiddle(showName(`${row.file} > ${row.test}`), 70),
-        paint(row.verdict, row.verdict),
+        paint(standingOf(row), standingOf(row)),
         valueText(row),
         ...(withPassK ? [largestPassKText(row.passK)] : []),
         rolloutsText(row),
@@ -158,9 +194,23 @@ export function formatSummaryTable(rows: readonly SummaryRow[], options: Summary
     if (judged !== null) lines.push(`  ${judged}`)
     const total = formatCostLine(sumCosts(rows.map((row) => row.cost)))
     if (total !== null) lines.push(`  total ${total}`)
+    const baselines = baselinesWrittenLine(rows)
+    if (baselines !== null) lines.push(`  ${baselines}`)
   }
   if (options.index !== undefined) lines.push(`  report: ${options.index}`)
   return lines.join('\n')
+}
+
+/**
+ * "2 rate baselines written, 1 updated": the stored baselines the run wrote, as Vitest counts
+ * written snapshots (null when it wrote none). A new entry is written; one `-u` rewrote is updated.
+ */
+export function baselinesWrittenLine(rows: readonly SummaryRow[]): string | null {
+  const written = rows.filter((row) => row.baselineWritten?.status === 'created').length
+  const updated = rows.filter((row) => row.baselineWritten?.status === 'updated').length
+  if (written === 0 && updated === 0) return null
+  if (written === 0) return `${plural(updated, 'rate baseline')} updated`
+  return `${plural(written, 'rate baseline')} written${updated === 0 ? '' : `, ${count(updated)} updated`}`
 }
 
 /**

@@ -24,6 +24,16 @@ export const ClaimKindSchema = z.enum([
 ])
 export type ClaimKind = z.infer<typeof ClaimKindSchema>
 
+/** A stored rate baseline a run wrote: where, under which key, and whether it was new (`created`) or rewritten (`updated`). */
+export const BaselineWriteSchema = z.object({
+  /** The baseline file, relative to the project root. */
+  file: z.string(),
+  /** The entry's key in the file. */
+  key: z.string(),
+  status: z.enum(['created', 'updated']),
+})
+export type BaselineWrite = z.infer<typeof BaselineWriteSchema>
+
 /** How a baseline verdict relates to its stored rate. */
 export const BaselineComparisonSchema = z.object({
   /** The baseline file, relative to the project root. */

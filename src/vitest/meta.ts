@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ReplayHandleSchema } from '../attribute/schema.js'
 import { EstimateSchema } from '../stats/estimate.js'
 import {
+  BaselineWriteSchema,
   ComparisonSummarySchema,
   ModelCostSchema,
   PassKReportSchema,
@@ -44,6 +45,8 @@ export const CausalReplayMetaEntrySchema = z.object({
   score: ScoreSummarySchema.optional(),
   /** An A/B comparison's baseline agent, difference and margin; absent for the other claims. */
   comparison: ComparisonSummarySchema.optional(),
+  /** The stored rate baseline this assertion wrote (a new entry, or one `-u` rewrote); absent when it wrote none. */
+  baselineWritten: BaselineWriteSchema.optional(),
 })
 export type CausalReplayMetaEntry = z.infer<typeof CausalReplayMetaEntrySchema>
 

@@ -4,7 +4,7 @@ import chalk from 'chalk'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import { z } from 'zod'
 import { formatMarkdownSummary } from '../text/markdown-summary.js'
-import { formatSummaryTable, type SummaryRow } from '../text/summary-table.js'
+import { formatSummaryTable, type Standing, type SummaryRow } from '../text/summary-table.js'
 import { writeFileAtomically } from '../files/atomic-write.js'
 import { writeJsonFile } from '../files/json-file.js'
 import { BooleanField, NonEmptyPathField } from '../options/fields.js'
@@ -29,9 +29,11 @@ const ReporterOptionsSchema: StrictOptions<typeof reporterFields> = z.strictObje
 /** Options of the reporter. */
 export type CausalReplayReporterOptions = z.input<typeof ReporterOptionsSchema>
 
-const PAINT: Record<SummaryRow['verdict'], (text: string) => string> = {
+const PAINT: Record<Standing, (text: string) => string> = {
   fail: (text) => chalk.red(text),
   inconclusive: (text) => chalk.yellow(text),
+  // Vitest counts the test as passed.
+  'expected fail': (text) => chalk.green(text),
   pass: (text) => chalk.green(text),
 }
 
@@ -116,7 +118,7 @@ export default class CausalReplayReporter implements Reporter {
     const rows: SummaryRow[] = printed.map(summaryRow)
     const table = formatSummaryTable(rows, {
       ...(index === null ? {} : { index }),
-      paint: (verdict, text) => PAINT[verdict](text),
+      paint: (standing, text) => PAINT[standing](text),
     })
     this.log(`\n${table}\n`)
   }
@@ -146,6 +148,8 @@ export default class CausalReplayReporter implements Reporter {
         file,
         artifact: entry.artifact === null ? null : this.relocate(reportDir, entry.artifact),
         html: entry.html === null ? null : this.relocate(reportDir, entry.html),
+        // Vitest counts a `test.fails` test that failed as passed, and so do the summaries.
+        ...(testCase.options.fails === true ? { expectedFail: true } : {}),
       })),
     )
   }

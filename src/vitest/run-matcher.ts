@@ -19,6 +19,7 @@ import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbe
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { DEFAULTS } from '../options/defaults.js'
 import { NO_ROLLOUT_COMPLETED } from '../text/summary-table.js'
+import { asciiText } from '../text/ascii.js'
 import { showName } from '../text/visible.js'
 import { baselinePath } from '../verdict/baseline-file.js'
 import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
@@ -250,6 +251,10 @@ async function recordResult(
 ): Promise<void> {
   const { verdict } = result
   const locus = result.attribution?.steps.find((step) => step.index === result.attribution?.locus)
+  // The entry's paths are relative to the report directory (the reporter may read another one);
+  // the result shows them from the working directory the check was given.
+  const fromReportDir = (shown: string | null | undefined) =>
+    shown == null ? null : relative(reportDir, resolve(process.cwd(), shown)).replaceAll('\\', '/')
   const entry: CausalReplayMetaEntry = {
     matcher,
     agent: verdict.agent,
@@ -261,8 +266,8 @@ async function recordResult(
     locus: locus === undefined ? null : { index: locus.index, name: locus.name },
     seed: verdict.seed,
     replay: verdict.replay,
-    artifact: result.report?.json ?? null,
-    html: result.report?.html ?? null,
+    artifact: fromReportDir(result.report?.json),
+    html: fromReportDir(result.report?.html),
     reportDir,
     attempt: attemptOf(task),
     ...(verdict.passK === undefined ? {} : { passK: verdict.passK }),
@@ -278,6 +283,11 @@ async function recordResult(
       : {}),
   }
   if (verdict.cost !== undefined) entry.cost = verdict.cost
+  if (verdict.gate === 'baseline') {
+    const { file, key, status } = verdict.baseline
+    // What the reporter counts at the end of the run, as Vitest counts written snapshots.
+    if (status === 'created' || status === 'updated') entry.baselineWritten = { file, key, status }
+  }
   const score = scoreSummary(verdict)
   if (score !== undefined) entry.score = score
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
@@ -373,8 +383,8 @@ function scoreNumbers(score: ScoreSummary): string[] {
   )
 }
 
-// Vitest names the copy of an attachment after the annotation's message (non-ASCII characters
-// kept, so a character may take 4 bytes), plus 46 bytes of hash and extension: a message of at
+// Vitest names the copy of an attachment after the annotation's message (which is ASCII: see
+// `annotationMessage`), plus 46 bytes of hash and extension: a message of at
 // most 180 UTF-8 bytes keeps that name below the 255-byte limit of common file systems, whatever
 // labels, step and tool names it quotes; 120 characters keep it one line (the numbers alone take
 // about 55, a baseline's locus label 40).
@@ -397,21 +407,26 @@ function fitsAnnotation(text: string): boolean {
  */
 export function annotationMessage(
   verdict: string,
-  predicate: string,
-  numbers: string | readonly string[],
-  locus: { index: number; name: string } | null,
+  label: string,
+  numberTexts: string | readonly string[],
+  step: { index: number; name: string } | null,
   /** A baseline gate's locus is one failing rollout's, not the cause of the change in rate. */
   baseline = false,
 ): string {
-  const label = baseline ? 'locus of one failing rollout' : 'causal locus'
+  // Vitest names the attachment's copy after this line: its typographic characters (an interval's
+  // dash, a cut label's ellipsis, a score's ≥) and those of names would make a file name of them.
+  const predicate = asciiText(label)
+  const numbers = typeof numberTexts === 'string' ? asciiText(numberTexts) : numberTexts.map(asciiText)
+  const locus = step === null ? null : { index: step.index, name: asciiText(step.name) }
+  const locusLabel = baseline ? 'locus of one failing rollout' : 'causal locus'
   // What follows the numbers, from the most said to the least: the step's name goes, then the
   // label is shortened, then the locus goes.
   const tails =
     locus === null
       ? ['']
       : [
-          `; ${label}: step ${locus.index} (${locus.name})`,
-          `; ${label}: step ${locus.index}`,
+          `; ${locusLabel}: step ${locus.index} (${locus.name})`,
+          `; ${locusLabel}: step ${locus.index}`,
           // A shorter label would drop what a baseline's locus must say: the locus goes instead.
           ...(baseline ? [] : [`; locus: step ${locus.index}`]),
           '',
@@ -421,7 +436,7 @@ export function annotationMessage(
   for (const tail of tails) {
     for (let keep = characters.length; keep >= Math.min(8, characters.length); keep--) {
       const shown =
-        keep === characters.length ? predicate : `${characters.slice(0, keep).join('').trimEnd()}…`
+        keep === characters.length ? predicate : `${characters.slice(0, keep).join('').trimEnd()}...`
       for (const text of texts) {
         const candidate = `${verdict}: ${shown}${text}${tail}`
         if (fitsAnnotation(candidate)) return candidate
@@ -438,8 +453,8 @@ function shortenMiddle(text: string): string {
   if (characters.length <= ANNOTATION_CHARACTERS && fits(text)) return text
   for (let keep = Math.min(characters.length, ANNOTATION_CHARACTERS - 1); keep > 0; keep--) {
     const head = Math.ceil(keep / 2)
-    const candidate = `${characters.slice(0, head).join('')}…${characters.slice(characters.length - (keep - head)).join('')}`
+    const candidate = `${characters.slice(0, head).join('')}...${characters.slice(characters.length - (keep - head)).join('')}`
     if (fits(candidate)) return candidate
   }
-  return '…'
+  return '...'
 }

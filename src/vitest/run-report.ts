@@ -29,6 +29,8 @@ export const RunReportEntrySchema = z.object({
   artifact: z.string().nullable(),
   /** The HTML report, relative to the report directory; null when none was written. */
   html: z.string().nullable(),
+  /** Present (true) when the test is marked `test.fails`: a fail verdict is an expected fail, a passed test. */
+  expectedFail: z.boolean().optional(),
   ...metaFields,
 })
 export type RunReportEntry = z.infer<typeof RunReportEntrySchema>

@@ -38,12 +38,15 @@ describe('toMatchRateBaseline in a real project', () => {
     })
     expect(file.entries[KEY]!.rate).toBeLessThan(0.12)
     expect(summaryBlock(first.stdout)).toMatch(/1 rate assertion — 0 fail, 0 inconclusive, 1 pass/)
+    // Written as Vitest's snapshots are: counted at the end of the run.
+    expect(summaryBlock(first.stdout)).toContain('\n  1 rate baseline written\n')
   }, 60_000)
 
   it('in CI, passes the unchanged agent: its stored run reproduced with the stored seed', async () => {
     const ci = await project.vitest(['run'], { UPDATE_SNAPSHOT: 'none' })
     expect(ci.code).toBe(0)
     expect(summaryBlock(ci.stdout)).toMatch(/1 rate assertion — 0 fail, 0 inconclusive, 1 pass/)
+    expect(summaryBlock(ci.stdout)).not.toContain('rate baseline')
     expect((await readBaseline()).entries[KEY]!.outcomes).toMatch(/^[01]{200}$/)
   }, 60_000)
 
@@ -74,6 +77,7 @@ describe('toMatchRateBaseline in a real project', () => {
   it('rewrites the baseline with -u', async () => {
     const updated = await project.vitest(['run', '-u'], { FIXTURE_REFUND_RATE: '0.3' })
     expect(updated.code).toBe(0)
+    expect(summaryBlock(updated.stdout)).toContain('\n  1 rate baseline updated\n')
     expect(updated.stdout + updated.stderr).not.toMatch(/regression/)
     expect((await readBaseline()).entries[KEY]!.rate).toBeGreaterThan(0.2)
   }, 60_000)

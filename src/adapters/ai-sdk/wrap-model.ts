@@ -9,6 +9,7 @@ import { checkPriceTable, PriceTableField, costOption } from '../shared/pricing.
 import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toGenerateResult, toStreamResult } from './model-action.js'
 import { modelPolicy } from './model-policy.js'
+import { joinToolInputDeltas } from './stream-join.js'
 import type { CallOptions, LanguageModelV3 } from './types.js'
 
 const wrapModelOptionFields = {
@@ -69,6 +70,7 @@ export function wrapModel(
     // Marks the step as a model call: cacheable, counted, rate-limited.
     model: model.modelId,
     meta: actionMeta,
+    joinStreamed: joinToolInputDeltas,
     ...costOption(prices, 'wrapModel', answeringModel, tokenCounts),
   })
 

@@ -18,6 +18,7 @@ import { callContext, type ModelCall } from './call-context.js'
 import { actionMeta, answeringModel, tokenCounts, toChatResult, toChunks } from './model-action.js'
 import { modelPolicy, streamsNatively, type ModelPolicySettings } from './model-policy.js'
 import { langchain } from './sdk.js'
+import { joinToolCallChunks } from './stream-join.js'
 import type { BaseMessage, CallOptions, ChatModel } from './types.js'
 
 const wrapModelOptionFields = {
@@ -110,6 +111,7 @@ function recorded<Model extends ChatModel>(model: Model, recorder: Recorder): Mo
     // Marks the step as a model call: cacheable, counted, rate-limited.
     model: settings.modelId,
     meta: actionMeta,
+    joinStreamed: joinToolCallChunks,
     ...costOption(prices, 'wrapModel', answeringModel, tokenCounts),
   })
 

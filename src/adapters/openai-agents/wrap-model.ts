@@ -12,6 +12,7 @@ import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable }
 import { actionMeta, answeringModel, tokenCounts, toModelResponse, toStreamEvents } from './model-action.js'
 import { modelPolicy, type ModelPolicySettings, type SeedOption } from './model-policy.js'
 import { requestContext, type ModelCall } from './request-context.js'
+import { joinArgumentDeltas } from './stream-join.js'
 
 /** The `model` of a wrapped model's steps when no `modelId` was given. */
 const UNNAMED_MODEL = 'openai-agents model'
@@ -89,6 +90,7 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
     // which model a `Model` calls: without `modelId` the key cannot tell two models apart.
     model: settings.modelId ?? UNNAMED_MODEL,
     meta: actionMeta,
+    joinStreamed: joinArgumentDeltas,
     ...(prices === undefined ? {} : { costUsd: (action: Json) => costOf(prices, action) }),
   })
 

@@ -129,14 +129,16 @@ describe('a redacted entry', () => {
       action,
       meta: describe(action),
     }
-    const redacted = redactEntry(entry, redactorOf(['apiKey'])!, describe)
+    const redacted = redactEntry(entry, redactorOf(['apiKey'])!, { meta: describe })
     expect(redacted).toMatchObject({
       summary: 'charge({"apiKey":"[redacted]"})',
       meta: { summary: 'charge({"apiKey":"[redacted]"})', inputTokens: 3 },
     })
     // Without the function, or when it fails on the redacted action, the summary goes.
-    const failing = redactEntry(entry, redactorOf(['apiKey'])!, () => {
-      throw new Error('cannot read it back')
+    const failing = redactEntry(entry, redactorOf(['apiKey'])!, {
+      meta: () => {
+        throw new Error('cannot read it back')
+      },
     })
     expect(failing).toMatchObject({
       summary: '{"input":"{\\"apiKey\\":\\"[redacted]\\"}"}',

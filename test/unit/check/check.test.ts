@@ -111,9 +111,10 @@ describe('check', () => {
       name: 'support rarely refunds',
       reportDir,
     })
+    // The paths as the message prints them: from the working directory (absolute outside it).
     expect(result.report).toEqual({
-      json: 'support/support-rarely-refunds-cd15d86c.json',
-      html: 'support/support-rarely-refunds-cd15d86c.html',
+      json: join(reportDir, 'support/support-rarely-refunds-cd15d86c.json'),
+      html: join(reportDir, 'support/support-rarely-refunds-cd15d86c.html'),
       htmlError: null,
     })
     const written = ArtifactSchema.parse(
@@ -121,9 +122,7 @@ describe('check', () => {
     )
     expect(written).toEqual(JSON.parse(JSON.stringify(result.artifact)))
     expect(written.test).toEqual({ name: 'support rarely refunds', file: '' })
-    expect(result.message.split('\n').at(-1)).toBe(
-      `  report: ${join(reportDir, 'support/support-rarely-refunds-cd15d86c.html')}`,
-    )
+    expect(result.message.split('\n').at(-1)).toBe(`  report: ${result.report?.html}`)
   })
 
   it('never throws for the agent: a crashing agent is a failed verdict with its error', async () => {

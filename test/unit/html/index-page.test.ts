@@ -66,6 +66,17 @@ describe('renderIndexHtml', () => {
     expect(page).not.toMatch(/\ssrc=/)
   })
 
+  it('counts a fail in a test.fails test as Vitest does: an expected fail, not a failure', () => {
+    const expected: ReportIndexEntry = { ...entries[1]!, test: 'fails on purpose', expectedFail: true }
+    const other = renderIndexHtml([expected, entries[0]!])
+    expect(other).toContain('<title>Causal replay: 0 fail, 1 expected fail, 0 inconclusive, 1 pass</title>')
+    expect(other).toContain('<span class="badge badge-pass">1 expected fail</span>')
+    expect(other).toContain('<td><span class="badge badge-pass">expected fail</span></td>')
+    expect(other).not.toContain('badge-fail">fail<')
+    // The page without one keeps its summary as it was.
+    expect(page).not.toContain('expected fail')
+  })
+
   it('says so when no assertion wrote a report', () => {
     expect(renderIndexHtml([])).toContain('No rate assertion wrote a report in this run.')
   })

@@ -87,6 +87,44 @@ describe('formatMarkdownSummary', () => {
     `)
   })
 
+  it('counts a fail in a test.fails test as an expected fail, as Vitest counts its test', () => {
+    const expected = { ...rows[1]!, expectedFail: true }
+    const markdown = formatMarkdownSummary([expected, rows[0]!])
+    expect(markdown.split('\n')[0]).toBe(
+      '### causal-replay: 2 rate assertions — 0 fail, 1 expected fail, 0 inconclusive, 1 pass',
+    )
+    expect(markdown).toContain('| ✅ expected fail |')
+    expect(markdown).not.toContain('❌')
+  })
+
+  it('names the rate baselines the run wrote', () => {
+    const written = {
+      ...rows[0]!,
+      baselineWritten: {
+        file: '__baselines__/support.test.ts.rates.json',
+        key: 'careful 1',
+        status: 'created' as const,
+      },
+    }
+    const updated = {
+      ...rows[2]!,
+      baselineWritten: {
+        file: '__baselines__/billing.test.ts.rates.json',
+        key: 'refunds 1',
+        status: 'updated' as const,
+      },
+    }
+    expect(formatMarkdownSummary([written, updated])).toContain(
+      [
+        '1 rate baseline written, 1 updated:',
+        '',
+        '- `__baselines__/support.test.ts.rates.json` › `careful 1` (new)',
+        '- `__baselines__/billing.test.ts.rates.json` › `refunds 1` (updated)',
+      ].join('\n'),
+    )
+    expect(formatMarkdownSummary(rows)).not.toContain('rate baseline')
+  })
+
   it('says there was nothing to report for a run without rate assertions', () => {
     expect(formatMarkdownSummary([])).toBe(
       '### causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass\n\n',

@@ -14,28 +14,50 @@ import { annotationMessage } from '../../../src/vitest/run-matcher.js'
 import { baselineArtifact, supportArtifact } from '../html/artifacts.js'
 
 const NUMBERS = ' in 6/10 rollouts, 60.0% [31.3%–83.2%] (95% Wilson)'
+/** The numbers as the annotation writes them: in ASCII. */
+const ASCII_NUMBERS = ' in 6/10 rollouts, 60.0% [31.3%-83.2%] (95% Wilson)'
 
 describe('the annotation line (and the attachment file named after it)', () => {
   it('keeps the numbers whole: the predicate label gives way, at its end', () => {
     const label = `call ${'very_long_tool_name_'.repeat(6)}`
     const message = annotationMessage('fail', label, NUMBERS, { index: 2, name: 'model#3' })
     expect(Array.from(message).length).toBeLessThanOrEqual(120)
-    expect(message).toContain(NUMBERS)
-    expect(message).toMatch(/^fail: call very_\S*… in 6\/10 rollouts/)
+    expect(message).toContain(ASCII_NUMBERS)
+    expect(message).toMatch(/^fail: call very_\S*\.\.\. in 6\/10 rollouts/)
     expect(message.endsWith('; causal locus: step 2 (model#3)')).toBe(true)
   })
 
   it('drops the step name before it would cut a number, and keeps a short line as it is', () => {
     const message = annotationMessage('fail', 'x'.repeat(90), NUMBERS, { index: 12, name: 'n'.repeat(40) })
-    expect(message).toContain(NUMBERS)
+    expect(message).toContain(ASCII_NUMBERS)
     expect(message.endsWith('; causal locus: step 12')).toBe(true)
-    expect(annotationMessage('pass', 'refund', NUMBERS, null)).toBe(`pass: refund${NUMBERS}`)
+    expect(annotationMessage('pass', 'refund', NUMBERS, null)).toBe(`pass: refund${ASCII_NUMBERS}`)
   })
 
   it("labels a baseline gate's locus as one failing rollout's", () => {
     expect(annotationMessage('fail', 'refund', NUMBERS, { index: 1, name: 'decide' }, true)).toBe(
-      `fail: refund${NUMBERS}; locus of one failing rollout: step 1 (decide)`,
+      `fail: refund${ASCII_NUMBERS}; locus of one failing rollout: step 1 (decide)`,
     )
+  })
+
+  it('is ASCII, so the attachment file named after it is: dashes, ellipses, ≥ and accents have ASCII forms', () => {
+    const rate = annotationMessage('fail', 'café’s “réponse” ≥ 1', NUMBERS, {
+      index: 3,
+      name: 'modèle#2 — 検索',
+    })
+    expect(rate).toBe(`fail: cafe's "reponse" >= 1${ASCII_NUMBERS}; causal locus: step 3 (modele#2 - ??)`)
+    const score = annotationMessage(
+      'fail',
+      'helpfulness',
+      [': mean 0.433 [0.204–0.695] (90% betting confidence sequence), claim ≥ 0.7'],
+      null,
+    )
+    expect(score).toBe(
+      'fail: helpfulness: mean 0.433 [0.204-0.695] (90% betting confidence sequence), claim >= 0.7',
+    )
+    const cut = annotationMessage('fail', `call ${'é'.repeat(200)}`, NUMBERS, null)
+    expect(cut).toMatch(/^[\x20-\x7e]+$/)
+    expect(cut).toContain(`e...${ASCII_NUMBERS}`)
   })
 })
 

@@ -71,6 +71,46 @@ describe('formatSummaryTable', () => {
     expect(formatSummaryTable(rows)).not.toContain('error')
   })
 
+  it('counts a fail in a test.fails test as Vitest does: an expected fail, after the failures', () => {
+    const expected: SummaryRow = { ...rows[1]!, test: 'support > fails on purpose', expectedFail: true }
+    const table = formatSummaryTable([expected, ...rows])
+    const lines = table.split('\n')
+    expect(lines[0]).toBe(
+      'causal-replay: 5 rate assertions — 1 fail, 1 expected fail, 1 inconclusive, 2 pass',
+    )
+    const order = lines
+      .slice(2, 7)
+      .map((line) => /(fail|expected fail|inconclusive|pass) {2}/.exec(line)?.[1])
+    expect(order).toEqual(['fail', 'inconclusive', 'expected fail', 'pass', 'pass'])
+    expect(table).toMatch(/support\.test\.ts > support > fails on purpose +expected fail /)
+  })
+
+  it('counts the rate baselines the run wrote, as Vitest counts written snapshots', () => {
+    const write = (key: string, status: 'created' | 'updated'): SummaryRow => ({
+      ...rows[0]!,
+      test: key,
+      baselineWritten: { file: '__baselines__/a.test.ts.rates.json', key, status },
+    })
+    expect(formatSummaryTable(rows)).not.toContain('rate baseline')
+    expect(
+      formatSummaryTable([write('a', 'created')])
+        .split('\n')
+        .at(-1),
+    ).toBe('  1 rate baseline written')
+    expect(
+      formatSummaryTable([write('a', 'updated')])
+        .split('\n')
+        .at(-1),
+    ).toBe('  1 rate baseline updated')
+    const both = formatSummaryTable([write('a', 'created'), write('b', 'created'), write('c', 'updated')], {
+      index: '.causal-replay/index.html',
+    })
+    expect(both.split('\n').slice(-2)).toEqual([
+      '  2 rate baselines written, 1 updated',
+      '  report: .causal-replay/index.html',
+    ])
+  })
+
   it('says so when a run had no rate assertion', () => {
     expect(formatSummaryTable([])).toBe('causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass')
   })

@@ -56,9 +56,7 @@ describe('diagnose, when the attribution fails', () => {
         reportDir: directory,
       })
       expect(result.report).not.toBeNull()
-      const json = ArtifactSchema.parse(
-        JSON.parse(await readFile(join(directory, result.report?.json ?? ''), 'utf8')),
-      )
+      const json = ArtifactSchema.parse(JSON.parse(await readFile(result.report?.json ?? '', 'utf8')))
       expect(json.attributionError).toEqual(result.artifact.attributionError)
       // In the headline's locus stat and in place of the attribution chart, escaped like any text.
       const sentence = `attribution failed: The predicate &quot;judged bad&quot; threw: the judge is down (replay rollout ${json.attributionError?.rollout})`
