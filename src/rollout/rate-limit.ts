@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import type { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import { z } from 'zod'
 import { expecting } from '../options/fields.js'
 
@@ -53,8 +53,7 @@ const KEY = 'model-calls'
  * are at the limit, calls wait for it to close.
  */
 export class LocalRateLimit implements ModelRateLimit {
-  private readonly requests: RateLimiterMemory | undefined
-  private readonly tokens: RateLimiterMemory | undefined
+  private readonly limiters: Promise<MemoryLimiters>
   private readonly tokenLimit: number
   // The last caller in line: each acquire waits for the one before it (first come, first served).
   private line: Promise<void> = Promise.resolve()
@@ -65,16 +64,8 @@ export class LocalRateLimit implements ModelRateLimit {
    *   closes in milliseconds; users never set it.
    */
   constructor(limits: RateLimitOptions, windowMs = 60_000) {
-    const { requestsPerMinute, tokensPerMinute } = limits
-    this.requests =
-      requestsPerMinute === undefined
-        ? undefined
-        : new RateLimiterMemory({ points: 1, duration: windowMs / requestsPerMinute / 1000 })
-    this.tokenLimit = tokensPerMinute ?? Infinity
-    this.tokens =
-      tokensPerMinute === undefined
-        ? undefined
-        : new RateLimiterMemory({ points: tokensPerMinute, duration: windowMs / 1000 })
+    this.tokenLimit = limits.tokensPerMinute ?? Infinity
+    this.limiters = memoryLimiters(limits, windowMs)
   }
 
   acquire(signal: AbortSignal): Promise<void> {
@@ -87,29 +78,61 @@ export class LocalRateLimit implements ModelRateLimit {
 
   async recordTokens(tokens: number): Promise<void> {
     // `penalty` adds the points without refusing: the call has happened; the next acquire waits.
-    if (this.tokens !== undefined && tokens > 0) await this.tokens.penalty(KEY, tokens)
+    const limiter = (await this.limiters).tokens
+    if (limiter !== undefined && tokens > 0) await limiter.penalty(KEY, tokens)
   }
 
   private async waitForRoom(signal: AbortSignal): Promise<void> {
+    const { requests, tokens, Refusal } = await this.limiters
     for (;;) {
       signal.throwIfAborted()
-      if (this.tokens !== undefined) {
-        const used = await this.tokens.get(KEY)
+      if (tokens !== undefined) {
+        const used = await tokens.get(KEY)
         // A window past its end may still be stored until its cleanup timer runs: it no longer counts.
         if (used !== null && used.msBeforeNext > 0 && used.consumedPoints >= this.tokenLimit) {
           await sleep(used.msBeforeNext, signal)
           continue
         }
       }
-      if (this.requests === undefined) return
+      if (requests === undefined) return
       try {
-        await this.requests.consume(KEY, 1)
+        await requests.consume(KEY, 1)
         return
       } catch (refusal) {
-        if (!(refusal instanceof RateLimiterRes)) throw refusal
+        if (!(refusal instanceof Refusal)) throw refusal
         await sleep(refusal.msBeforeNext, signal)
       }
     }
+  }
+}
+
+/** The limiters of one {@link LocalRateLimit}, and the class of their refusals. */
+interface MemoryLimiters {
+  requests: RateLimiterMemory | undefined
+  tokens: RateLimiterMemory | undefined
+  Refusal: typeof RateLimiterRes
+}
+
+/**
+ * Makes the in-memory limiters for `limits`. `rate-limiter-flexible` loads every limiter it has
+ * (Redis, Mongo, SQL, …) when it is imported, which costs about a quarter of what the package
+ * root's own import does: it is loaded here, when a limit is made, since most runs set none.
+ */
+async function memoryLimiters(
+  { requestsPerMinute, tokensPerMinute }: RateLimitOptions,
+  windowMs: number,
+): Promise<MemoryLimiters> {
+  const { RateLimiterMemory, RateLimiterRes } = await import('rate-limiter-flexible')
+  return {
+    requests:
+      requestsPerMinute === undefined
+        ? undefined
+        : new RateLimiterMemory({ points: 1, duration: windowMs / requestsPerMinute / 1000 }),
+    tokens:
+      tokensPerMinute === undefined
+        ? undefined
+        : new RateLimiterMemory({ points: tokensPerMinute, duration: windowMs / 1000 }),
+    Refusal: RateLimiterRes,
   }
 }
 
