@@ -151,6 +151,13 @@ export const DOCUMENTED_RUNS: readonly DocumentedRun[] = [
     check: 'timed',
     measures: 'wall and CPU times of a first call, in fresh processes',
   },
+  {
+    name: 'import',
+    file: 'import.ts',
+    args: ['--runs', '41'],
+    check: 'timed',
+    measures: "CPU time of importing the package root against its dependencies' alone, in fresh processes",
+  },
 ]
 
 /** The command that runs `run`, as the pages print it. */

@@ -3,7 +3,7 @@
 // module too (and with the package root and the plugin), from src/vitest/rate-matchers.ts.
 import { expect } from 'vitest'
 import { saveCassetteAfterEachFile } from '../src/vitest/test-cassette.js'
-import { matcherFunctions } from '../src/vitest/run-matcher.js'
+import { matcherFunctions } from '../src/vitest/matcher-functions.js'
 
 // One matcher per kind of claim, named and shaped by the claims table (src/check/claims.ts).
 expect.extend(matcherFunctions())

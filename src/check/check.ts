@@ -4,14 +4,11 @@ import type { Scenario } from '../agent/types.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult } from '../attribute/schema.js'
 import { withCassette } from '../cassette/attach.js'
-import { openCassetteIn, type Cassette } from '../cassette/cassette.js'
-import { formatStaleCassetteLine } from '../cassette/stale-warning.js'
+import type { Cassette } from '../cassette/cassette.js'
 import { displayPath } from '../files/display-path.js'
 import type { Environment } from '../options/environment.js'
 import { parseOptions } from '../options/parse-options.js'
-import { holdProcessRateLimit } from '../rollout/open-rate-limit.js'
 import { resolveRateLimitStore } from '../rollout/rate-limit-store.js'
-import { formatVerdictMessage } from '../text/verdict-message.js'
 import { buildArtifact, modelCost } from '../verdict/artifact.js'
 import { diagnose } from '../verdict/diagnose.js'
 import type { GateSubject } from '../verdict/gate.js'
@@ -21,8 +18,7 @@ import { chooseSeed } from '../verdict/seed.js'
 import { CheckOptionsSchema, type CheckOptions } from './check-options.js'
 import { checkClaim, CLAIMS, parsedClaimOf, type Claim } from './claims.js'
 import type { GateContext } from './gates.js'
-import { redactArtifact } from './redact-artifact.js'
-import { artifactPath, warnReportNotWritten, writeReportFiles, type ReportFiles } from './report-files.js'
+import type { ReportFiles } from './report-files.js'
 
 /** What {@link check} returns: the verdict and everything made from it. */
 export interface CheckResult {
@@ -71,22 +67,27 @@ export async function checkIn(
   const name =
     parsed.name ??
     `${scenario.agent.name} ${claim.kind} ${parsedClaimOf(claim, CLAIMS[claim.kind].builder).label ?? predicateLabel(claimFunction(claim))}`
-  // First: a store that cannot be reached fails the check before anything runs.
+  // First: a store that cannot be reached fails the check before anything runs. The limiter
+  // loads only for a check that sets a limit.
   const rateLimit =
     parsed.rateLimit === undefined
       ? undefined
-      : await holdProcessRateLimit({
+      : await (
+          await import('../rollout/open-rate-limit.js')
+        ).holdProcessRateLimit({
           ...parsed.rateLimit,
           store: resolveRateLimitStore(parsed.rateLimit.store, 'check', env),
         })
   try {
-    const cassette =
-      parsed.cache === undefined
-        ? null
-        : await openCassetteIn(env, resolve(cwd, parsed.cache.file), {
-            ...(parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode }),
-            ...(parsed.cache.redact === undefined ? {} : { redact: parsed.cache.redact }),
-          })
+    let cassette: Cassette | null = null
+    if (parsed.cache !== undefined) {
+      // Loaded only for a check that has a cassette.
+      const { openCassetteIn } = await import('../cassette/cassette.js')
+      cassette = await openCassetteIn(env, resolve(cwd, parsed.cache.file), {
+        ...(parsed.cache.mode === undefined ? {} : { mode: parsed.cache.mode }),
+        ...(parsed.cache.redact === undefined ? {} : { redact: parsed.cache.redact }),
+      })
+    }
     const result = await runCheck(scenario, claim, {
       test: { name, file: parsed.file },
       defaults: {},
@@ -109,7 +110,10 @@ export async function checkIn(
 async function saveCassette(cassette: Cassette, cwd: string): Promise<void> {
   // Misses called live and not written (CI): say so, once per check.
   const stale = cassette.staleness()
-  if (stale !== null) process.stderr.write(`${formatStaleCassetteLine(stale, cwd)}\n`)
+  if (stale !== null) {
+    const { formatStaleCassetteLine } = await import('../cassette/stale-warning.js')
+    process.stderr.write(`${formatStaleCassetteLine(stale, cwd)}\n`)
+  }
   try {
     await cassette.save()
   } catch (error) {
@@ -159,10 +163,14 @@ export async function runCheck(
   // What the cassette keeps out of its file stays out of everything made from the artifact too:
   // the JSON, the page (and Vitest's attachment of it), the message, what `check` returns.
   const redactor = context.cassette?.redactor
-  const artifact = redactor === undefined ? built : redactArtifact(built, redactor)
+  const artifact =
+    redactor === undefined ? built : (await import('./redact-artifact.js')).redactArtifact(built, redactor)
 
   const report =
     context.report === null ? null : await writeReport(context.report, context.test, artifact, context.cwd)
+  // The text, like the page and the files, is loaded once a claim is decided, not with the package
+  // root that every test file imports (see ARCHITECTURE, "What loads when").
+  const { formatVerdictMessage } = await import('../text/verdict-message.js')
   let message = formatVerdictMessage(artifact, report === null ? {} : { report: report.html ?? report.json })
   if (report?.htmlError) {
     message += `\n  (the HTML report could not be rendered: ${report.htmlError.message})`
@@ -194,6 +202,7 @@ async function writeReport(
   artifact: Artifact,
   cwd: string,
 ): Promise<ReportFiles | null> {
+  const { artifactPath, warnReportNotWritten, writeReportFiles } = await import('./report-files.js')
   const path = artifactPath({
     file: test.file,
     test: test.name,

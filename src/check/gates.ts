@@ -1,6 +1,8 @@
 // The gates that decide claims, one per kind of verdict: how each parses a claim's options when the
 // claim is made, resolves them for a run and runs. `CLAIM_GATES` in `claims.ts` names the gate of
-// each kind of claim, so `check` and the builders treat every claim alike.
+// each kind of claim, so `check` and the builders treat every claim alike. A gate's options are
+// parsed when its claim is made; the gate itself (its statistics, and the engine under it) is loaded
+// when a claim of its kind is first checked, not with the package root that every test file imports.
 import { isAbsolute, relative, resolve } from 'node:path'
 import type { Scenario } from '../agent/types.js'
 import { withCassette } from '../cassette/attach.js'
@@ -8,8 +10,7 @@ import type { Cassette } from '../cassette/cassette.js'
 import { isCi, type Environment } from '../options/environment.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { TrajectoryScorer } from '../trajectory/score-result.js'
-import { runBaselineGate, type BaselineTarget } from '../verdict/baseline-gate.js'
-import { runComparisonGate } from '../verdict/comparison-gate.js'
+import type { BaselineTarget } from '../verdict/baseline-gate.js'
 import type { GateRun, GateSubject } from '../verdict/gate.js'
 import {
   parseBaselineClaim,
@@ -21,9 +22,6 @@ import {
   type ParsedGate,
   type ResolvedCommon,
 } from '../verdict/options.js'
-import { runScoreGate } from '../verdict/score-gate.js'
-import { runSequentialGate } from '../verdict/sequential-gate.js'
-import { runZeroToleranceGate } from '../verdict/zero-tolerance-gate.js'
 
 /** What a gate reads of a claim about a predicate's rate: its kind, its predicate and its options. */
 interface PredicateClaim<K extends string> {
@@ -93,29 +91,33 @@ function parsedClaim<Resolved extends ResolvedCommon>(
 
 /**
  * A gate for a claim about a predicate's rate that one parser reads and one runner decides, run on
- * the claim's predicate.
+ * the claim's predicate; `loadRunner` imports the runner when the claim is checked.
  */
 function rateGate<K extends string, Resolved extends ResolvedCommon>(
   parseFor: (kind: K, caller: string, options: unknown) => ParsedGate<Resolved>,
-  runWith: (
-    scenario: Scenario<unknown, unknown>,
-    subject: GateSubject,
-    options: Resolved,
-  ) => Promise<GateRun>,
+  loadRunner: () => Promise<
+    (scenario: Scenario<unknown, unknown>, subject: GateSubject, options: Resolved) => Promise<GateRun>
+  >,
 ): ClaimGate<PredicateClaim<K>> {
   return (claim, caller) =>
     parsedClaim(
       parseFor(claim.kind, caller, claim.options),
-      (options) => (scenario, subject) =>
-        runWith(scenario, { ...subject, predicate: claim.predicate }, options),
+      (options) => async (scenario, subject) =>
+        (await loadRunner())(scenario, { ...subject, predicate: claim.predicate }, options),
     )
 }
 
 /** The sequential rate gate: samples until its confidence sequence decides. */
-export const sequentialGate = rateGate(parseSequentialGate, runSequentialGate)
+export const sequentialGate = rateGate(
+  parseSequentialGate,
+  async () => (await import('../verdict/sequential-gate.js')).runSequentialGate,
+)
 
 /** The zero-tolerance gate: a fixed number of rollouts, stopped by the first occurrence. */
-export const zeroToleranceGate = rateGate(parseZeroTolerance, runZeroToleranceGate)
+export const zeroToleranceGate = rateGate(
+  parseZeroTolerance,
+  async () => (await import('../verdict/zero-tolerance-gate.js')).runZeroToleranceGate,
+)
 
 /** The baseline gate: the rate against the one stored in the claim's file, under its key. */
 export const baselineGate: ClaimGate<PredicateClaim<'baseline'>> = (claim, caller) => {
@@ -128,8 +130,10 @@ export const baselineGate: ClaimGate<PredicateClaim<'baseline'>> = (claim, calle
       key: parsed.key,
       updateState: parsed.update ?? (isCi(context.env) ? 'none' : 'new'),
     }
-    return (scenario, subject) =>
-      runBaselineGate(scenario, { ...subject, predicate: claim.predicate }, options, target)
+    return async (scenario, subject) => {
+      const { runBaselineGate } = await import('../verdict/baseline-gate.js')
+      return runBaselineGate(scenario, { ...subject, predicate: claim.predicate }, options, target)
+    }
   })
 }
 
@@ -143,15 +147,20 @@ export const comparisonGate: ClaimGate<
       name: claim.baseline.agent.name,
       scenario: context.cassette == null ? claim.baseline : withCassette(claim.baseline, context.cassette),
     }
-    return (scenario, subject) =>
-      runComparisonGate(scenario, baseline, { ...subject, predicate: claim.predicate }, options)
+    return async (scenario, subject) => {
+      const { runComparisonGate } = await import('../verdict/comparison-gate.js')
+      return runComparisonGate(scenario, baseline, { ...subject, predicate: claim.predicate }, options)
+    }
   })
 
 /** The score gate: an anytime-valid betting test of the scorer's mean against the threshold. */
 export const scoreGate: ClaimGate<ScorerClaim<Parameters<typeof parseScoreGate>[0]>> = (claim, caller) =>
   parsedClaim(
     parseScoreGate(claim.kind, caller, claim.threshold, claim.options),
-    (options) => (scenario, subject) => runScoreGate(scenario, { ...subject, scorer: claim.scorer }, options),
+    (options) => async (scenario, subject) => {
+      const { runScoreGate } = await import('../verdict/score-gate.js')
+      return runScoreGate(scenario, { ...subject, scorer: claim.scorer }, options)
+    },
   )
 
 /** `file` relative to `root` with forward slashes, or as given when outside it. */

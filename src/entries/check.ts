@@ -3,7 +3,7 @@
 // them to the pipeline below, which reads neither.
 
 import type { AgentOrScenario } from '../agent/define-agent.js'
-import { checkIn, type CheckResult } from '../check/check.js'
+import type { CheckResult } from '../check/check.js'
 import type { CheckOptions } from '../check/check-options.js'
 import type { Claim, KnownOrJson } from '../check/claims.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
@@ -60,6 +60,9 @@ export async function check(
 ): Promise<CheckResult> {
   const site = captureCallSite(check)
   try {
+    // The pipeline is loaded by the first check, not with the package root that every test file
+    // imports (see ARCHITECTURE, "What loads when").
+    const { checkIn } = await import('../check/check.js')
     return await checkIn(process.env, process.cwd(), target, claim, options)
   } catch (error) {
     throw pointAtCallSite(error, site)

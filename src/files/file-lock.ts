@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import lockfile from 'proper-lockfile'
 
 /**
  * Takes the exclusive lock of `file` for a read-merge-write across processes (Vitest workers, two
@@ -15,6 +14,9 @@ import lockfile from 'proper-lockfile'
  */
 export async function lockFile(file: string): Promise<() => Promise<void>> {
   await mkdir(dirname(file), { recursive: true })
+  // Loaded with the first lock, not with the package root: it and what it brings (graceful-fs,
+  // signal-exit) take a noticeable share of an import, and most test files never lock a file.
+  const { default: lockfile } = await import('proper-lockfile')
   const options = { realpath: false, stale: 10_000 }
   try {
     return await lockfile.lock(file, options)

@@ -7,12 +7,16 @@ import {
   type ToolDirective,
 } from '../rollout/plan.js'
 import type { Policy } from '../agent/types.js'
+import { oneOf } from '../options/fields.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { stepFamily } from '../trajectory/step-name.js'
 import { describeIntervention, type Intervention, type ObservationSelector } from './interventions.js'
 
 /** Whether replay calls tools of held steps (`live`) or answers them from the recording (`recorded`). */
 export type ToolMode = 'live' | 'recorded'
+
+/** Where tool calls of held steps come from, as an option (`replay`, attribution). */
+export const ToolModeField = oneOf(['live', 'recorded'])
 
 /** The plan that replays `factual` under `intervention`. */
 export function planFor(factual: Trajectory, intervention: Intervention, tools: ToolMode): Plan {

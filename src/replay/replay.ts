@@ -14,7 +14,7 @@ import { runPlanned } from '../rollout/run-rollouts.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { describeIntervention, type Intervention } from './interventions.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
-import { planFor } from './plan.js'
+import { planFor, ToolModeField } from './plan.js'
 
 const recordOwnFields = {
   /** The run seed. */
@@ -72,9 +72,6 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
   if (resolved.signal?.aborted) throw new RolloutAbortedError('record: the rollout was cancelled.')
   return trajectory
 }
-
-/** Where tool calls of held steps come from, as an option (`replay`, attribution). */
-export const ToolModeField = oneOf(['live', 'recorded'])
 
 const replayCountField = {
   /** Default 32. How many rollouts to run. */

@@ -1,4 +1,5 @@
-import { LocalRateLimit, type ModelRateLimit, type RateLimitOptions } from './rate-limit.js'
+import { LocalRateLimit } from './queued-rate-limit.js'
+import type { ModelRateLimit, RateLimitOptions } from './rate-limit.js'
 import { connectRedisRateLimit } from './redis-rate-limit.js'
 
 /** A rate limit opened for a run or a check, and how to let it go. */

@@ -3,7 +3,8 @@ import type { Redis, RedisOptions } from 'ioredis'
 import { RateLimiterRedis } from 'rate-limiter-flexible'
 import { RateLimitStoreError } from '../errors.js'
 import { loadPeer } from '../load-peer.js'
-import { QueuedRateLimit, type ModelRateLimit, type RateLimitOptions } from './rate-limit.js'
+import { QueuedRateLimit } from './queued-rate-limit.js'
+import type { ModelRateLimit, RateLimitOptions } from './rate-limit.js'
 import { RATE_LIMIT_STORE_ENV, storeForDisplay } from './rate-limit-store.js'
 
 const IOREDIS_PEER = {

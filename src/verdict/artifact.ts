@@ -1,6 +1,6 @@
 import type { ModelSpend } from '../rollout/budget.js'
 import { wasJudged } from '../rollout/evaluation.js'
-import type { Diagnosis } from './diagnose.js'
+import type { Diagnosis } from './diagnosis.js'
 import type { GateRun } from './gate.js'
 import { ARTIFACT_SCHEMA, type Artifact, type ModelCost } from './schema.js'
 

@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve } from 'node:path'
-import type { Matcher, MatcherState } from 'vitest'
+import type { MatcherState } from 'vitest'
 import { toScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
@@ -13,7 +13,6 @@ import {
   type MatcherName,
 } from '../check/claims.js'
 import { CausalReplayError } from '../errors.js'
-import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { parseOptions } from '../options/parse-options.js'
 import { confidenceLevel, methodName, percent, scoreNumber } from '../text/numbers.js'
 import { SEQUENTIAL_POINT } from '../text/verdict-message.js'
@@ -40,36 +39,16 @@ export interface MatcherOutcome {
   message: () => string
 }
 
-/**
- * Every rate matcher, by name, for `expect.extend`: each runs {@link runMatcher} with the arguments
- * its claim takes (`CLAIMS`), and points an option error at the user's line.
- */
-export function matcherFunctions(): Record<MatcherName, Matcher> {
-  const entries = Object.values(CLAIMS).map(({ matcher }) => {
-    async function rateMatcher(this: MatcherState, received: unknown, ...args: unknown[]) {
-      // Before any await: the test's line is on the stack, and an option error is pointed at it.
-      const site = captureCallSite(rateMatcher)
-      try {
-        return await runMatcher(this, matcher, received, args)
-      } catch (error) {
-        throw pointAtCallSite(error, site)
-      }
-    }
-    return [matcher, rateMatcher]
-  })
-  return Object.fromEntries(entries) as Record<MatcherName, Matcher>
-}
-
 type CurrentTest = NonNullable<MatcherState['task']>
 
 /**
- * The body of every rate matcher (the files in `matchers/` only bind a name): glue between Vitest
+ * The body of every rate matcher (`matcherFunctions` only binds a name): glue between Vitest
  * and `check`'s pipeline. It refuses `.not`, makes the matcher's claim from `args` (what the claim
  * takes, then the options; a baseline claim gets its file beside the test, its key from the test's
  * name and Vitest's update state), runs it with the plugin's defaults, the test's seed and signal,
  * then leaves a summary in `task.meta` and an annotation for the reporters.
  */
-async function runMatcher(
+export async function runMatcher(
   state: MatcherState,
   matcher: MatcherName,
   received: unknown,

@@ -1,5 +1,5 @@
 import { afterAll, type RunnerTask } from 'vitest'
-import { openCassetteIn, type Cassette } from '../cassette/cassette.js'
+import type { Cassette } from '../cassette/cassette.js'
 import { resolveCassetteMode, writeForUpdateState, type CassetteMode } from '../cassette/mode.js'
 import { cassettePath } from '../cassette/path.js'
 import { CassetteTooLargeError } from '../cassette/too-large-error.js'
@@ -27,11 +27,14 @@ export function testFileCassette(
   let cassette = open.get(file)
   if (cassette === undefined) {
     const mode = resolveCassetteMode(configured, 'auto', 'causalReplay', process.env)
-    cassette = openCassetteIn(process.env, file, {
-      mode,
-      write: writeForUpdateState(update),
-      ...(redact === undefined ? {} : { redact }),
-    })
+    // The cassette's code loads with the first cassette, not with the setup file every test file runs.
+    cassette = import('../cassette/cassette.js').then(({ openCassetteIn }) =>
+      openCassetteIn(process.env, file, {
+        mode,
+        write: writeForUpdateState(update),
+        ...(redact === undefined ? {} : { redact }),
+      }),
+    )
     // A bad file fails every matcher that uses it, each with the same message; it is read once.
     open.set(file, cassette)
   }

@@ -33,3 +33,76 @@ describe('check in plain Node, without Vitest', () => {
     expect(existsSync(join(project.root, 'reports', 'refunder', 'rarely-refunds-8e42b347.html'))).toBe(true)
   })
 })
+
+/** What one step of `loads.mjs` loaded: the package's files (paths inside it) and other packages. */
+interface Loaded {
+  files: string[]
+  dependencies: string[]
+}
+
+// The attribution engines, and what renders a verdict (text, page).
+const ATTRIBUTION =
+  /^dist\/src\/(verdict\/attribute-failing|attribute\/(arms\/.*|contrastive\/contrastive|shapley\/.*|context\/context-attribution)|replay\/replay)\.js$/
+const RENDERING = /^dist\/src\/(html|text)\//
+// What runs a claim: the pipeline, a gate, the rollout engine.
+const RUNNING = /^dist\/src\/(check\/check|verdict\/[a-z-]+-gate|rollout\/execute)\.js$/
+
+describe('what a script loads of the package, step by step', () => {
+  let project: FixtureProject
+  let loads: {
+    atImport: Loaded
+    atPass: Loaded
+    atFail: Loaded
+    passed: boolean
+    failed: boolean
+    message: string
+  }
+
+  beforeAll(async () => {
+    project = await copyFixture('plain-node', ['vitest', '@vitest', 'vite'])
+    const result = await project.node(['loads.mjs'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    loads = JSON.parse(result.stdout.trim().split('\n').pop() as string) as typeof loads
+  }, 120_000)
+
+  afterAll(async () => {
+    await project?.remove()
+  })
+
+  it('imports the root without the pipeline, the gates, the engine, attribution or rendering, and without the dependencies only limits and locks need', () => {
+    const { files, dependencies } = loads.atImport
+    expect(files).toContain('dist/src/index.js')
+    expect(files).toContain('dist/src/check/claims.js')
+    expect(
+      files.filter((file) => RUNNING.test(file) || ATTRIBUTION.test(file) || RENDERING.test(file)),
+    ).toEqual([])
+    expect(dependencies).toContain('zod')
+    expect(dependencies).not.toContain('rate-limiter-flexible')
+    expect(dependencies).not.toContain('proper-lockfile')
+  })
+
+  it('loads the pipeline, its gate and the engine with the first check, and no attribution for a pass', () => {
+    expect(loads.passed).toBe(true)
+    const { files } = loads.atPass
+    for (const file of [
+      'check/check',
+      'verdict/sequential-gate',
+      'rollout/execute',
+      'text/verdict-message',
+    ]) {
+      expect(files).toContain(`dist/src/${file}.js`)
+    }
+    expect(files.filter((file) => ATTRIBUTION.test(file))).toEqual([])
+    // No reportDir: no page is rendered, so none of its code loads.
+    expect(files.filter((file) => file.startsWith('dist/src/html/'))).toEqual([])
+  })
+
+  it('loads the attribution engines once a claim fails, and prints their locus', () => {
+    expect(loads.failed).toBe(true)
+    const { files } = loads.atFail
+    expect(files).toContain('dist/src/verdict/attribute-failing.js')
+    expect(files).toContain('dist/src/attribute/contrastive/contrastive.js')
+    expect(loads.message).toMatch(/▶ 0 +decide +"refund".*← causal locus/)
+  })
+})

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { calledTool, check, defineAgent, never } from '../../../src/index.js'
 import { InvalidOptionError } from '../../../src/entries/errors.js'
-import { LocalRateLimit } from '../../../src/rollout/rate-limit.js'
+import { LocalRateLimit } from '../../../src/rollout/queued-rate-limit.js'
 
 const open = () => new AbortController().signal
 
