@@ -78,7 +78,7 @@ export async function checkIn(
         })
   const result = await runCheck(scenario, claim, {
     test: { name, file: parsed.file },
-    defaults: {},
+    defaults: parsed.modelConcurrency === undefined ? {} : { modelConcurrency: parsed.modelConcurrency },
     signal: parsed.signal,
     rateLimit: parsed.rateLimit === undefined ? undefined : processRateLimit(parsed.rateLimit),
     report: parsed.reportDir === undefined ? null : { dir: resolve(cwd, parsed.reportDir), assertion: 1 },
