@@ -383,6 +383,12 @@ export interface ClaimRun {
    * process-wide one of `check`'s `rateLimit`.
    */
   rateLimit?: ModelRateLimit | undefined
+  /**
+   * Default false. The sampling gates' rollouts start in lockstep batches of `concurrency` (see
+   * `Execution.lockstep`): only `bench/wall-time.ts` sets it.
+   * @internal
+   */
+  lockstep?: boolean | undefined
 }
 
 /**
@@ -596,6 +602,7 @@ function withRun<Parsed extends ParsedCommon>(
       maxSteps,
       signal: run.signal,
       deadline: run.deadline,
+      ...(run.lockstep === true ? { lockstep: true } : {}),
     },
   }
 }

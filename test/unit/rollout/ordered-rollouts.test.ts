@@ -5,7 +5,7 @@ import { defineAgent } from '../../../src/index.js'
 import { Budget } from '../../../src/rollout/budget.js'
 import { accountOf } from '../../../src/rollout/budget.js'
 import type { Execution } from '../../../src/rollout/options.js'
-import { OrderedRollouts } from '../../../src/rollout/ordered-rollouts.js'
+import { LOOKAHEAD_ROUNDS, OrderedRollouts } from '../../../src/rollout/ordered-rollouts.js'
 import { SAMPLE_EVERYTHING } from '../../../src/rollout/plan.js'
 
 /**
@@ -69,14 +69,15 @@ function stream(scenario: Scenario<unknown, unknown>, execution: Execution, limi
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('OrderedRollouts', () => {
-  it('keeps every slot busy behind a straggler, up to 2c − 1 rollouts ahead, and hands them out in index order', async () => {
+  it('keeps every slot busy behind a straggler, up to 3c − 2 rollouts ahead, and hands them out in index order', async () => {
     const { scenario, counts, release } = stragglerAgent(1)
     const execution: Execution = { budget: new Budget(), concurrency: 4, timeoutMs: 10_000, maxSteps: 10 }
     const rollouts = stream(scenario, execution, 20)
     const first = rollouts.next()
     await sleep(100)
-    // Rollout 0 still runs; the other three slots went on with rollouts 1 … 6 (the lookahead: 2c − 1).
-    expect(rollouts.started).toBe(7)
+    // Rollout 0 still runs; the other three slots went on with rollouts 1 … 9 (the lookahead:
+    // c + LOOKAHEAD_ROUNDS (c − 1)).
+    expect(rollouts.started).toBe(4 + LOOKAHEAD_ROUNDS * 3)
     expect(counts.peak).toBe(4)
     release()
     const handed = [await first]
