@@ -73,10 +73,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Each step's action carries the latency it slept, so the limit is computed from what happened. */
-interface Slept {
-  readonly choice: string
-  readonly ms: number
-}
+// A type, not an interface: an interface has no index signature, so it is not `Json`.
+type Slept = { choice: string; ms: number }
 
 /** The two-step agent of the workload, with `latency` on each call. */
 function sleepyAgent(latency: Latency, ticket: string): Scenario<unknown, unknown> {
