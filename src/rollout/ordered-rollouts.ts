@@ -50,7 +50,7 @@ export type NextRollout =
   | { readonly kind: 'rollout'; readonly trajectory: Trajectory; readonly timeoutMs: number }
   | { readonly kind: 'end'; readonly end: 'exhausted' | 'budget' | 'deadline' }
 
-/** One rollout of the stream: running, finished, or refused (by the budget or the deadline). */
+/** One rollout of the stream: running, finished, refused (by the budget or the deadline), or failed (it threw). */
 type Entry =
   | { state: 'running'; readonly timeoutMs: number }
   | { state: 'finished'; readonly trajectory: Trajectory; readonly timeoutMs: number }
@@ -77,7 +77,7 @@ export class OrderedRollouts {
   private running = 0
   /** The index (from `first`) of the next rollout {@link next} hands out. */
   private consumed = 0
-  /** The entry {@link next} waits on, and how to wake it. */
+  /** Wakes {@link next} while it waits for the rollout it hands out next. */
   private wake: (() => void) | undefined
   /** True once the budget or the deadline refused a rollout: no later one starts. */
   private refused = false
