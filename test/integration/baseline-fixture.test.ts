@@ -82,6 +82,24 @@ describe('toMatchRateBaseline in a real project', () => {
     expect((await readBaseline()).entries[KEY]!.rate).toBeGreaterThan(0.2)
   }, 60_000)
 
+  it('counts a failed claim of a test.fails test as Vitest does: an expected fail, in a passing run', async () => {
+    const summary = join(project.root, 'job-summary.md')
+    const run = await project.vitest(['run'], {
+      UPDATE_SNAPSHOT: 'none',
+      FIXTURE_EXPECTED_FAIL: '1',
+      GITHUB_STEP_SUMMARY: summary,
+    })
+    expect(run.code).toBe(0)
+    const block = summaryBlock(run.stdout)
+    expect(block).toMatch(/2 rate assertions — 0 fail, 1 expected fail, 0 inconclusive, 1 pass/)
+    expect(block).toMatch(/rates\.test\.js > never refunds \(a known gap\) +expected fail /)
+    expect(await readFile(summary, 'utf8')).toMatch(
+      /0 fail, 1 expected fail, 0 inconclusive, 1 pass[^]*\| ✅ expected fail \|/,
+    )
+    const index = await readFile(join(project.root, '.causal-replay/index.html'), 'utf8')
+    expect(index).toContain('<span class="badge badge-pass">1 expected fail</span>')
+  }, 60_000)
+
   it('fails an entry recorded for another predicate instead of comparing with it, and leaves it alone', async () => {
     const before = await readFile(baselineFile, 'utf8')
     const run = await project.vitest(['run', '-t', 'taken name'], { FIXTURE_MISMATCH: '1' })
