@@ -11,8 +11,6 @@ export interface PooledRollout {
   readonly seed: number
   readonly rollout: number
   readonly plan: Plan
-  /** Default: the pool's `timeoutMs`. Less when the test's deadline is nearer when it is submitted. */
-  readonly timeoutMs?: number
 }
 
 /**
@@ -148,12 +146,11 @@ export class RolloutPool {
         seed: task.seed,
         rollout: task.rollout,
         plan: task.plan,
-        timeoutMs: task.timeoutMs ?? settings.timeoutMs,
+        timeoutMs: settings.timeoutMs,
         maxSteps: settings.maxSteps,
         budget: settings.budget,
         signal: settings.signal,
         onDivergence: settings.onDivergence,
-        modelConcurrency: settings.modelConcurrency ?? settings.concurrency,
       })
     } catch (error) {
       this.failed(batch, index, error)
