@@ -21,3 +21,28 @@ export function bisect(
   }
   return (low + high) / 2
 }
+
+/**
+ * The least count m in (after, most] at which a monotone `decides` turns true: doubling from
+ * 2·after until it holds, then bisection between the last count that did not and the first that
+ * did. Null when it does not hold by `most`. How many rollouts a rate that persists would need.
+ */
+export function firstDecidingCount(
+  decides: (m: number) => boolean,
+  after: number,
+  most: number,
+): number | null {
+  let undecided = after
+  let decided = 2 * after
+  while (!decides(decided)) {
+    if (decided >= most) return null
+    undecided = decided
+    decided = Math.min(2 * decided, most)
+  }
+  while (decided - undecided > 1) {
+    const middle = Math.floor((undecided + decided) / 2)
+    if (decides(middle)) decided = middle
+    else undecided = middle
+  }
+  return decided
+}

@@ -1,3 +1,4 @@
+import { firstDecidingCount } from './bisect.js'
 import { confidenceSequence } from './confidence-sequence.js'
 import { MIXTURE_E_PROCESS_METHOD, mixtureLogEValues } from './mixture-e-process.js'
 import { assertAlpha, assertCount } from './validate.js'
@@ -108,19 +109,8 @@ export function rolloutsToDecide(input: SequentialRateInput): number | null {
     return logE.below >= threshold || logE.above >= threshold
   }
   if (decides(n)) return 0
-  let undecided = n
-  let decided = 2 * n
-  while (!decides(decided)) {
-    if (decided >= MAX_PROJECTED_ROLLOUTS) return null
-    undecided = decided
-    decided = Math.min(2 * decided, MAX_PROJECTED_ROLLOUTS)
-  }
-  while (decided - undecided > 1) {
-    const middle = Math.floor((undecided + decided) / 2)
-    if (decides(middle)) decided = middle
-    else undecided = middle
-  }
-  return decided - n
+  const decided = firstDecidingCount(decides, n, MAX_PROJECTED_ROLLOUTS)
+  return decided === null ? null : decided - n
 }
 
 /** Where {@link sequentialRateTest} decides, for each n: a stopping rule on counts alone. */

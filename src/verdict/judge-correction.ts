@@ -1,4 +1,4 @@
-import { bisect } from '../stats/bisect.js'
+import { bisect, firstDecidingCount } from '../stats/bisect.js'
 import { confidenceSequence } from '../stats/confidence-sequence.js'
 import type { Estimate } from '../stats/estimate.js'
 import {
@@ -174,19 +174,7 @@ export function correctedRolloutsToDecide(
   const rate = successes / n
   if (!(rate < bounds.below || rate > bounds.above)) return null
   const decides = (m: number) => correctedDecision(rate * m, m, plan) !== 'undecided'
-  let undecided = n
-  let decided = 2 * n
-  while (!decides(decided)) {
-    if (decided >= MOST_PROJECTED_ROLLOUTS) return null
-    undecided = decided
-    decided = Math.min(2 * decided, MOST_PROJECTED_ROLLOUTS)
-  }
-  while (decided - undecided > 1) {
-    const middle = Math.floor((undecided + decided) / 2)
-    if (decides(middle)) decided = middle
-    else undecided = middle
-  }
-  return decided
+  return firstDecidingCount(decides, n, MOST_PROJECTED_ROLLOUTS)
 }
 
 /**
