@@ -31,7 +31,7 @@ export interface ScoreSubject extends Omit<GateSubject, 'predicate'> {
 export async function runScoreGate(
   scenario: Scenario<unknown, unknown>,
   subject: ScoreSubject,
-  options: ResolvedScoreGate,
+  options: ResolvedScoreGate<ScoreVerdict['claim']>,
 ): Promise<GateRun<ScoreVerdict>> {
   const { direction, threshold, range } = options
   const tally = new ScoreTally(subject.scorer, subject.label, range, direction, threshold)
@@ -62,7 +62,7 @@ export async function runScoreGate(
       : fromUnit(runningConfidenceSequence(tally.values, bound, alpha, firstLook ?? tally.n), range)
   const verdict: ScoreVerdict = {
     gate: 'score',
-    claim: direction === 'atLeast' ? 'scoreAtLeast' : 'scoreAtMost',
+    claim: options.claim,
     kind,
     ...tallyFields(subject, options, tally, sampling),
     observed: clopperPearson(tally.good, tally.n, options.confidence),

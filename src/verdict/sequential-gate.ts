@@ -41,7 +41,7 @@ import {
 export async function runSequentialGate(
   scenario: Scenario<unknown, unknown>,
   subject: GateSubject,
-  options: ResolvedSequentialGate,
+  options: ResolvedSequentialGate<SequentialVerdict['claim']>,
 ): Promise<GateRun<SequentialVerdict>> {
   const predicateIsBad = options.direction === 'atMost'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
@@ -81,7 +81,7 @@ export async function runSequentialGate(
   const passK = passKReport(observed, predicateIsBad, options.passK)
   const verdict: SequentialVerdict = {
     gate: 'sequential',
-    claim: options.direction === 'atMost' ? 'rarely' : 'usually',
+    claim: options.claim,
     kind,
     ...tallyFields(subject, options, tally, sampling),
     // The rate's interval is the anytime-valid confidence sequence the test decides with (each end
@@ -121,7 +121,7 @@ export async function runSequentialGate(
  */
 function correctedGateRun(
   subject: GateSubject,
-  options: ResolvedSequentialGate,
+  options: ResolvedSequentialGate<SequentialVerdict['claim']>,
   tally: OutcomeTally,
   sampling: Sampling,
   correction: JudgeCorrectionPlan,
@@ -139,7 +139,7 @@ function correctedGateRun(
     kind === 'inconclusive' ? correctedRolloutsToDecide(tally.successes, tally.n, correction) : null
   const verdict: SequentialVerdict = {
     gate: 'sequential',
-    claim: options.direction === 'atMost' ? 'rarely' : 'usually',
+    claim: options.claim,
     kind,
     ...tallyFields(subject, options, tally, sampling),
     observed: corrected,

@@ -18,7 +18,7 @@ import type { ZeroToleranceVerdict } from './schema.js'
 export async function runZeroToleranceGate(
   scenario: Scenario<unknown, unknown>,
   subject: GateSubject,
-  options: ResolvedZeroTolerance,
+  options: ResolvedZeroTolerance<ZeroToleranceVerdict['claim']>,
 ): Promise<GateRun<ZeroToleranceVerdict>> {
   refuseJudgeCorrection(
     subject.predicate,
@@ -43,7 +43,7 @@ export async function runZeroToleranceGate(
   const passK = passKReport(observed, options.direction === 'atMost', options.passK)
   const verdict: ZeroToleranceVerdict = {
     gate: 'zero-tolerance',
-    claim: options.direction === 'atMost' ? 'never' : 'always',
+    claim: options.claim,
     kind,
     ...tallyFields(subject, options, tally, sampling),
     observed,

@@ -37,7 +37,7 @@ describe('runZeroToleranceGate', () => {
     const pass = await runZeroToleranceGate(
       coinAgent(0).on({ p: 0 }),
       subject(good),
-      zeroToleranceGate({ direction: 'atLeast', rollouts: 60 }),
+      zeroToleranceGate({ claim: 'always', direction: 'atLeast', rollouts: 60 }),
     )
     expect(pass.verdict.kind).toBe('pass')
     expect(pass.verdict.claim).toBe('always')
@@ -47,7 +47,7 @@ describe('runZeroToleranceGate', () => {
     const fail = await runZeroToleranceGate(
       coinAgent(0.2).on({ p: 0.2 }),
       subject(good),
-      zeroToleranceGate({ direction: 'atLeast', rollouts: 60 }),
+      zeroToleranceGate({ claim: 'always', direction: 'atLeast', rollouts: 60 }),
     )
     expect(fail.verdict.kind).toBe('fail')
     expect(fail.failing!.output).toBe('bad')
