@@ -11,6 +11,8 @@ export interface PooledRollout {
   readonly seed: number
   readonly rollout: number
   readonly plan: Plan
+  /** Default: the pool's `timeoutMs`. Less when the test's deadline is nearer when it is submitted. */
+  readonly timeoutMs?: number
 }
 
 /**
@@ -146,11 +148,12 @@ export class RolloutPool {
         seed: task.seed,
         rollout: task.rollout,
         plan: task.plan,
-        timeoutMs: settings.timeoutMs,
+        timeoutMs: task.timeoutMs ?? settings.timeoutMs,
         maxSteps: settings.maxSteps,
         budget: settings.budget,
         signal: settings.signal,
         onDivergence: settings.onDivergence,
+        modelConcurrency: settings.modelConcurrency ?? settings.concurrency,
       })
     } catch (error) {
       this.failed(batch, index, error)
