@@ -13,6 +13,8 @@ export interface PooledRollout {
   readonly plan: Plan
   /** Default: the pool's `timeoutMs`. Less when the test's deadline is nearer when it is submitted. */
   readonly timeoutMs?: number
+  /** Default: the pool's `signal`. Cancels this rollout alone (it should include the pool's). */
+  readonly signal?: AbortSignal
 }
 
 /**
@@ -130,7 +132,8 @@ export class RolloutPool {
   private startOne<T extends PooledRollout, R>(batch: PoolBatch<T, R>, index: number): void {
     const { settings } = this
     const task = batch.tasks[index] as T
-    if (this.budgetSpent || settings.signal?.aborted) {
+    const signal = task.signal ?? settings.signal
+    if (this.budgetSpent || signal?.aborted) {
       this.done(batch, index, NOT_RUN)
       return
     }
@@ -151,7 +154,7 @@ export class RolloutPool {
         timeoutMs: task.timeoutMs ?? settings.timeoutMs,
         maxSteps: settings.maxSteps,
         budget: settings.budget,
-        signal: settings.signal,
+        signal,
         onDivergence: settings.onDivergence,
         modelConcurrency: settings.modelConcurrency ?? settings.concurrency,
       })

@@ -4,6 +4,7 @@ import { describeReceived } from '../options/received.js'
 import type { Execution } from '../rollout/options.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
 import { OrderedRollouts } from '../rollout/ordered-rollouts.js'
+import { isPromiseLike } from '../rollout/promise-like.js'
 import { runPlannedBatch, type PlannedBatch } from '../rollout/run-rollouts.js'
 import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
@@ -31,6 +32,12 @@ export interface RolloutTally {
    * order, so an async predicate (a judge's model call) runs as concurrently as the rollouts did.
    */
   prefetch?(trajectories: readonly Trajectory[]): void
+  /**
+   * True once a prefetched score was asynchronous (a judge's model call): prefetches past the
+   * deciding rollout are then paid for, so the sampling loop finishes the reading batch whole to
+   * make their count a function of the seed.
+   */
+  readonly prefetchPays?: boolean
 }
 
 /** A tally's account of error outcomes, which every gate keeps alike. */
@@ -78,6 +85,9 @@ export class OutcomeTally implements RolloutTally {
   bad = 0
   /** Each scored rollout's outcome in index order: `1` the predicate held, `0` not, `-` an error. */
   readonly outcomes: Array<'1' | '0' | '-'> = []
+
+  /** True once a prefetched predicate answered with a promise (see {@link RolloutTally.prefetchPays}). */
+  prefetchPays = false
 
   // Predicate results started by `prefetch`, taken by `add` in index order.
   private readonly started = new Map<Trajectory, Promise<unknown>>()
@@ -139,7 +149,11 @@ export class OutcomeTally implements RolloutTally {
   prefetch(trajectories: readonly Trajectory[]): void {
     for (const trajectory of trajectories) {
       if (trajectory.error !== undefined || this.started.has(trajectory)) continue
-      const result = Promise.resolve().then(() => this.predicate(trajectory))
+      const result = Promise.resolve().then(() => {
+        const value = this.predicate(trajectory)
+        if (isPromiseLike(value)) this.prefetchPays = true
+        return value
+      })
       // A result never taken (the gate stopped first) must not surface as an unhandled rejection.
       result.catch(() => {})
       this.started.set(trajectory, result)
@@ -264,6 +278,7 @@ export async function sampleInOrder(
     execution,
     timeoutNow: () => rolloutTimeout(execution),
     onFinished: tally.prefetch === undefined ? undefined : (trajectory) => tally.prefetch?.([trajectory]),
+    keepReadingBatch: () => tally.prefetchPays === true,
     lockstep: execution.lockstep,
   })
   let cappedTimeoutMs: number | null = null
