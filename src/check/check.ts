@@ -91,7 +91,7 @@ export async function checkIn(
     }
     const result = await runCheck(scenario, claim, {
       test: { name, file: parsed.file },
-      defaults: {},
+      defaults: parsed.modelConcurrency === undefined ? {} : { modelConcurrency: parsed.modelConcurrency },
       signal: parsed.signal,
       rateLimit: rateLimit?.limit,
       report: parsed.reportDir === undefined ? null : { dir: resolve(cwd, parsed.reportDir), assertion: 1 },

@@ -330,6 +330,13 @@ const matcherDefaultsFields = {
   maxRollouts: PositiveIntegerField.optional(),
   /** Default 8. Rollouts in flight at once, for every claim that sets none. */
   concurrency: PositiveIntegerField.optional(),
+  /**
+   * Default: each claim's `concurrency`. The live calls to one model (steps naming the same `model`)
+   * that may be in flight in one process, over every claim running there (`test.concurrent`,
+   * several files in one worker): a call waits while that many are. Without it, claims at
+   * `concurrency` c share c calls to a model; set it to let concurrent claims add up.
+   */
+  modelConcurrency: PositiveIntegerField.optional(),
 }
 /** The defaults a run may set for all its claims (the plugin's options). */
 export const MatcherDefaultsSchema: StrictOptions<typeof matcherDefaultsFields> =
@@ -358,7 +365,10 @@ export type ResolvedCommon = Omit<ParsedCommon, RunKeys> & {
 
 /** What the run a claim is checked in adds to the claim's options. */
 export interface ClaimRun {
-  /** Defaults for every claim of the run (the plugin's `confidence`, `maxRollouts`, `concurrency`). */
+  /**
+   * Defaults for every claim of the run (the plugin's `confidence`, `maxRollouts`, `concurrency`),
+   * and its `modelConcurrency`.
+   */
   defaults: MatcherDefaults
   /** Default: none. The test's signal: aborting it stops the gate and its attribution. */
   signal?: AbortSignal | undefined
@@ -373,6 +383,12 @@ export interface ClaimRun {
    * process-wide one of `check`'s `rateLimit`.
    */
   rateLimit?: ModelRateLimit | undefined
+  /**
+   * Default false. The sampling gates' rollouts start in lockstep batches of `concurrency` (see
+   * `Execution.lockstep`): only `bench/wall-time.ts` sets it.
+   * @internal
+   */
+  lockstep?: boolean | undefined
 }
 
 /**
@@ -601,10 +617,12 @@ function withRun<Parsed extends ParsedCommon>(
     execution: {
       budget: toBudget(budget).account({ rateLimit: run.rateLimit }),
       concurrency: concurrency ?? run.defaults.concurrency ?? DEFAULTS.concurrency,
+      modelConcurrency: run.defaults.modelConcurrency,
       timeoutMs,
       maxSteps,
       signal: run.signal,
       deadline: run.deadline,
+      ...(run.lockstep === true ? { lockstep: true } : {}),
     },
   }
 }

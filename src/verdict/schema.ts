@@ -103,6 +103,17 @@ export const ModelCostSchema = z.object({
   unpricedCalls: z.number().int().nonnegative(),
   /** USD the cassette hits would have cost; null when no hit was priced. */
   savedUsd: z.number().nonnegative().nullable(),
+  /**
+   * Rollouts cancelled in flight once the claim had decided, absent when none was: how many, the
+   * model calls they had made (counted in `modelCalls` too), and the live calls cut off mid-call.
+   */
+  aborted: z
+    .object({
+      rollouts: z.number().int().positive(),
+      modelCalls: z.number().int().nonnegative(),
+      cutCalls: z.number().int().nonnegative(),
+    })
+    .optional(),
 })
 export type ModelCost = z.infer<typeof ModelCostSchema>
 
@@ -138,8 +149,8 @@ const verdictFields = {
   /** Rollouts scored, in index order (errors included). */
   rolloutsUsed: z.number().int().nonnegative(),
   /**
-   * Rollouts that ran, scored or not (and were paid for). Rollouts run in batches of `concurrency`
-   * and those past the deciding one are not scored, so that the verdict does not depend on
+   * Rollouts that ran, scored or not (and were paid for). The pool keeps `concurrency` rollouts
+   * in flight, and those past the deciding one are not scored, so that the verdict does not depend on
    * concurrency; this count is the one field that does (it is cost accounting, not a result), and
    * the terminal message leaves it out to stay byte-identical at any concurrency.
    */
@@ -153,8 +164,8 @@ const verdictFields = {
   replay: ReplayHandleSchema.nullable(),
   /**
    * Set when the test's own timeout cut the gate short (rollouts got less than `timeoutMs`, or no
-   * further batch could start): the test's timeout, and the rollout timeout the first shortened
-   * batch got (the time left in the test then; `timeoutMs` when none was shortened). Absent or
+   * further rollout could start): the test's timeout, and the rollout timeout the first shortened
+   * rollout got (the time left in the test then; `timeoutMs` when none was shortened). Absent or
    * null otherwise.
    */
   testTimeout: z

@@ -16,8 +16,8 @@ export interface ScoreSubject extends Omit<GateSubject, 'predicate'> {
 
 /**
  * The gate of `toScoreAtLeast` (`direction: 'atLeast'`) and `toScoreAtMost` (`'atMost'`): the mean
- * score against a threshold, by the betting test of Waudby-Smith & Ramdas (2024). Rollouts run in
- * batches of `concurrency` and are scored in rollout-index order; after every completed rollout
+ * score against a threshold, by the betting test of Waudby-Smith & Ramdas (2024). Rollouts run
+ * `concurrency` at a time and are scored in rollout-index order; after every completed rollout
  * (once `minRollouts` have run) the test is asked whether the mean is above or below the
  * threshold, and sampling stops at its first answer: each wrong decision has probability ≤ α = 1 −
  * confidence however early it stops. Past `maxRollouts` (or the budget, or the test's deadline)

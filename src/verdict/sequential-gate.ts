@@ -29,7 +29,7 @@ import {
 
 /**
  * The sequential gate of `toRarely` (`direction: 'atMost'`) and `toUsually` (`'atLeast'`). Rollouts
- * run in batches of `concurrency`; after every rollout (once `minRollouts` have run) the
+ * run `concurrency` at a time and are scored in index order; after every rollout (once `minRollouts` have run) the
  * anytime-valid sequential rate test (log-odds mixture e-process, α = 1 − confidence per side) is
  * asked whether the rate is below or above the bound, and sampling stops at its first answer —
  * optional stopping keeps each error rate at α. Past `maxRollouts` (or when the budget runs out,

@@ -10,8 +10,8 @@ import type { ZeroToleranceVerdict } from './schema.js'
 
 /**
  * The gate of `toNever` (`direction: 'atMost'`: the predicate must hold in no rollout) and
- * `toAlways` (`'atLeast'`: in every rollout). It runs `rollouts` rollouts in batches of
- * `concurrency` and stops at the first occurrence (by rollout index), which fails it. A pass reports
+ * `toAlways` (`'atLeast'`: in every rollout). It runs `rollouts` rollouts, `concurrency` at
+ * a time, and stops at the first occurrence (by rollout index), which fails it. A pass reports
  * what zero occurrences in N prove: the exact one-sided Clopper–Pearson bound 1 − α^(1/N) on the
  * rate (≈ 3/N, the rule of three: 3.0% at N = 100, 95%).
  */
