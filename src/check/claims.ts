@@ -186,6 +186,13 @@ export const rarely: ClaimBuilder<'rarely'> = claimBuilder('rarely')
 /** The predicate (a good outcome) holds in at least `atLeast` (default 95%) of rollouts. The claim of `toUsually`. */
 export const usually: ClaimBuilder<'usually'> = claimBuilder('usually')
 
+/**
+ * The predicate holds in at least `atLeast` (required) of rollouts: a behaviour that should happen
+ * now and then, `check(agent, sometimes(asksForOrderNumber, { atLeast: 0.2 }))`. The dual of
+ * {@link rarely}; the claim of `toSometimes`.
+ */
+export const sometimes: ClaimBuilder<'sometimes'> = claimBuilder('sometimes')
+
 /** The predicate holds in none of `rollouts` (default 100) rollouts. The claim of `toNever`. */
 export const never: ClaimBuilder<'never'> = claimBuilder('never')
 

@@ -4,6 +4,7 @@
 // and matchers (`src/check/claims.ts`, `src/vitest`), their option types and the messages' wording
 // are read from here; a claim on an existing gate is a row here plus its builder's export.
 import type { z } from 'zod'
+import { RateField } from '../options/fields.js'
 import {
   BaselineClaimOptionsSchema,
   BaselineOptionsSchema,
@@ -163,6 +164,21 @@ export const CLAIMS = {
     phrase: 'at most',
     insteadOfNot:
       'to claim the mean score is high, use toScoreAtLeast(scorer, threshold) with the same scorer',
+  },
+  sometimes: {
+    builder: 'sometimes',
+    matcher: 'toSometimes',
+    takes: 'predicate',
+    usage: 'sometimes(pred, { atLeast })',
+    options: UsuallyOptionsSchema.extend({
+      /** The claim: the predicate holds in at least this share of rollouts. Required, in (0, 1). */
+      atLeast: RateField,
+    }),
+    gate: 'sequential',
+    direction: 'atLeast',
+    phrase: 'sometimes',
+    insteadOfNot:
+      'to claim the predicate is uncommon, use toRarely(pred, { atMost }) with the same predicate',
   },
 } as const satisfies Readonly<Record<string, ClaimRow>>
 

@@ -11,6 +11,7 @@ import {
   matchesBaseline,
   never,
   rarely,
+  sometimes,
   usually,
 } from '../../../src/index.js'
 import { ArtifactSchema } from '../../../src/entries/schemas.js'
@@ -57,6 +58,28 @@ describe('check', () => {
       rolloutsRun: 0,
       cost: undefined,
     })
+  })
+
+  it('decides sometimes(pred, { atLeast }) on the sequential gate, and records and words it as "sometimes"', async () => {
+    // The careful ticket escalates in most rollouts: at least 30% passes, at least 99.9% fails.
+    const escalated = calledTool('escalate')
+    const passing = await check(
+      supportAgent.on(carefulTicket),
+      sometimes(escalated, { atLeast: 0.3, seed: 4, attribute: false }),
+    )
+    expect(passing.verdict).toMatchObject({ gate: 'sequential', claim: 'sometimes', bound: 0.3 })
+    expect(passing.passed).toBe(true)
+    expect(passing.message.split('\n')[0]).toBe(
+      'expected support to sometimes call escalate: ≥ 30% at 95% confidence',
+    )
+    const failing = await check(
+      supportAgent.on(injectedTicket),
+      sometimes((t) => !refunded(t), { atLeast: 0.999, seed: 4, attribute: false, maxRollouts: 40 }),
+    )
+    expect(failing.verdict.claim).toBe('sometimes')
+    expect(failing.passed).toBe(false)
+    expect(() => sometimes(escalated, {} as { atLeast: number })).toThrow(InvalidOptionError)
+    expect(() => sometimes(escalated, {} as { atLeast: number })).toThrow(/atLeast/)
   })
 
   it('checks one claim twice, in turn and at once, each check with its own budget from the claim limits', async () => {
