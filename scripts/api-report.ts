@@ -6,13 +6,19 @@
 // field shapes it is built from; those are how the type is declared, not names a user writes, and
 // the report still lists them, so a change to them is still a reviewed diff.
 //
+// A report lists its entry's own names. A namespace the entry re-exports from another entry
+// (`export type * as core from '../index.js'`) is one line naming that entry, and the names of it
+// the entry's signatures use are imported from it (scripts/api-report-namespaces.ts): each name is
+// reviewed once, in the report of the entry that exports it. The reports are written with LF line
+// ends and no path of this machine, so a clean clone anywhere produces the same files.
+//
 //   npm run api:check    fails when the built surface differs from the committed reports
 //   npm run api:update   rewrites the reports after a deliberate change
 //
 // It reads the build's declarations: run `npm run build` first.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   CompilerState,
@@ -21,6 +27,7 @@ import {
   ExtractorLogLevel,
   type IConfigFile,
 } from '@microsoft/api-extractor'
+import { referenceNamespaces, type ReexportedNamespace } from './api-report-namespaces.js'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const REPORTS = join(REPO, 'api')
@@ -45,6 +52,35 @@ export function packageEntries(manifest: { exports: Record<string, unknown> }): 
   })
 }
 
+/** The subpath users import an entry by: `vitest-causal-replay`, `vitest-causal-replay/types`. */
+function importNameOf(entry: PackageEntry): string {
+  return entry.subpath === '.' ? 'vitest-causal-replay' : `vitest-causal-replay${entry.subpath.slice(1)}`
+}
+
+/**
+ * The namespaces each entry re-exports from another entry (`export type * as core from
+ * '../index.js'`), read from its built declarations, by the entry's report name.
+ */
+function reexportedNamespaces(entries: readonly PackageEntry[]): Map<string, ReexportedNamespace[]> {
+  const byTypes = new Map(entries.map((entry) => [entry.types, entry]))
+  return new Map(
+    entries.map((entry) => {
+      const declarations = readFileSync(join(REPO, entry.types), 'utf8')
+      const namespaces = [
+        ...declarations.matchAll(/^export type \* as ([\w$]+) from '([^']+)';?$/gm),
+      ].flatMap(([, name, specifier]) => {
+        const target = relative(REPO, resolve(dirname(join(REPO, entry.types)), specifier!)).replace(
+          /\.js$/,
+          '.d.ts',
+        )
+        const reexported = byTypes.get(target.split('\\').join('/'))
+        return reexported === undefined ? [] : [{ name: name!, importName: importNameOf(reexported) }]
+      })
+      return [entry.report, namespaces]
+    }),
+  )
+}
+
 function configOf(entry: PackageEntry, temp: string): IConfigFile {
   return {
     projectFolder: REPO,
@@ -52,7 +88,8 @@ function configOf(entry: PackageEntry, temp: string): IConfigFile {
     compiler: { tsconfigFilePath: join(REPO, 'tsconfig.build.json') },
     apiReport: {
       enabled: true,
-      reportFolder: REPORTS,
+      // API Extractor writes its full report here; the committed one is made from it (see above).
+      reportFolder: temp,
       reportTempFolder: temp,
       reportFileName: entry.report,
       includeForgottenExports: false,
@@ -108,10 +145,14 @@ function main(): number {
   const compilerState = CompilerState.create(configs[0]!, {
     additionalEntryPoints: configs.map((config) => config.mainEntryPointFilePath),
   })
+  const namespaces = reexportedNamespaces(entries)
+  const importNames = new Map(
+    [...namespaces.values()].flat().map((namespace) => [namespace.name, namespace.importName]),
+  )
   const failed: string[] = []
   entries.forEach((entry, i) => {
     const result = Extractor.invoke(configs[i]!, {
-      localBuild: update,
+      localBuild: true,
       compilerState,
       messageCallback: (message) => {
         if (message.messageId === 'ae-forgotten-export' && isOptionDeclaration(message.text)) {
@@ -120,8 +161,13 @@ function main(): number {
       },
     })
     const label = entry.subpath === '.' ? 'vitest-causal-replay' : `vitest-causal-replay/${entry.report}`
+    const full = readFileSync(join(temp, `${entry.report}.api.md`), 'utf8').replaceAll('\r\n', '\n')
+    const report = referenceNamespaces(full, namespaces.get(entry.report) ?? [], importNames)
+    const path = join(REPORTS, `${entry.report}.api.md`)
+    const committed = existsSync(path) ? readFileSync(path, 'utf8') : undefined
+    if (update && committed !== report) writeFileSync(path, report)
     if (result.errorCount > 0) failed.push(`${label}: ${result.errorCount} error(s) above`)
-    else if (result.apiReportChanged && !update)
+    else if (committed !== report && !update)
       failed.push(`${label}: the surface differs from api/${entry.report}.api.md`)
   })
   if (failed.length > 0) {
