@@ -81,21 +81,24 @@ export function datasetRateTest(input: DatasetRateInput): DatasetRateResult {
   if (!(bound > 0 && bound < 1))
     throw new RangeError(`datasetRateTest: bound must be in (0, 1), e.g. 0.05, got ${bound}`)
   const threshold = Math.log(1 / alpha)
-  const logE = datasetLogEValues(cases, rounds, bound)
+  const atBound = datasetLogEValues(cases, rounds, bound)
   const decision: SequentialDecision =
-    logE.below >= threshold ? 'below' : logE.above >= threshold ? 'above' : 'undecided'
+    atBound.below >= threshold ? 'below' : atBound.above >= threshold ? 'above' : 'undecided'
   const { successes, n } = pooled(rounds)
-  const logOdds = (theta: number) => logEValuesAtLogOdds(cases, rounds, theta)
+  const logE = (side: keyof MixtureLogEValues) => (theta: number) =>
+    logEValueAtLogOdds(cases, rounds, theta, side)
+  const logEBelow = logE('below')
+  const logEAbove = logE('above')
   // E_below rises with the null: the upper end is where it first reaches the threshold.
   const high =
-    logOdds(MAX_LOG_ODDS).below < threshold
+    logEBelow(MAX_LOG_ODDS) < threshold
       ? 1
-      : expit(bisect((theta) => logOdds(theta).below >= threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
+      : expit(bisect((theta) => logEBelow(theta) >= threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
   // E_above falls with the null: the lower end is where it drops below the threshold.
   const low =
-    logOdds(-MAX_LOG_ODDS).above < threshold
+    logEAbove(-MAX_LOG_ODDS) < threshold
       ? 0
-      : expit(bisect((theta) => logOdds(theta).above < threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
+      : expit(bisect((theta) => logEAbove(theta) < threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
   return {
     decision,
     cases,
@@ -107,8 +110,8 @@ export function datasetRateTest(input: DatasetRateInput): DatasetRateResult {
     // Align the reported ends with the decision where bisection leaves them 1e-10 off the bound.
     low: decision === 'above' ? Math.max(low, bound) : Math.min(low, bound),
     high: decision === 'below' ? Math.min(high, bound) : Math.max(high, bound),
-    eBelow: Math.min(Math.exp(logE.below), Number.MAX_VALUE),
-    eAbove: Math.min(Math.exp(logE.above), Number.MAX_VALUE),
+    eBelow: Math.min(Math.exp(atBound.below), Number.MAX_VALUE),
+    eAbove: Math.min(Math.exp(atBound.above), Number.MAX_VALUE),
     method: DATASET_E_PROCESS_METHOD,
   }
 }
@@ -129,9 +132,15 @@ export function datasetDecision(
   const theta = Math.log(bound / (1 - bound))
   const { successes, n } = pooled(rounds)
   const mixture = mixtureLogEValuesAtLogOdds(successes, n, theta)
-  if (mixture.below >= threshold && mixture.below - totalCorrection(cases, rounds, theta, 'below') >= threshold)
+  if (
+    mixture.below >= threshold &&
+    mixture.below - totalCorrection(cases, rounds, theta, 'below') >= threshold
+  )
     return 'below'
-  if (mixture.above >= threshold && mixture.above - totalCorrection(cases, rounds, theta, 'above') >= threshold)
+  if (
+    mixture.above >= threshold &&
+    mixture.above - totalCorrection(cases, rounds, theta, 'above') >= threshold
+  )
     return 'above'
   return 'undecided'
 }
@@ -155,20 +164,36 @@ export function datasetDecision(
  * Ville's inequality bounds the chance it ever reaches 1/α by α. Only the current round's C changes
  * from one run to the next, at O(N) a round.
  */
-export function datasetLogEValues(cases: number, rounds: readonly RoundCounts[], bound: number): MixtureLogEValues {
+export function datasetLogEValues(
+  cases: number,
+  rounds: readonly RoundCounts[],
+  bound: number,
+): MixtureLogEValues {
   assertInput('datasetLogEValues', cases, rounds, 0.05)
   if (!(bound > 0 && bound < 1))
     throw new RangeError(`datasetLogEValues: bound must be in (0, 1), e.g. 0.05, got ${bound}`)
   return logEValuesAtLogOdds(cases, rounds, Math.log(bound / (1 - bound)))
 }
 
-function logEValuesAtLogOdds(cases: number, rounds: readonly RoundCounts[], theta: number): MixtureLogEValues {
-  const { successes, n } = pooled(rounds)
-  const mixture = mixtureLogEValuesAtLogOdds(successes, n, theta)
+function logEValuesAtLogOdds(
+  cases: number,
+  rounds: readonly RoundCounts[],
+  theta: number,
+): MixtureLogEValues {
   return {
-    below: mixture.below - totalCorrection(cases, rounds, theta, 'below'),
-    above: mixture.above - totalCorrection(cases, rounds, theta, 'above'),
+    below: logEValueAtLogOdds(cases, rounds, theta, 'below'),
+    above: logEValueAtLogOdds(cases, rounds, theta, 'above'),
   }
+}
+
+function logEValueAtLogOdds(
+  cases: number,
+  rounds: readonly RoundCounts[],
+  theta: number,
+  side: keyof MixtureLogEValues,
+): number {
+  const { successes, n } = pooled(rounds)
+  return mixtureLogEValuesAtLogOdds(successes, n, theta)[side] - totalCorrection(cases, rounds, theta, side)
 }
 
 /** Σ ln C over the rounds, for the null on one side of the rate at log-odds theta. */

@@ -40,7 +40,11 @@ export interface RoundLikelihoodMajorant {
  * falls right of its mode. With no run, h ≡ 1; with no zero yet, h rises to its mode at k = cases
  * and ĥ is the constant h(cases).
  */
-export function roundLikelihoodMajorant(cases: number, runs: number, successes: number): RoundLikelihoodMajorant {
+export function roundLikelihoodMajorant(
+  cases: number,
+  runs: number,
+  successes: number,
+): RoundLikelihoodMajorant {
   assertRound('roundLikelihoodMajorant', cases, runs, successes)
   const logFactorial = logFactorials(cases)
   const failures = runs - successes
@@ -86,6 +90,22 @@ export function roundLikelihoodMajorant(cases: number, runs: number, successes: 
  */
 export function logRoundCorrection(cases: number, runs: number, successes: number, theta: number): number {
   if (runs === 0) return 0
+  if (runs < cases) return computeLogRoundCorrection(cases, runs, successes, theta)
+  // A complete round's correction is asked again at every later look: keep it.
+  const key = `${cases}/${successes}/${theta}`
+  let value = completeRoundCorrections.get(key)
+  if (value === undefined) {
+    if (completeRoundCorrections.size >= MAX_KEPT_CORRECTIONS) completeRoundCorrections.clear()
+    value = computeLogRoundCorrection(cases, runs, successes, theta)
+    completeRoundCorrections.set(key, value)
+  }
+  return value
+}
+
+const MAX_KEPT_CORRECTIONS = 4096
+const completeRoundCorrections = new Map<string, number>()
+
+function computeLogRoundCorrection(cases: number, runs: number, successes: number, theta: number): number {
   const { logScale, likelihood, majorant } = roundLikelihoodMajorant(cases, runs, successes)
   const logFactorial = logFactorials(cases)
   const logRate = -softplus(-theta)
