@@ -25,13 +25,12 @@
  *     default now (rollouts × the arms a complete run could need): how often the culprit is exactly
  *     the planted sentence, and the rollouts the context attribution spent.
  */
-import {
-  contextAttribution,
-  contextAttributionResolved,
-} from '../src/attribute/context/context-attribution.js'
+import { CONTEXT_CODECS } from '../src/adapters/context-codecs.js'
+import { contextAttributionResolved } from '../src/attribute/context/context-attribution.js'
 import { resolveContextAttributionOptions } from '../src/attribute/context/context-options.js'
 import { contrastiveArms } from '../src/attribute/contrastive/contrastive.js'
 import { resolveContrastiveOptions } from '../src/attribute/contrastive/contrastive-options.js'
+import { contextAttribution } from '../src/entries/attribution.js'
 import { calledTool, type Agent, type Trajectory } from '../src/index.js'
 import type { Json } from '../src/entries/types.js'
 import { wilson } from '../src/stats/index.js'
@@ -84,6 +83,7 @@ async function cost(name: string, agent: Agent<never, unknown>): Promise<void> {
       contextAttributionResolved(
         factual,
         resolveContextAttributionOptions(scenario, factual, { ...shared, ...options }),
+        CONTEXT_CODECS,
         intact,
       )
     const context = await reusing({ step: attribution.locus })

@@ -5,7 +5,7 @@ export { contrastive } from '../attribute/contrastive/contrastive.js'
 export type { ContrastiveOptions, ContrastiveSearch } from '../attribute/contrastive/contrastive-options.js'
 export { shapley } from '../attribute/shapley/shapley.js'
 export type { ShapleyMethod, ShapleyOptions, ShapleyPlan } from '../attribute/shapley/shapley-options.js'
-export { contextAttribution } from '../attribute/context/context-attribution.js'
+export { contextAttribution } from './context-attribution.js'
 export type {
   ContextAblation,
   ContextAttributionOptions,

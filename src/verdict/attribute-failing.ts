@@ -1,11 +1,13 @@
 // The attribution of a failing gate's rollout: everything `diagnose` runs once a claim has failed.
 // It is a module of its own so that the attribution engines load when a claim fails, through
 // `diagnose`'s dynamic import, and not with the package root that every test file imports.
+import { CONTEXT_CODECS } from '../adapters/context-codecs.js'
 import type { Scenario } from '../agent/types.js'
 import { contextArms, contextAttributionResolved } from '../attribute/context/context-attribution.js'
 import { completeContextOptions } from '../attribute/context/context-options.js'
 import { contrastiveArms } from '../attribute/contrastive/contrastive.js'
-import { ARM_SAMPLING_DEFAULTS, searchFor } from '../attribute/contrastive/contrastive-options.js'
+import { ARM_SAMPLING_DEFAULTS } from '../attribute/arms/arm-options.js'
+import { searchFor } from '../attribute/contrastive/contrastive-options.js'
 import { replayedScenario, type ResolvedAttributionOptions } from '../attribute/options.js'
 import { shapleyResolved } from '../attribute/shapley/shapley.js'
 import { SHAPLEY_PLAN_DEFAULTS, shapleyPlan } from '../attribute/shapley/shapley-options.js'
@@ -100,7 +102,12 @@ export async function attributeFailing(
               ),
           }),
         })
-        contextResult = await contextAttributionResolved(failing, contextOptions, contrastiveRun?.arms[step])
+        contextResult = await contextAttributionResolved(
+          failing,
+          contextOptions,
+          CONTEXT_CODECS,
+          contrastiveRun?.arms[step],
+        )
       }
     } catch (error) {
       // The contrastive result is already established: a context attribution that fails (or runs
@@ -141,6 +148,8 @@ function locusToTakeApart(
   const step = failing.steps[result.locus]
   if (step?.context === undefined) return null
   const parts =
-    context.parts === undefined ? contextParts(step.context) : customParts(step.context, context.parts)
+    context.parts === undefined
+      ? contextParts(step.context, CONTEXT_CODECS)
+      : customParts(step.context, context.parts)
   return parts !== undefined && parts.length >= 2 ? { step: step.index, parts } : null
 }

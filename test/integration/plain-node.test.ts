@@ -40,9 +40,10 @@ interface Loaded {
   dependencies: string[]
 }
 
-// The attribution engines, and what renders a verdict (text, page).
+// The attribution engines, and what renders a verdict (text, page). The arms' option fields
+// (`arms/arm-options`) are not an engine: the claims' option schemas, which the root loads, use them.
 const ATTRIBUTION =
-  /^dist\/src\/(verdict\/attribute-failing|attribute\/(arms\/.*|contrastive\/contrastive|shapley\/.*|context\/context-attribution)|replay\/replay)\.js$/
+  /^dist\/src\/(verdict\/attribute-failing|attribute\/(arms\/(?!arm-options\.js).*|contrastive\/contrastive|shapley\/.*|context\/context-attribution)|replay\/replay)\.js$/
 const RENDERING = /^dist\/src\/(html|text)\//
 // What runs a claim: the pipeline, a gate, the rollout engine.
 const RUNNING = /^dist\/src\/(check\/check|verdict\/[a-z-]+-gate|rollout\/execute)\.js$/

@@ -5,7 +5,7 @@ import { clopperPearson, holm, type Estimate, type Interval } from '../../stats/
 import type { Trajectory } from '../../trajectory/schema.js'
 import type { ContextAttributionResult } from '../context-schema.js'
 import type { ContrastiveResult, ContrastiveStep } from '../schema.js'
-import type { ArmSampling } from '../contrastive/contrastive-options.js'
+import type { ArmSampling } from './arm-options.js'
 import {
   compareArms,
   comparisonKind,

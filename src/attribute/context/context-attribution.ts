@@ -1,4 +1,3 @@
-import type { AgentOrScenario } from '../../agent/define-agent.js'
 import { InvalidOptionError } from '../../errors.js'
 import { assertJson, type Json } from '../../json.js'
 import { editContext, resample } from '../../replay/interventions.js'
@@ -16,11 +15,8 @@ import type {
   SpanProbe,
   TextSpan,
 } from '../context-schema.js'
-import {
-  resolveContextAttributionOptions,
-  type ContextAttributionOptions,
-  type ResolvedContextAttributionOptions,
-} from './context-options.js'
+import type { ContextCodecs } from './context-codec.js'
+import type { ResolvedContextAttributionOptions } from './context-options.js'
 import {
   contextParts,
   customParts,
@@ -32,66 +28,25 @@ import {
 import { splitLeafUnits, unitRange, type TextUnits } from './context-spans.js'
 
 /**
- * Context attribution: which part of step k's context made `factual` go bad?
+ * Context attribution on options already resolved: the engine of the public `contextAttribution`
+ * (`src/entries/context-attribution.ts` says what it computes) and of the matchers' attribution,
+ * which resolves them once. `codecs` list the parts of a model call's context (see `contextParts`):
+ * the layer above hands in the adapters' codecs, so attribution imports no adapter.
  *
- * The **intact arm** replays `resample(k)`: steps before k held, step k drawn afresh from its
- * recorded context, the rest live. Each **part arm** replays `editContext(k, …)` with one part of
- * that context ablated (a key of an object context; a message, system prompt or tool result of a
- * model call's context: see `contextParts` for what removing each means). The effect of a part is
- * P(bad | ablated) − P(bad | intact): negative when removing the part rescues the run.
- *
- * Statistics are contrastive's (see `contrastive`): every arm shares the seed (common random
- * numbers, `crn`), so rollout r of each arm draws step k and every later step from the same
- * streams and arms are compared pair by pair; sequential arms advance in batches and stop on a
- * Holm-significant rescue (the paired betting e-process, one-sided in the rescue direction), on a
- * worsening, once effects of ±`minEffect` are ruled out, or at `rollouts`. Holm runs over all parts
- * (a part the budget did not reach counts with p = 1). Effects are reported two-sided at
- * 1 − 2·(1 − confidence). `sequential: false` runs exactly `rollouts` per arm with Tango's
- * corrected paired score test (Newcombe without CRN).
- *
- * The **culprit part** is the significant part whose removal rescues most (lowest effect); with no
- * significant part the attribution abstains (culprit null). **Refinement** then cuts the culprit
- * part's text into sentences (lines, for multi-line text) and binary-searches the dyadic spans of
- * those units, removing one span per probe: the left half first; a left half that rescues is
- * descended into, one that decidedly does not sends the search into the right half, and the span
- * the search ends on is probed last if it was not yet (see `refine`). About log2 u + 1 probes for
- * u units, at most 2·⌈log2 u⌉ + 1. Error control: every probe's one-sided p-value (the e-process
- * combined with an exact sign test at the cap, as contrastive's binary search) is multiplied by
- * 2u − 2, the number of dyadic spans the search could ever probe (Bonferroni over all of them). Each
- * potential probe's rollouts are fixed by the seed whether or not the search runs it, so the chance
- * that any probed span is declared a rescue while its removal does not rescue — the reported
- * culprit span among them — is at most 1 − confidence, however the search chose its probes (the
- * navigation rules only choose which spans get data; none lowers a threshold). The
- * culprit is the smallest span that passed; when none did, the whole part.
- *
- * Budget: rollouts are charged in a fixed order; a spent budget stops the attribution with
- * `truncated: true`. The culprit part is then reported only if every part was decided; a refinement
- * cut short reports the smallest span established so far (each established span is a tested claim,
- * never a guess). Deterministic: the same seed gives a byte-identical result at any concurrency.
- */
-export async function contextAttribution(
-  target: AgentOrScenario,
-  factual: Trajectory,
-  options: ContextAttributionOptions,
-): Promise<ContextAttributionResult> {
-  return contextAttributionResolved(factual, resolveContextAttributionOptions(target, factual, options))
-}
-
-/**
- * {@link contextAttribution} on options already resolved (the matchers' attribution resolves them
- * once), with the intact arm's first rollouts taken from `intact`, if given: the arm of
- * `resample(step)` that a contrastive attribution with the same seed, tools and common random
- * numbers already ran (its arm at the locus). Rollout r of an arm is a function of its plan, its
- * seed and r, so these are the very rollouts the intact arm would run: reusing them changes no
- * outcome, and only the rollouts run here count in `rolloutsUsed`. An arm with another seed, or
- * with a rollout the budget refused, is not reused.
+ * The intact arm's first rollouts are taken from `intact`, if given: the arm of `resample(step)`
+ * that a contrastive attribution with the same seed, tools and common random numbers already ran
+ * (its arm at the locus). Rollout r of an arm is a function of its plan, its seed and r, so these
+ * are the very rollouts the intact arm would run: reusing them changes no outcome, and only the
+ * rollouts run here count in `rolloutsUsed`. An arm with another seed, or with a rollout the budget
+ * refused, is not reused.
  */
 export async function contextAttributionResolved(
   factual: Trajectory,
   resolved: ResolvedContextAttributionOptions,
+  codecs: ContextCodecs,
   intact?: Arm,
 ): Promise<ContextAttributionResult> {
-  return new ContextRun(factual, resolved, listParts(factual, resolved), intact).run()
+  return new ContextRun(factual, resolved, listParts(factual, resolved, codecs), intact).run()
 }
 
 /** A part of the context, ablated in its arm. */
@@ -117,10 +72,15 @@ interface Refinement {
   found: ProbeArm | undefined
 }
 
-function listParts(factual: Trajectory, options: ResolvedContextAttributionOptions): ContextPartHandle[] {
+function listParts(
+  factual: Trajectory,
+  options: ResolvedContextAttributionOptions,
+  codecs: ContextCodecs,
+): ContextPartHandle[] {
   const recorded = factual.steps[options.step]
   const context = recorded?.context as Json
-  const parts = options.parts === undefined ? contextParts(context) : customParts(context, options.parts)
+  const parts =
+    options.parts === undefined ? contextParts(context, codecs) : customParts(context, options.parts)
   if (parts === undefined) {
     throw new InvalidOptionError({
       caller: 'contextAttribution',
@@ -229,7 +189,7 @@ class ContextRun {
   }
 
   /**
-   * Binary search over the dyadic spans of the culprit part's units (see {@link contextAttribution}
+   * Binary search over the dyadic spans of the culprit part's units (see `contextAttribution`
    * for why its culprit keeps its error rate). Each level probes the left half. A left half that
    * rescues significantly is descended into. One that decidedly does not (negligible, worsens, or
    * futile: see `NAVIGATION_PAIRS`) sends the search into the right half without probing it:

@@ -4,8 +4,8 @@ import type { ContextPartKind, ContextPath } from '../context-schema.js'
 /**
  * How attribution reads one SDK's model-call context: each adapter writes its calls' context in its
  * SDK's message format (`src/adapters/<sdk>/`), and its codec, beside it, splits that format back
- * into parts and says how to take each out. Context attribution asks the codecs in turn
- * (`CONTEXT_CODECS`); a context none of them reads is split by its top-level keys. The building
+ * into parts and says how to take each out. Context attribution asks the codecs it is handed in
+ * turn (`ContextCodecs`); a context none of them reads is split by its top-level keys. The building
  * blocks below (parts, leaves, edits by path) are what a codec is written with.
  *
  * A codec gives the parts of `context`, in order, or undefined when `context` is not a model call of
@@ -15,6 +15,12 @@ import type { ContextPartKind, ContextPath } from '../context-schema.js'
  * prompt`; a later one is labelled by its place, `message 5 (system)`, like every other message.
  */
 export type ContextCodec = (context: JsonObject) => ContextPartHandle[] | undefined
+
+/**
+ * Codecs by the SDK whose contexts they read, asked in this order. Attribution is handed them by
+ * the layer above (the adapters' `CONTEXT_CODECS`) and imports no adapter itself.
+ */
+export type ContextCodecs = Readonly<Record<string, ContextCodec>>
 
 /**
  * One part of a step's context and how to take it out. The edits work on the context the replayed

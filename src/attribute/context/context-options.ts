@@ -14,7 +14,7 @@ import { parseOptions, type StrictOptions } from '../../options/parse-options.js
 import type { Trajectory } from '../../trajectory/schema.js'
 import type { ContextPath } from '../context-schema.js'
 import { attributionFields, resolveAttributionOptions, type ResolvedAttributionOptions } from '../options.js'
-import { armSamplingFields, armStopFields } from '../contrastive/contrastive-options.js'
+import { armSamplingFields, armStopFields } from '../arms/arm-options.js'
 
 /**
  * How a part is taken out of the context: `remove` leaves it out (a key deleted, a message dropped,

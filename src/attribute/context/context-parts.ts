@@ -1,4 +1,3 @@
-import { CONTEXT_CODECS } from '../../adapters/context-codecs.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
 import { describeReceived } from '../../options/received.js'
@@ -10,6 +9,7 @@ import {
   setLeafText,
   valueAt,
   valuePart,
+  type ContextCodecs,
   type ContextPartHandle,
 } from './context-codec.js'
 import type { CustomContextPart } from './context-options.js'
@@ -20,9 +20,9 @@ export { fieldName, LEAF_SEPARATOR, valueAt, type ContextPartHandle, type TextLe
 
 /**
  * The parts of a context, in order:
- * - a model call's context written by an adapter: its messages, as the adapter's codec
- *   (`CONTEXT_CODECS`) lists them: the AI SDK's prompt, the Agents SDK's system instructions and
- *   input, LangChain's stored messages;
+ * - a model call's context written by an adapter: its messages, as the first of `codecs` that
+ *   reads it lists them (the adapters' codecs: the AI SDK's prompt, the Agents SDK's system
+ *   instructions and input, LangChain's stored messages);
  * - any other object: its top-level keys.
  * Call options, tool definitions and `call` are not parts. An assistant message that only carries
  * tool calls is not a part either: the calls are the structure their results hang on (a provider
@@ -39,9 +39,9 @@ export { fieldName, LEAF_SEPARATOR, valueAt, type ContextPartHandle, type TextLe
  * Returns undefined for a context that is neither an object nor one of these (a string, an array):
  * the caller then needs the user's own `parts`.
  */
-export function contextParts(context: Json): ContextPartHandle[] | undefined {
+export function contextParts(context: Json, codecs: ContextCodecs): ContextPartHandle[] | undefined {
   if (!isObject(context)) return undefined
-  for (const codec of Object.values(CONTEXT_CODECS)) {
+  for (const codec of Object.values(codecs)) {
     const parts = codec(context)
     if (parts !== undefined) return parts
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { contrastive } from '../../../src/attribute/contrastive/contrastive.js'
-import { contextAttribution } from '../../../src/attribute/context/context-attribution.js'
+import { contextAttribution } from '../../../src/entries/attribution.js'
 import { record as recordRun } from '../../../src/entries/replay.js'
 import {
   BELOW_ZERO,

@@ -4,6 +4,7 @@ import type { Json } from '../../../../src/entries/types.js'
 import { contextAttribution, type ContextAttributionResult } from '../../../../src/entries/attribution.js'
 import { ContextAttributionResultSchema } from '../../../../src/entries/schemas.js'
 import { InvalidOptionError } from '../../../../src/entries/errors.js'
+import { CONTEXT_CODECS } from '../../../../src/adapters/context-codecs.js'
 import { contextAttributionResolved } from '../../../../src/attribute/context/context-attribution.js'
 import { resolveContextAttributionOptions } from '../../../../src/attribute/context/context-options.js'
 import { contrastiveArms } from '../../../../src/attribute/contrastive/contrastive.js'
@@ -372,6 +373,7 @@ describe('contextAttributionResolved: the contrastive arm at the locus as the in
       const reused = await contextAttributionResolved(
         factual,
         resolveContextAttributionOptions(planted.agent, factual, options),
+        CONTEXT_CODECS,
         arms[locus]!,
       )
       const taken = arms[locus]!.rolloutsRun
@@ -401,6 +403,7 @@ describe('contextAttributionResolved: the contrastive arm at the locus as the in
     const reused = await contextAttributionResolved(
       factual,
       resolveContextAttributionOptions(planted.agent, factual, options),
+      CONTEXT_CODECS,
       arms[1]!,
     )
     expect(reused).toEqual(await contextAttribution(planted.agent, factual, options))

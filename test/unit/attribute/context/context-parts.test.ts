@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { CONTEXT_CODECS } from '../../../../src/adapters/context-codecs.js'
 import {
-  contextParts,
+  contextParts as partsReadBy,
   customParts,
   editSpan,
   fieldName,
@@ -10,6 +11,11 @@ import {
 } from '../../../../src/attribute/context/context-parts.js'
 import { splitLeafUnits, splitUnits, unitRange } from '../../../../src/attribute/context/context-spans.js'
 import type { Json } from '../../../../src/entries/types.js'
+
+/** The parts as attribution lists them, handed the adapters' codecs by the layer above. */
+function contextParts(context: Json): ContextPartHandle[] | undefined {
+  return partsReadBy(context, CONTEXT_CODECS)
+}
 
 function labels(parts: ContextPartHandle[] | undefined): Array<[string, string, string]> {
   return (parts ?? []).map((part) => [JSON.stringify(part.path), part.kind, part.label])
@@ -319,6 +325,17 @@ describe('contextParts', () => {
     expect(parts[1]?.replace(context, '[removed]')).toEqual({ ticket: 'Refund me.', order: '[removed]' })
     expect(contextParts('text')).toBeUndefined()
     expect(contextParts(['a', 'b'])).toBeUndefined()
+  })
+
+  it('reads a model call only through the codecs it is handed: without them, its keys are the parts', () => {
+    expect(labels(partsReadBy(aiSdk, {}))).toEqual([
+      ['["call"]', 'key', 'key "call"'],
+      ['["prompt"]', 'key', 'key "prompt"'],
+      ['["tools"]', 'key', 'key "tools"'],
+      ['["temperature"]', 'key', 'key "temperature"'],
+    ])
+    const { 'ai-sdk': aiSdkCodec } = CONTEXT_CODECS
+    expect(labels(partsReadBy(aiSdk, { 'ai-sdk': aiSdkCodec! }))).toEqual(labels(contextParts(aiSdk)))
   })
 
   it('custom parts remove by path (an array element spliced out) and refine a string value', () => {
