@@ -11,6 +11,13 @@
  *   npx tsx bench/first-call.ts --script shapley > /tmp/first.mjs
  *   node --cpu-prof --cpu-prof-dir /tmp/prof /tmp/first.mjs   # or --trace-gc, --prof
  *
+ * With `--calls N` the script makes N untimed calls and prints nothing, so that a count of
+ * instructions, which load from other work on the machine does not change, measures the first
+ * call alone as the difference between `--calls 1` and `--calls 0` (`--dist required` or
+ * `--dist floor` prints a pseudo-build's script):
+ *
+ *   valgrind --tool=callgrind --callgrind-out-file=/dev/null node /tmp/first.mjs
+ *
  * Users attribute one failing test per fresh worker, so the call that counts is the first one in a
  * cold process: module import, lazy schema building, cold JIT and a young heap all land on it. For
  * each workload this spawns `--runs` fresh Node processes that import the built library from
@@ -105,10 +112,18 @@ console.log(JSON.stringify({
 `
 
 /**
+ * The end of a `--calls N` script: N untimed calls, from seed 7 on like {@link TIMED_CALLS}, and no
+ * output, for a profiler or an instruction count to measure.
+ */
+function untimedCalls(count: number): string {
+  return `\nfor (let call = 0; call < ${count}; call++) await attribute(7 + call)\n`
+}
+
+/**
  * The child process: plain JavaScript against the built library. The models are those of
  * examples/synthetic/scms.ts (which dist/ does not contain). Prints one JSON line.
  */
-function childScript(workload: Workload, dist: string): string {
+function childScript(workload: Workload, dist: string, calls = TIMED_CALLS): string {
   return `
 const t0 = performance.now()
 const root = await import(${JSON.stringify(pathToFileURL(entry(dist)).href)})
@@ -155,7 +170,7 @@ const attribute = (seed) =>
     : shapley(agent, factual, {
         isBad, seed, method: 'permutation', permutations: 80, samplesPerEval: 12, antithetic: true,
       })
-${TIMED_CALLS}`
+${calls}`
 }
 
 /**
@@ -170,7 +185,7 @@ ${TIMED_CALLS}`
  * With `required`, each step draws from the library's `stepStream` (its seed cache included) and
  * the rollout builds its trajectory with the schema's fields, which `isBad` then reads.
  */
-function floorScript(workload: Workload, required: boolean): string {
+function floorScript(workload: Workload, required: boolean, calls = TIMED_CALLS): string {
   const dist = pathToFileURL(resolve(ROOT, 'dist/src')).href
   const rollout = required
     ? `
@@ -256,13 +271,15 @@ const attribute = async (seed) => {
 }
 const importMs = 0
 const recordMs = 0
-${TIMED_CALLS}`
+${calls}`
 }
 
 const script = argument('script', '')
 if (script === 'contrastive' || script === 'shapley') {
   const dist = DISTS[0] as string
-  console.log(isPseudo(dist) ? floorScript(script, dist === REQUIRED) : childScript(script, dist))
+  const calls = argument('calls', '')
+  const end = calls === '' ? TIMED_CALLS : untimedCalls(Number(calls))
+  console.log(isPseudo(dist) ? floorScript(script, dist === REQUIRED, end) : childScript(script, dist, end))
   process.exit(0)
 }
 

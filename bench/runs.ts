@@ -152,6 +152,13 @@ export const DOCUMENTED_RUNS: readonly DocumentedRun[] = [
     measures: 'peak memory of one attribution',
   },
   {
+    name: 'wall-time',
+    file: 'wall-time.ts',
+    check: 'timed',
+    measures:
+      'wall time of a passing and a failing check under heavy-tailed call latency, against the work-conserving limit; lockstep batches and the work-conserving pool side by side',
+  },
+  {
     name: 'first-call',
     file: 'first-call.ts',
     args: ['--runs', '41'],

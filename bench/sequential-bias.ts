@@ -144,6 +144,7 @@ for (const truth of [0.01, 0.03, 0.1, 0.2]) {
         allowErrors: false,
         label: undefined,
         passK: [],
+        claim: 'rarely',
         direction: 'atMost',
         bound: 0.05,
         maxRollouts: 400,

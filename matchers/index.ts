@@ -5,7 +5,7 @@ import { expect } from 'vitest'
 import { saveCassetteAfterEachFile } from '../src/vitest/test-cassette.js'
 import { matcherFunctions } from '../src/vitest/matcher-functions.js'
 
-// One matcher per kind of claim, named and shaped by the claims table (src/check/claims.ts).
+// One matcher per kind of claim, named and shaped by the claims table (src/verdict/claim-table.ts).
 expect.extend(matcherFunctions())
 // Each test file's cassette (its recorded model calls) is saved when the file ends.
 saveCassetteAfterEachFile()

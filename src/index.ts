@@ -25,6 +25,7 @@ export {
   rarely,
   scoresAtLeast,
   scoresAtMost,
+  sometimes,
   usually,
   type Claim,
 } from './check/claims.js'

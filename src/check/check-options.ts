@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { CassetteOptionField } from '../cassette/mode.js'
 import { DEFAULTS } from '../options/defaults.js'
-import { AbortSignalField, expecting, NonEmptyPathField } from '../options/fields.js'
+import { AbortSignalField, expecting, NonEmptyPathField, PositiveIntegerField } from '../options/fields.js'
 import type { StrictOptions } from '../options/parse-options.js'
 import { RateLimitField } from '../rollout/rate-limit.js'
 
@@ -27,6 +27,12 @@ const checkFields = {
    * the plugin's `rateLimit` holds for the whole run, across workers.
    */
   rateLimit: RateLimitField.optional(),
+  /**
+   * Default: the claim's `concurrency`. The live calls to one model (steps naming the same
+   * `model`) that may be in flight in this process, over every `check` and test running in it: a
+   * call waits while that many are. Without it, checks at `concurrency` c share c calls to a model.
+   */
+  modelConcurrency: PositiveIntegerField.optional(),
   /**
    * Default: none (every model call is made). A cassette file of model calls: calls it holds are
    * replayed, the others made and, at the end of the check, merged into the file (not when `CI`

@@ -16,7 +16,8 @@ import { predicateLabel } from '../trajectory/predicate-label.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
 import { CheckOptionsSchema, type CheckOptions } from './check-options.js'
-import { checkClaim, CLAIMS, parsedClaimOf, type Claim } from './claims.js'
+import { CLAIMS } from '../verdict/claim-table.js'
+import { checkClaim, parsedClaimOf, type Claim } from './claims.js'
 import type { GateContext } from './gates.js'
 import type { ReportFiles } from './report-files.js'
 
@@ -90,7 +91,7 @@ export async function checkIn(
     }
     const result = await runCheck(scenario, claim, {
       test: { name, file: parsed.file },
-      defaults: {},
+      defaults: parsed.modelConcurrency === undefined ? {} : { modelConcurrency: parsed.modelConcurrency },
       signal: parsed.signal,
       rateLimit: rateLimit?.limit,
       report: parsed.reportDir === undefined ? null : { dir: resolve(cwd, parsed.reportDir), assertion: 1 },

@@ -1,8 +1,7 @@
-// Every kind of claim, declared once: the table below, its option types, its gate and its builder.
-// The matchers and their types on `expect(…)` (`src/vitest`, `matchers/`), the names in messages,
-// the matcher names stored in reports and how `check` resolves and runs a claim are derived from
-// them; a new claim is an entry here plus, unless an existing one decides it, its gate (`gates.ts`,
-// with its verdict case in `src/verdict/schema.ts`).
+// The claims as users make them: a builder per row of the claims table
+// (`src/verdict/claim-table.ts`), the gate of each kind of verdict (`gates.ts`), and the parse a
+// claim gets when it is made. The matchers (`src/vitest`, `matchers/`) make the same claims from the
+// same rows, so a claim on an existing gate is its row plus its builder's export here.
 import { z } from 'zod'
 import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
@@ -12,16 +11,18 @@ import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import { InvalidOptionError } from '../errors.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 import { describeReceived } from '../options/received.js'
-import type {
-  BaselineClaimOptions,
-  BaselineOptions,
-  NoWorseThanOptions,
-  RarelyOptions,
-  ScoreOptions,
-  UsuallyOptions,
-  ZeroToleranceOptions,
-} from '../verdict/options.js'
-import type { ClaimKind } from '../verdict/schema.js'
+import {
+  ARGUMENT_COUNT,
+  CLAIMS,
+  type ClaimKind,
+  type ClaimKindOfGate,
+  type ClaimKindTaking,
+  type ClaimOptionTypes,
+  type ClaimRow,
+  type ClaimTable,
+  type GateFamily,
+} from '../verdict/claim-table.js'
+import type { NoWorseThanOptions, ScoreOptions } from '../verdict/options.js'
 import {
   baselineGate,
   comparisonGate,
@@ -32,117 +33,13 @@ import {
   type ParsedClaim,
 } from './gates.js'
 
-/**
- * What a claim's builder and matcher take besides their options: a predicate; a baseline agent and
- * a predicate; or a scorer and a threshold.
- */
-export type ClaimArguments = 'predicate' | 'baseline, predicate' | 'scorer, threshold'
-
-/** One kind of claim: its names and arguments. */
-export interface ClaimEntry {
-  /** The builder that makes it (`rarely`): it names the claim in `check`'s messages. */
-  readonly builder: string
-  /** The matcher that makes it on `expect(agent)` (`toRarely`). */
-  readonly matcher: string
-  readonly takes: ClaimArguments
-  /** How `check` shows the builder when it is given something else than a claim: `rarely(pred)`. */
-  readonly usage: string
-  /**
-   * What to write instead of `.not.<matcher>`: a rate claim has three outcomes (pass, fail,
-   * inconclusive), so negating it would turn "not enough evidence" into a pass.
-   */
-  readonly insteadOfNot: string
-}
-
-/** The claims, in the order messages list them. */
-export const CLAIMS = {
-  rarely: {
-    builder: 'rarely',
-    matcher: 'toRarely',
-    takes: 'predicate',
-    usage: 'rarely(pred)',
-    insteadOfNot:
-      'to claim the predicate is common, use toUsually(pred, { atLeast }) with the same predicate',
-  },
-  usually: {
-    builder: 'usually',
-    matcher: 'toUsually',
-    takes: 'predicate',
-    usage: 'usually(pred)',
-    insteadOfNot:
-      'to claim the predicate is uncommon, use toRarely(pred, { atMost }) with the same predicate',
-  },
-  never: {
-    builder: 'never',
-    matcher: 'toNever',
-    takes: 'predicate',
-    usage: 'never(pred)',
-    insteadOfNot:
-      'to claim it does happen, use toUsually(pred, { atLeast }) with the smallest rate you expect; to claim it is rare, toRarely(pred, { atMost })',
-  },
-  always: {
-    builder: 'always',
-    matcher: 'toAlways',
-    takes: 'predicate',
-    usage: 'always(pred)',
-    insteadOfNot:
-      'to claim it sometimes fails, use toUsually((t) => !pred(t), { atLeast }) with the complementary predicate; to claim it is usual, toUsually(pred, { atLeast })',
-  },
-  baseline: {
-    builder: 'matchesBaseline',
-    matcher: 'toMatchRateBaseline',
-    takes: 'predicate',
-    usage: 'matchesBaseline(pred, { file, name })',
-    insteadOfNot:
-      "a baseline has no negation; to make higher rates the regression, pass { better: 'higher' }",
-  },
-  noWorseThan: {
-    builder: 'noWorseThan',
-    matcher: 'toBeNoWorseThan',
-    takes: 'baseline, predicate',
-    usage: 'noWorseThan(baseline, pred)',
-    insteadOfNot:
-      'to claim the candidate is worse, swap the agents: expect(baseline).toBeNoWorseThan(candidate, pred, { margin }) claims the baseline is no worse than the candidate',
-  },
-  scoreAtLeast: {
-    builder: 'scoresAtLeast',
-    matcher: 'toScoreAtLeast',
-    takes: 'scorer, threshold',
-    usage: 'scoresAtLeast(scorer, threshold)',
-    insteadOfNot: 'to claim the mean score is low, use toScoreAtMost(scorer, threshold) with the same scorer',
-  },
-  scoreAtMost: {
-    builder: 'scoresAtMost',
-    matcher: 'toScoreAtMost',
-    takes: 'scorer, threshold',
-    usage: 'scoresAtMost(scorer, threshold)',
-    insteadOfNot:
-      'to claim the mean score is high, use toScoreAtLeast(scorer, threshold) with the same scorer',
-  },
-} as const satisfies { readonly [K in ClaimKind]: ClaimEntry }
-
-/** The options each claim takes: from its builder, and from its matcher. */
-export interface ClaimOptionTypes {
-  rarely: { builder: RarelyOptions; matcher: RarelyOptions }
-  usually: { builder: UsuallyOptions; matcher: UsuallyOptions }
-  never: { builder: ZeroToleranceOptions; matcher: ZeroToleranceOptions }
-  always: { builder: ZeroToleranceOptions; matcher: ZeroToleranceOptions }
-  // The matcher keeps the baseline beside the test file, keyed by the test's name.
-  baseline: { builder: BaselineClaimOptions; matcher: BaselineOptions }
-  noWorseThan: { builder: NoWorseThanOptions; matcher: NoWorseThanOptions }
-  scoreAtLeast: { builder: ScoreOptions; matcher: ScoreOptions }
-  scoreAtMost: { builder: ScoreOptions; matcher: ScoreOptions }
-}
-/** The gate that decides each claim: it checks the claim's options, resolves them and runs. */
-export const CLAIM_GATES: { readonly [K in ClaimKind]: ClaimGate<Claim & { readonly kind: K }> } = {
-  rarely: sequentialGate,
-  usually: sequentialGate,
-  never: zeroToleranceGate,
-  always: zeroToleranceGate,
+/** The gate of each kind of verdict: it checks a claim's options, resolves them and runs. */
+const GATES: { readonly [G in GateFamily]: ClaimGate<Claim & { readonly kind: ClaimKindOfGate<G> }> } = {
+  sequential: sequentialGate,
+  'zero-tolerance': zeroToleranceGate,
   baseline: baselineGate,
-  noWorseThan: comparisonGate,
-  scoreAtLeast: scoreGate,
-  scoreAtMost: scoreGate,
+  comparison: comparisonGate,
+  score: scoreGate,
 }
 
 // Each claim a builder made, parsed by its gate then: a check resolves it without parsing again.
@@ -150,7 +47,7 @@ const parsedClaims = new WeakMap<Claim, ParsedClaim>()
 
 /** Parses a claim's options with its gate, and keeps the result for every check of the claim. */
 function parseClaim(claim: Claim, caller: string): ParsedClaim {
-  const parsed = (CLAIM_GATES[claim.kind] as ClaimGate<Claim>)(claim, caller)
+  const parsed = (GATES[CLAIMS[claim.kind].gate] as ClaimGate<Claim>)(claim, caller)
   parsedClaims.set(claim, parsed)
   return parsed
 }
@@ -163,16 +60,6 @@ function parseClaim(claim: Claim, caller: string): ParsedClaim {
 export function parsedClaimOf(claim: Claim, caller: string): ParsedClaim {
   return parsedClaims.get(claim) ?? parseClaim(claim, caller)
 }
-
-// Every claim has its options, and every options entry is a claim.
-const _everyClaimTyped: [keyof ClaimOptionTypes, ClaimKind] extends [ClaimKind, keyof ClaimOptionTypes]
-  ? true
-  : false = true
-
-/** The kinds of claim whose builder and matcher take `arguments`. */
-export type ClaimKindTaking<A extends ClaimArguments> = {
-  [K in ClaimKind]: (typeof CLAIMS)[K]['takes'] extends A ? K : never
-}[ClaimKind]
 
 /** The matcher of each kind of claim: `toRarely`. */
 export type MatcherName = (typeof CLAIMS)[ClaimKind]['matcher']
@@ -205,7 +92,7 @@ export type RateClaim<I = Json, O = Json> =
       }
     }[ClaimKindTaking<'predicate'>]
   | {
-      readonly kind: 'noWorseThan'
+      readonly kind: ClaimKindTaking<'baseline, predicate'>
       readonly predicate: Predicate<I, O>
       /** The agent (or scenario) the candidate is compared with, run on the same seed. */
       readonly baseline: Scenario<unknown, unknown>
@@ -252,51 +139,71 @@ export type PredicateFor<T> =
       : Predicate
 
 /**
+ * The options argument of a builder: optional, unless the claim has an option without a default.
+ */
+export type OptionsArgument<Options> =
+  Record<never, never> extends Options ? [options?: Options] : [options: Options]
+
+/**
+ * The call of the builder of a `K` claim: the arguments its row says it takes (`CLAIMS[K].takes`),
+ * typed for the predicate's (or scorer's) input `I` and output `O`, then its options.
+ */
+export type ClaimBuilder<K extends ClaimKind> = ClaimTable[K]['takes'] extends 'predicate'
+  ? <I = Json, O = Json>(
+      predicate: Predicate<I, O>,
+      ...options: OptionsArgument<ClaimOptionTypes[K]['builder']>
+    ) => Claim<I, O>
+  : ClaimTable[K]['takes'] extends 'baseline, predicate'
+    ? <I = Json, O = Json>(
+        baseline: AgentOrScenario,
+        predicate: Predicate<I, O>,
+        ...options: OptionsArgument<ClaimOptionTypes[K]['builder']>
+      ) => Claim<I, O>
+    : <I = Json, O = Json>(
+        scorer: TrajectoryScorer<I, O>,
+        threshold: number,
+        ...options: OptionsArgument<ClaimOptionTypes[K]['builder']>
+      ) => Claim<I, O>
+
+/** The builder of `kind`'s claims, named by its row: what it takes, then its options. */
+function claimBuilder<K extends ClaimKind>(kind: K): ClaimBuilder<K> {
+  const row: ClaimRow = CLAIMS[kind]
+  const count = ARGUMENT_COUNT[row.takes]
+  // Options the builder may leave out default to none given; a baseline claim's (its file and
+  // key, which its matcher fills in) are required, and their absence is reported as such.
+  const omitted = row.matcherOptions === undefined ? {} : undefined
+  return ((...args: unknown[]) =>
+    claimFromArguments(kind, args.slice(0, count), args[count] ?? omitted, row.builder)) as ClaimBuilder<K>
+}
+
+/**
  * The predicate (a bad outcome) holds in at most `atMost` (default 5%) of rollouts, at
  * `confidence` (default 95%): `check(agent, rarely(refundWrongly, { atMost: 0.05 }))`. The claim of
  * `toRarely`.
  */
-export function rarely<I = Json, O = Json>(
-  predicate: Predicate<I, O>,
-  options: RarelyOptions = {},
-): Claim<I, O> {
-  return claimOf('rarely', predicate, options) as Claim<I, O>
-}
+export const rarely: ClaimBuilder<'rarely'> = claimBuilder('rarely')
 
 /** The predicate (a good outcome) holds in at least `atLeast` (default 95%) of rollouts. The claim of `toUsually`. */
-export function usually<I = Json, O = Json>(
-  predicate: Predicate<I, O>,
-  options: UsuallyOptions = {},
-): Claim<I, O> {
-  return claimOf('usually', predicate, options) as Claim<I, O>
-}
+export const usually: ClaimBuilder<'usually'> = claimBuilder('usually')
+
+/**
+ * The predicate holds in at least `atLeast` (required) of rollouts: a behaviour that should happen
+ * now and then, `check(agent, sometimes(asksForOrderNumber, { atLeast: 0.2 }))`. The dual of
+ * {@link rarely}; the claim of `toSometimes`.
+ */
+export const sometimes: ClaimBuilder<'sometimes'> = claimBuilder('sometimes')
 
 /** The predicate holds in none of `rollouts` (default 100) rollouts. The claim of `toNever`. */
-export function never<I = Json, O = Json>(
-  predicate: Predicate<I, O>,
-  options: ZeroToleranceOptions = {},
-): Claim<I, O> {
-  return claimOf('never', predicate, options) as Claim<I, O>
-}
+export const never: ClaimBuilder<'never'> = claimBuilder('never')
 
 /** The predicate holds in all of `rollouts` (default 100) rollouts. The claim of `toAlways`. */
-export function always<I = Json, O = Json>(
-  predicate: Predicate<I, O>,
-  options: ZeroToleranceOptions = {},
-): Claim<I, O> {
-  return claimOf('always', predicate, options) as Claim<I, O>
-}
+export const always: ClaimBuilder<'always'> = claimBuilder('always')
 
 /**
  * The predicate's rate is not significantly worse than the one stored under `name` in `file`
  * (a regression gate; `update: 'all'` rewrites it). The claim of `toMatchRateBaseline`.
  */
-export function matchesBaseline<I = Json, O = Json>(
-  predicate: Predicate<I, O>,
-  options: BaselineClaimOptions,
-): Claim<I, O> {
-  return claimOf('baseline', predicate, options) as Claim<I, O>
-}
+export const matchesBaseline: ClaimBuilder<'baseline'> = claimBuilder('baseline')
 
 /**
  * The candidate's rate of the bad outcome `predicate` is no worse than `baseline`'s by more than
@@ -305,19 +212,45 @@ export function matchesBaseline<I = Json, O = Json>(
  * `better: 'higher'` the predicate is a success and "worse" means a lower rate. The claim of
  * `toBeNoWorseThan`.
  */
-export function noWorseThan<I = Json, O = Json>(
-  baseline: AgentOrScenario,
-  predicate: Predicate<I, O>,
-  options: NoWorseThanOptions = {},
-): Claim<I, O> {
-  return noWorseThanClaim(baseline, predicate, options, CLAIMS.noWorseThan.builder) as Claim<I, O>
+export const noWorseThan: ClaimBuilder<'noWorseThan'> = claimBuilder('noWorseThan')
+
+/**
+ * The mean score is at least `threshold`, at `confidence` (default 95%):
+ * `check(agent, scoresAtLeast(helpfulness, 0.8))`. Scores are in [0, 1] unless `range` says
+ * otherwise. Decided by an anytime-valid betting test; the claim of `toScoreAtLeast`.
+ */
+export const scoresAtLeast: ClaimBuilder<'scoreAtLeast'> = claimBuilder('scoreAtLeast')
+
+/** The mean score is at most `threshold` (a toxicity score, a cost). The claim of `toScoreAtMost`. */
+export const scoresAtMost: ClaimBuilder<'scoreAtMost'> = claimBuilder('scoreAtMost')
+
+/**
+ * The claim of `kind` from the arguments its row says it takes (`args`, in order) and its options,
+ * each checked; `caller` names the builder, or the matcher that makes the same claim.
+ */
+export function claimFromArguments(
+  kind: ClaimKind,
+  args: readonly unknown[],
+  options: unknown,
+  caller: string,
+): Claim {
+  const [first, second] = args
+  switch (CLAIMS[kind].takes) {
+    case 'predicate':
+      return claimOf(kind as ClaimKindTaking<'predicate'>, first, options, caller)
+    case 'baseline, predicate':
+      return comparisonClaimOf(kind as ClaimKindTaking<'baseline, predicate'>, first, second, options, caller)
+    case 'scorer, threshold':
+      return scoreClaimOf(kind as ClaimKindTaking<'scorer, threshold'>, first, second, options, caller)
+  }
 }
 
-/** The `noWorseThan` claim with its baseline, predicate and options checked; `caller` names the function in messages. */
-export function noWorseThanClaim(
+/** A claim against a baseline agent, its baseline, predicate and options checked; `caller` names the function in messages. */
+function comparisonClaimOf(
+  kind: ClaimKindTaking<'baseline, predicate'>,
   baseline: unknown,
   predicate: unknown,
-  options: NoWorseThanOptions,
+  options: unknown,
   caller: string,
 ): Claim {
   const scenario = toScenario(baseline as AgentOrScenario, `${caller}(baseline)`) as Scenario<
@@ -325,43 +258,21 @@ export function noWorseThanClaim(
     unknown
   >
   const claim: Claim = {
-    kind: 'noWorseThan',
+    kind,
     predicate: checkPredicate(caller, predicate),
     baseline: scenario,
-    options,
+    options: options as NoWorseThanOptions,
   }
   parseClaim(claim, caller)
   return claim
 }
 
-/**
- * The mean score is at least `threshold`, at `confidence` (default 95%):
- * `check(agent, scoresAtLeast(helpfulness, 0.8))`. Scores are in [0, 1] unless `range` says
- * otherwise. Decided by an anytime-valid betting test; the claim of `toScoreAtLeast`.
- */
-export function scoresAtLeast<I = Json, O = Json>(
-  scorer: TrajectoryScorer<I, O>,
-  threshold: number,
-  options: ScoreOptions = {},
-): Claim<I, O> {
-  return scoreClaimOf('scoreAtLeast', scorer, threshold, options, CLAIMS.scoreAtLeast.builder) as Claim<I, O>
-}
-
-/** The mean score is at most `threshold` (a toxicity score, a cost). The claim of `toScoreAtMost`. */
-export function scoresAtMost<I = Json, O = Json>(
-  scorer: TrajectoryScorer<I, O>,
-  threshold: number,
-  options: ScoreOptions = {},
-): Claim<I, O> {
-  return scoreClaimOf('scoreAtMost', scorer, threshold, options, CLAIMS.scoreAtMost.builder) as Claim<I, O>
-}
-
 /** A score claim, its scorer, threshold and options checked; `caller` names the builder or matcher. */
-export function scoreClaimOf(
+function scoreClaimOf(
   kind: ClaimKindTaking<'scorer, threshold'>,
   scorer: unknown,
   threshold: unknown,
-  options: ScoreOptions,
+  options: unknown,
   caller: string,
 ): Claim {
   if (typeof scorer !== 'function') {
@@ -373,7 +284,12 @@ export function scoreClaimOf(
     })
   }
   // The threshold is checked with the options, against the scorer's range.
-  const claim: Claim = { kind, scorer: scorer as TrajectoryScorer, threshold: threshold as number, options }
+  const claim: Claim = {
+    kind,
+    scorer: scorer as TrajectoryScorer,
+    threshold: threshold as number,
+    options: options as ScoreOptions,
+  }
   parseClaim(claim, caller)
   return claim
 }
@@ -385,7 +301,7 @@ export function scoreClaimOf(
 export function claimOf<K extends ClaimKindTaking<'predicate'>>(
   kind: K,
   predicate: unknown,
-  options: ClaimOptionTypes[K]['builder'],
+  options: ClaimOptionTypes[K]['builder'] | unknown,
   caller: string = CLAIMS[kind].builder,
 ): Claim {
   const site = captureCallSite(claimOf)

@@ -1,6 +1,7 @@
 // The gates that decide claims, one per kind of verdict: how each parses a claim's options when the
-// claim is made, resolves them for a run and runs. `CLAIM_GATES` in `claims.ts` names the gate of
-// each kind of claim, so `check` and the builders treat every claim alike. A gate's options are
+// claim is made, resolves them for a run and runs. Each claim's row in the claims table names its
+// gate (`GATES` in `claims.ts` maps the names to these), so `check` and the builders treat every
+// claim alike. A gate's options are
 // parsed when its claim is made; the gate itself (its statistics, and the engine under it) is loaded
 // when a claim of its kind is first checked, not with the package root that every test file imports.
 import { isAbsolute, relative, resolve } from 'node:path'
@@ -11,6 +12,7 @@ import { isCi, type Environment } from '../options/environment.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import type { BaselineTarget } from '../verdict/baseline-gate.js'
+import { claimRow, type ClaimKindOfGate } from '../verdict/claim-table.js'
 import type { GateRun, GateSubject } from '../verdict/gate.js'
 import {
   parseBaselineClaim,
@@ -109,18 +111,20 @@ function rateGate<K extends string, Resolved extends ResolvedCommon>(
 
 /** The sequential rate gate: samples until its confidence sequence decides. */
 export const sequentialGate = rateGate(
-  parseSequentialGate,
+  (kind: ClaimKindOfGate<'sequential'>, caller, options) =>
+    parseSequentialGate(claimRow(kind), caller, options),
   async () => (await import('../verdict/sequential-gate.js')).runSequentialGate,
 )
 
 /** The zero-tolerance gate: a fixed number of rollouts, stopped by the first occurrence. */
 export const zeroToleranceGate = rateGate(
-  parseZeroTolerance,
+  (kind: ClaimKindOfGate<'zero-tolerance'>, caller, options) =>
+    parseZeroTolerance(claimRow(kind), caller, options),
   async () => (await import('../verdict/zero-tolerance-gate.js')).runZeroToleranceGate,
 )
 
 /** The baseline gate: the rate against the one stored in the claim's file, under its key. */
-export const baselineGate: ClaimGate<PredicateClaim<'baseline'>> = (claim, caller) => {
+export const baselineGate: ClaimGate<PredicateClaim<ClaimKindOfGate<'baseline'>>> = (claim, caller) => {
   const parsed = parseBaselineClaim(caller, claim.options)
   return parsedClaim(parsed, (options, context) => {
     const absolute = isAbsolute(parsed.file) ? parsed.file : resolve(context.root, parsed.file)
@@ -139,7 +143,7 @@ export const baselineGate: ClaimGate<PredicateClaim<'baseline'>> = (claim, calle
 
 /** The paired comparison gate: the candidate against a baseline agent, on the same seed. */
 export const comparisonGate: ClaimGate<
-  PredicateClaim<'noWorseThan'> & { readonly baseline: Scenario<unknown, unknown> }
+  PredicateClaim<ClaimKindOfGate<'comparison'>> & { readonly baseline: Scenario<unknown, unknown> }
 > = (claim, caller) =>
   parsedClaim(parseComparison(caller, claim.options), (options, context) => {
     // The baseline's model calls go through the cassette too, so a warm run replays both agents.
@@ -154,9 +158,9 @@ export const comparisonGate: ClaimGate<
   })
 
 /** The score gate: an anytime-valid betting test of the scorer's mean against the threshold. */
-export const scoreGate: ClaimGate<ScorerClaim<Parameters<typeof parseScoreGate>[0]>> = (claim, caller) =>
+export const scoreGate: ClaimGate<ScorerClaim<ClaimKindOfGate<'score'>>> = (claim, caller) =>
   parsedClaim(
-    parseScoreGate(claim.kind, caller, claim.threshold, claim.options),
+    parseScoreGate(claimRow(claim.kind), caller, claim.threshold, claim.options),
     (options) => async (scenario, subject) => {
       const { runScoreGate } = await import('../verdict/score-gate.js')
       return runScoreGate(scenario, { ...subject, scorer: claim.scorer }, options)

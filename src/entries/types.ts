@@ -8,16 +8,24 @@ export type { AnyTrajectory, TrajectoryPredicate } from '../trajectory/queries.j
 export type { TrajectoryMatchMode } from '../trajectory/tool-calls.js'
 export type { RolloutError, StepSource } from '../trajectory/schema.js'
 export type {
-  CLAIMS,
-  ClaimArguments,
-  ClaimKindTaking,
-  ClaimOptionTypes,
+  ClaimBuilder,
   KnownOrJson,
+  OptionsArgument,
   PredicateFor,
   RateClaim,
   ScoreClaim,
   ScorerFor,
 } from '../check/claims.js'
+export type {
+  CLAIMS,
+  ClaimArguments,
+  ClaimKindOfGate,
+  ClaimKindTaking,
+  ClaimOptionTypes,
+  ClaimRow,
+  ClaimTable,
+  GateFamily,
+} from '../verdict/claim-table.js'
 export type { ReportFiles } from '../check/report-files.js'
 export type { ModelSpend } from '../rollout/budget.js'
 export type { ModelRateLimit, RateLimitOptions } from '../rollout/rate-limit.js'

@@ -2,6 +2,7 @@ import { badOutcomeText, baselineStandingText, boundText, storedForText } from '
 import { pairingText } from '../text/comparison-lines.js'
 import { confidenceLevel, methodName, percent, scoreNumber, signedPercent } from '../text/numbers.js'
 import { explainVerdict, oneSidedConfidence, type Explanation } from '../verdict/explain.js'
+import { CLAIMS } from '../verdict/claim-table.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 
 /**
@@ -66,13 +67,14 @@ function explanationText(explanation: Explanation, verdict: Verdict): string {
     }
     case 'occurrence': {
       const where = explanation.rollout === null ? '' : ` in rollout ${explanation.rollout}`
-      return explanation.claim === 'never'
-        ? `it happened${where}; one occurrence refutes "never".`
-        : `it did not hold${where}; one exception refutes "always".`
+      const { direction, phrase } = CLAIMS[explanation.claim]
+      return direction === 'atMost'
+        ? `it happened${where}; one occurrence refutes "${phrase}".`
+        : `it did not hold${where}; one exception refutes "${phrase}".`
     }
     case 'none-in-n': {
       const proof =
-        explanation.claim === 'never'
+        CLAIMS[explanation.claim].direction === 'atMost'
           ? `zero in ${explanation.n}: the rate is at most ${percent(explanation.value)}`
           : `all of ${explanation.n}: the rate is at least ${percent(explanation.value)}`
       const budget =

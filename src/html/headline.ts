@@ -1,5 +1,5 @@
 import type { ContrastiveResult, ContrastiveStep } from '../attribute/schema.js'
-import type { Artifact } from '../verdict/schema.js'
+import { claimDirection, type Artifact } from '../verdict/schema.js'
 import { badOutcomeLabel, unattributedReason, verdictReason } from './claim.js'
 import { attributionFailedText, claim, SEQUENTIAL_POINT } from '../text/verdict-message.js'
 import { jsonSummary } from './json-text.js'
@@ -43,7 +43,7 @@ function observedStat({ verdict }: Artifact): Markup {
       : markup`<div class="stat-detail warning">${errors.count} rollout${errors.count === 1 ? '' : 's'} ended in an error (not scored)</div>`
   if (verdict.gate === 'score') {
     const { mean, threshold } = verdict.score
-    const good = verdict.claim === 'scoreAtLeast' ? '≥' : '≤'
+    const good = claimDirection(verdict) === 'atLeast' ? '≥' : '≤'
     return markup`<div class="stat" data-stat="observed">
 <div class="stat-label">Mean score: ${verdict.predicate}</div>
 <div class="stat-value">${mean === null ? '—' : scoreNumber(mean.point)}</div>

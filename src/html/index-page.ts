@@ -1,4 +1,5 @@
 import { versusText } from '../text/comparison-lines.js'
+import { CLAIMS } from '../verdict/claim-table.js'
 import { hrefForRelativePath } from './escape.js'
 import { markup, type Markup } from './markup.js'
 import { confidenceLevel, percent, rateIntervalText, scoreNumber } from '../text/numbers.js'
@@ -88,7 +89,7 @@ function observedCell(entry: ReportIndexEntry): Markup {
   if (score === undefined) {
     return markup`${entry.rate.successes}/${entry.rate.n} · ${percent(entry.rate.point)}<div class="muted">${rateIntervalText(entry.rate)}</div>`
   }
-  const side = `${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
+  const side = `${CLAIMS[score.claim].direction === 'atLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
   const mean = score.mean
   if (mean === null) return markup`mean score —<div class="muted">no completed rollout; claim ${side}</div>`
   return markup`mean score ${scoreNumber(mean.point)}<div class="muted">${confidenceLevel(mean.confidence)} betting CS ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}; claim ${side}</div>`

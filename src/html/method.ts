@@ -3,7 +3,7 @@ import { PAIRED_E_PROCESS_METHOD } from '../stats/paired-confidence-sequence.js'
 import { extendedProbeRollouts } from '../text/attribution.js'
 import { pairingText } from '../text/comparison-lines.js'
 import { SEED_SOURCES, SEQUENTIAL_POINT } from '../text/verdict-message.js'
-import type { Artifact, Verdict } from '../verdict/schema.js'
+import { claimDirection, type Artifact, type Verdict } from '../verdict/schema.js'
 import { shapleyIntervalMethods } from './attribution.js'
 import { markup, type Markup } from './markup.js'
 import { oneSidedLevel } from './claim.js'
@@ -57,7 +57,7 @@ function gateSampling(verdict: Verdict): string {
       const bound =
         interval === null
           ? ''
-          : `; ${confidenceLevel(interval.confidence)} one-sided ${methodName(interval.method)} bound ${percent(verdict.claim === 'never' ? interval.high : interval.low)}`
+          : `; ${confidenceLevel(interval.confidence)} one-sided ${methodName(interval.method)} bound ${percent(claimDirection(verdict) === 'atMost' ? interval.high : interval.low)}`
       return `${verdict.rolloutsUsed} of ${verdict.rollouts} rollouts, stopping at the first occurrence${bound}`
     }
     case 'score': {

@@ -60,6 +60,8 @@ export async function record(target: AgentOrScenario, options: RecordOptions): P
     budget: resolved.budget,
     signal: resolved.signal,
     onDivergence: 'count',
+    // One rollout: it shares the process's calls to a model as a claim at the default concurrency.
+    modelConcurrency: DEFAULTS.concurrency,
   })
   // A run cut short by the budget or a cancellation is not the rollout asked for: say so, as
   // runRollouts does, instead of returning a trajectory that merely looks shorter.

@@ -23,6 +23,15 @@ export interface ModelSpend {
   savedUsd: number
   /** Cassette hits without a price: what they saved is not in `savedUsd`. */
   unpricedHits: number
+  /**
+   * Rollouts cancelled while they ran, once the claim that started them had decided (or its test
+   * was stopped): paid for, never scored.
+   */
+  abortedRollouts: number
+  /** Model calls those rollouts made before they were cancelled (counted in `modelCalls` too). */
+  abortedModelCalls: number
+  /** Live model calls in flight when their rollout was cancelled: cut off, not in `modelCalls`. */
+  cutModelCalls: number
 }
 
 /** One model step, as the engine reports it to the account once the step is recorded. */
@@ -70,6 +79,9 @@ export class BudgetAccount {
     unpricedCalls: 0,
     savedUsd: 0,
     unpricedHits: 0,
+    abortedRollouts: 0,
+    abortedModelCalls: 0,
+    cutModelCalls: 0,
   }
 
   /**
@@ -162,6 +174,17 @@ export class BudgetAccount {
     calls.outputTokens += charge.outputTokens
     if (charge.usd === undefined) calls.unpricedCalls++
     else calls.usd += charge.usd
+  }
+
+  /**
+   * Counts a rollout cancelled while it ran: the model calls it had made (already counted by
+   * {@link chargeModelCall}) and the live calls its cancellation cut off.
+   */
+  chargeAbortedRollout(modelCalls: number, cutModelCalls: number): void {
+    this.parent?.chargeAbortedRollout(modelCalls, cutModelCalls)
+    this.calls.abortedRollouts++
+    this.calls.abortedModelCalls += modelCalls
+    this.calls.cutModelCalls += cutModelCalls
   }
 
   /** True once the cost limit is reached: no further policy call may start. */

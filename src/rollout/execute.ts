@@ -27,12 +27,19 @@ export function executeRollout(
 ): Promise<RolloutResult> {
   const recorder = new TrajectoryRecorder(scenario, settings)
   const outer = settings.signal
+  const cancel = () => recorder.stop(new RolloutAbortedError('The rollout was cancelled.'))
+  // Set when a cancellation stops the rollout midway (not one that came before it began): what it
+  // spent is counted as aborted in flight.
+  let cancelledWhileRunning = false
   const onOuterAbort =
     outer === undefined
       ? undefined
-      : () => recorder.stop(new RolloutAbortedError('The rollout was cancelled.'))
+      : () => {
+          cancelledWhileRunning = !recorder.finished && recorder.stopReason === undefined
+          cancel()
+        }
   if (outer !== undefined && onOuterAbort !== undefined) {
-    if (outer.aborted) onOuterAbort()
+    if (outer.aborted) cancel()
     else outer.addEventListener('abort', onOuterAbort, { once: true })
   }
   // A limit past what a timer can hold is left to the deadline checks alone.
@@ -41,6 +48,9 @@ export function executeRollout(
 
   /** Ends the rollout, whatever ended its run, and assembles its trajectory. */
   const end = (): RolloutResult => {
+    // What a cancelled rollout cost, read before `end` lets its calls in flight settle.
+    if (cancelledWhileRunning)
+      recorder.account.chargeAbortedRollout(recorder.modelCalls, recorder.liveCallsInFlight)
     if (timed) unwatch(recorder)
     if (onOuterAbort !== undefined) outer?.removeEventListener('abort', onOuterAbort)
     // Stop any work the agent left running (a hung tool call) and make its later ctx calls throw.

@@ -96,6 +96,11 @@ export interface Execution {
   budget: Budget
   /** Rollouts in flight at once. */
   concurrency: number
+  /**
+   * Default: `concurrency`. The most live calls to one model in flight in this process that a
+   * rollout of this call may join (see `model-call-slots.ts`): the run's `modelConcurrency`.
+   */
+  modelConcurrency?: number | undefined
   /** A rollout running longer is an error outcome. */
   timeoutMs: number
   /** A rollout taking more steps is an error outcome. */
@@ -106,6 +111,12 @@ export interface Execution {
   deadline?: Deadline | undefined
   /** Default: none. Called after each rollout. */
   onProgress?: ((progress: RolloutProgress) => void) | undefined
+  /**
+   * Default false. The sampling gates start rollouts in lockstep batches of `concurrency`, as they
+   * did before their pool was work-conserving: only `bench/wall-time.ts` sets it, to measure both.
+   * @internal
+   */
+  lockstep?: boolean | undefined
 }
 
 /**

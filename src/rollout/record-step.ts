@@ -85,6 +85,7 @@ function chargeModelCall(
   hit: PendingStep<Json>['hit'],
   policyCalled: boolean,
 ): void {
+  if (hit !== undefined || policyCalled) recorder.modelCalls++
   if (hit !== undefined) {
     recorder.account.chargeModelCall({ kind: 'cassette-hit', savedUsd: step.savedUsd, reused: hit.reused })
   } else if (policyCalled) {

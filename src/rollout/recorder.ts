@@ -22,6 +22,11 @@ export interface RolloutSettings {
   signal: AbortSignal | undefined
   /** `count`: divergences are only counted; `error`: a divergence ends the rollout as an error. */
   onDivergence: 'count' | 'error'
+  /**
+   * The most live calls to one model that may be in flight in this process when this rollout
+   * starts one (see `model-call-slots.ts`): its claim's `concurrency`, or the run's `modelConcurrency`.
+   */
+  modelConcurrency: number
 }
 
 /**
@@ -54,6 +59,10 @@ export class TrajectoryRecorder implements Watched {
   heldSteps = 0
   matchedSteps = 0
   costUsd = 0
+  /** Model steps recorded (live calls and cassette hits), for what an aborted rollout cost. */
+  modelCalls = 0
+  /** Live model calls started and not returned yet: those a cancellation cuts off. */
+  liveCallsInFlight = 0
   /** True once the rollout has ended: later ctx calls throw. */
   finished = false
   /** Why the rollout was stopped (a timeout, a cancellation), once it was. */

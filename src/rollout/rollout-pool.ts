@@ -11,6 +11,10 @@ export interface PooledRollout {
   readonly seed: number
   readonly rollout: number
   readonly plan: Plan
+  /** Default: the pool's `timeoutMs`. Less when the test's deadline is nearer when it is submitted. */
+  readonly timeoutMs?: number
+  /** Default: the pool's `signal`. Cancels this rollout alone (it should include the pool's). */
+  readonly signal?: AbortSignal
 }
 
 /**
@@ -128,7 +132,8 @@ export class RolloutPool {
   private startOne<T extends PooledRollout, R>(batch: PoolBatch<T, R>, index: number): void {
     const { settings } = this
     const task = batch.tasks[index] as T
-    if (this.budgetSpent || settings.signal?.aborted) {
+    const signal = task.signal ?? settings.signal
+    if (this.budgetSpent || signal?.aborted) {
       this.done(batch, index, NOT_RUN)
       return
     }
@@ -146,11 +151,12 @@ export class RolloutPool {
         seed: task.seed,
         rollout: task.rollout,
         plan: task.plan,
-        timeoutMs: settings.timeoutMs,
+        timeoutMs: task.timeoutMs ?? settings.timeoutMs,
         maxSteps: settings.maxSteps,
         budget: settings.budget,
-        signal: settings.signal,
+        signal,
         onDivergence: settings.onDivergence,
+        modelConcurrency: settings.modelConcurrency ?? settings.concurrency,
       })
     } catch (error) {
       this.failed(batch, index, error)

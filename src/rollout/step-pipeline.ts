@@ -7,7 +7,7 @@ import { contextDigest, copyJson, type Json, type JsonObject } from '../json.js'
 import { stepStream } from '../random/streams.js'
 import { copyStepValue, UNRESOLVED, type PendingStep } from './pending-step.js'
 import { PolicyView } from './policy-view.js'
-import type { ModelRateLimit } from './rate-limit.js'
+import { modelCallSlots } from './model-call-slots.js'
 import type { TrajectoryRecorder } from './recorder.js'
 import { recordStep, tokenCount } from './record-step.js'
 import { resolveStep, type StepResolution } from './resolve-step.js'
@@ -188,36 +188,48 @@ async function awaitCassette<A extends Json>(
 
 /**
  * The limit stage, before a live call: no policy call may start once the cost limit is reached,
- * and a live model call waits for the rate limit, if any (a hit called nothing). Throws
- * synchronously for the caller to give up; an asynchronous failure gives up here.
+ * and a live model call waits for its model's slot and the rate limit, if any (a hit called
+ * nothing). Throws synchronously for the caller to give up; an asynchronous failure gives up here.
  */
 function limit<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): Promise<A> {
   recorder.stopIfCostSpent()
-  const rateLimit = recorder.account.rateLimit
-  if (rateLimit !== undefined && pending.options.model !== undefined)
-    return rateLimited(recorder, pending, rateLimit)
+  const { model } = pending.options
+  if (model !== undefined) return liveModelCall(recorder, pending, model)
   const returned = callPolicy(recorder, pending)
   if (isPromiseLike(returned)) return settlePolicy(recorder, pending, returned)
   return Promise.resolve(recordPolicy(recorder, pending, returned))
 }
 
 /**
- * The limit and policy stages of a live model call under a rate limit: wait for the limit, call
- * the policy, then count the call's tokens. Tokens are known only once the call returns, so they
- * are counted after it: later calls wait for them, this one could not.
+ * The limit and policy stages of a live model call: wait for a slot of the process-wide budget of
+ * calls in flight to `model` (see `model-call-slots.ts`) and for the rate limit, call the policy,
+ * then count the call's tokens. Tokens are known only once the call returns, so they are counted
+ * after it: later calls wait for them, this one could not.
  */
-async function rateLimited<A extends Json>(
+async function liveModelCall<A extends Json>(
   recorder: TrajectoryRecorder,
   pending: PendingStep<A>,
-  rateLimit: ModelRateLimit,
+  model: string,
 ): Promise<A> {
+  const { rateLimit } = recorder.account
   try {
-    await rateLimit.acquire(recorder.signal)
-    recorder.checkAlive()
-    // Other rollouts may have spent the rest of the budget while this one waited.
-    recorder.stopIfCostSpent()
-    const returned = await callPolicy(recorder, pending)
-    await rateLimit.recordTokens(callTokens(pending.options.meta?.(returned)))
+    await modelCallSlots.acquire(model, recorder.settings.modelConcurrency, recorder.signal)
+    let returned: A
+    let calling = false
+    try {
+      if (rateLimit !== undefined) await rateLimit.acquire(recorder.signal)
+      recorder.checkAlive()
+      // Other rollouts may have spent the rest of the budget while this one waited.
+      recorder.stopIfCostSpent()
+      recorder.liveCallsInFlight++
+      calling = true
+      returned = await callPolicy(recorder, pending)
+    } finally {
+      // The slot is the call's, not the step's: the next call to the model may start now.
+      modelCallSlots.release(model)
+      if (calling) recorder.liveCallsInFlight--
+    }
+    if (rateLimit !== undefined) await rateLimit.recordTokens(callTokens(pending.options.meta?.(returned)))
     return recordPolicy(recorder, pending, returned)
   } catch (error) {
     giveUp(recorder, pending, error)

@@ -12,7 +12,9 @@ import { count, plural } from './numbers.js'
  * - `cost: 12 model calls, 3,400 tokens, USD unknown (no prices)` — no call was priced (pass
  *   `prices` to `wrapModel`); tokens are still counted;
  * - `cost: 12 model calls, 3,400 tokens, $0.0040 + 2 unpriced calls` — some calls had no price;
- * - `cost: 40 model calls (all from the cassette), nothing spent; the cassette saved $0.0950`.
+ * - `cost: 40 model calls (all from the cassette), nothing spent; the cassette saved $0.0950`;
+ * - `cost: 150 model calls, 41,000 tokens, $0.0210; +3 rollouts aborted in flight (4 of the calls, 2 more cut off)`
+ *   — rollouts still running when the claim decided were cancelled: paid for, never scored.
  *
  * Tokens and USD are those of live calls (input and output, cached input included); a cassette hit
  * spends nothing, and what it would have cost is what "the cassette saved" (said only when priced).
@@ -31,7 +33,18 @@ export function formatCostLine(cost: ModelCost | undefined): string | null {
   const hits = parts.length === 0 ? '' : ` (${parts.join(', ')})`
   const spent = live === 0 ? 'nothing spent' : `${plural(tokens(cost), 'token')}, ${spentText(cost)}`
   const saved = cost.savedUsd === null ? '' : `; the cassette saved ${usd(cost.savedUsd)}`
-  return `cost: ${plural(cost.modelCalls, 'model call')}${hits}, ${spent}${saved}`
+  return `cost: ${plural(cost.modelCalls, 'model call')}${hits}, ${spent}${saved}${abortedText(cost)}`
+}
+
+/** What rollouts cancelled in flight cost: "; +3 rollouts aborted in flight (4 of the calls, 2 more cut off)". */
+function abortedText({ aborted }: ModelCost): string {
+  if (aborted === undefined) return ''
+  const calls = [
+    ...(aborted.modelCalls === 0 ? [] : [`${count(aborted.modelCalls)} of the calls`]),
+    ...(aborted.cutCalls === 0 ? [] : [`${count(aborted.cutCalls)} more cut off`]),
+  ]
+  const detail = calls.length === 0 ? '' : ` (${calls.join(', ')})`
+  return `; +${plural(aborted.rollouts, 'rollout')} aborted in flight${detail}`
 }
 
 /**
@@ -73,6 +86,15 @@ export function sumCosts(costs: ReadonlyArray<ModelCost | undefined>): ModelCost
     usd: nullableTotal((cost) => cost.usd),
     unpricedCalls: total((cost) => cost.unpricedCalls),
     savedUsd: nullableTotal((cost) => cost.savedUsd),
+    ...(total((cost) => cost.aborted?.rollouts ?? 0) === 0
+      ? {}
+      : {
+          aborted: {
+            rollouts: total((cost) => cost.aborted?.rollouts ?? 0),
+            modelCalls: total((cost) => cost.aborted?.modelCalls ?? 0),
+            cutCalls: total((cost) => cost.aborted?.cutCalls ?? 0),
+          },
+        }),
   }
 }
 

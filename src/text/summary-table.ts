@@ -1,4 +1,5 @@
 import type { Estimate } from '../stats/estimate.js'
+import { CLAIMS } from '../verdict/claim-table.js'
 import type {
   BaselineWrite,
   ComparisonSummary,
@@ -142,7 +143,7 @@ export function valueText(row: SummaryRow): string {
       ? rateText(row.rate)
       : `${rateText(row.rate)}; ${versusText(row.comparison)}`
   }
-  const side = `${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
+  const side = `${CLAIMS[score.claim].direction === 'atLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
   const mean = score.mean
   if (mean === null) return `${NO_ROLLOUT_COMPLETED}, ${side}`
   return `mean ${scoreNumber(mean.point)} [${scoreNumber(mean.low)}–${scoreNumber(mean.high)}] ${confidenceLevel(mean.confidence)} betting confidence sequence, ${side}`

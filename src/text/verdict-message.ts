@@ -1,4 +1,5 @@
 import { JUDGE_BOX_TAIL } from '../stats/judge-corrected-test.js'
+import { CLAIMS } from '../verdict/claim-table.js'
 import { explainVerdict, type Explanation } from '../verdict/explain.js'
 import {
   claimDirection,
@@ -114,7 +115,7 @@ export function badOutcomeText(verdict: Verdict): string | null {
 
 /** The side of the threshold a bad score is on: "<" for an "at least" claim, ">" for "at most". */
 function scoreBadRelation(verdict: ScoreVerdict): '<' | '>' {
-  return verdict.claim === 'scoreAtLeast' ? '<' : '>'
+  return claimDirection(verdict) === 'atLeast' ? '<' : '>'
 }
 
 /** "attributing rollout 12, score 0.12, as bad: score < 0.8", or why no rollout is attributed. */
@@ -127,7 +128,7 @@ function attributedScoreLines(verdict: ScoreVerdict): string[] {
       ? []
       : [`no rollout scored ${relation} ${scoreNumber(threshold)}, so none is attributed`]
   }
-  const which = verdict.claim === 'scoreAtLeast' ? 'lowest' : 'highest'
+  const which = claimDirection(verdict) === 'atLeast' ? 'lowest' : 'highest'
   return [
     `attributing rollout ${attributed.rollout}, score ${scoreNumber(attributed.score)}, as bad: score ${relation} ${scoreNumber(threshold)} (the ${which}-scoring rollout)`,
   ]
@@ -153,17 +154,19 @@ export function claim(verdict: Verdict): string {
   const { agent, predicate } = verdict
   const level = confidenceLevel(verdict.confidence)
   switch (verdict.gate) {
-    case 'sequential':
-      return verdict.claim === 'rarely'
-        ? `expected ${agent} to rarely ${predicate}: ≤ ${boundText(verdict.bound)} at ${level} confidence`
-        : `expected ${agent} to usually ${predicate}: ≥ ${boundText(verdict.bound)} at ${level} confidence`
-    case 'zero-tolerance':
-      return verdict.claim === 'never'
-        ? `expected ${agent} to never ${predicate}: 0 in ${plural(verdict.rollouts, 'rollout')}`
-        : `expected ${agent} to always ${predicate}: in all ${plural(verdict.rollouts, 'rollout')}`
+    case 'sequential': {
+      const { phrase, direction } = CLAIMS[verdict.claim]
+      return `expected ${agent} to ${phrase} ${predicate}: ${direction === 'atMost' ? '≤' : '≥'} ${boundText(verdict.bound)} at ${level} confidence`
+    }
+    case 'zero-tolerance': {
+      const { phrase, direction } = CLAIMS[verdict.claim]
+      return direction === 'atMost'
+        ? `expected ${agent} to ${phrase} ${predicate}: 0 in ${plural(verdict.rollouts, 'rollout')}`
+        : `expected ${agent} to ${phrase} ${predicate}: in all ${plural(verdict.rollouts, 'rollout')}`
+    }
     case 'score': {
       const { threshold, range } = verdict.score
-      const side = verdict.claim === 'scoreAtLeast' ? 'at least' : 'at most'
+      const side = CLAIMS[verdict.claim].phrase
       return `expected ${agent} to score ${predicate} ${side} ${scoreNumber(threshold)} on average (scores in [${scoreNumber(range[0])}, ${scoreNumber(range[1])}]) at ${level} confidence`
     }
     case 'baseline': {
@@ -277,7 +280,7 @@ function observedScoreLine(verdict: ScoreVerdict): string {
   const { mean, threshold } = verdict.score
   const tail = passesAnyway(verdict)
   if (mean === null) return `observed no completed rollout  → ${verdict.kind}${tail}`
-  const good = verdict.claim === 'scoreAtLeast' ? '≥' : '≤'
+  const good = claimDirection(verdict) === 'atLeast' ? '≥' : '≤'
   return (
     `observed mean score ${scoreNumber(mean.point)} ${SEQUENTIAL_POINT} over ${plural(observed.n, 'rollout')} ` +
     `(${confidenceLevel(mean.confidence)} betting confidence sequence ${scoreNumber(mean.low)}–${scoreNumber(mean.high)}); ` +
@@ -321,7 +324,7 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
             ? `${testTimeoutText(verdict)} was near after ${used} (raise ${RAISE_TEST_TIMEOUT}); `
             : ''
       const how = `(${confidenceLevel(explanation.level)} one-sided ${methodName(explanation.method)} bound, exact)`
-      return explanation.claim === 'never'
+      return CLAIMS[explanation.claim].direction === 'atMost'
         ? [
             `${budget}zero in ${count(explanation.n)}: the rate is at most ${percent(explanation.value)} ${how}`,
           ]

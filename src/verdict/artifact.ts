@@ -40,5 +40,14 @@ export function modelCost(spend: ModelSpend): ModelCost {
     usd: liveCalls > spend.unpricedCalls ? spend.usd : null,
     unpricedCalls: spend.unpricedCalls,
     savedUsd: spend.cassetteHits > spend.unpricedHits ? spend.savedUsd : null,
+    ...(spend.abortedRollouts === 0
+      ? {}
+      : {
+          aborted: {
+            rollouts: spend.abortedRollouts,
+            modelCalls: spend.abortedModelCalls,
+            cutCalls: spend.cutModelCalls,
+          },
+        }),
   }
 }

@@ -1,3 +1,4 @@
+import { CLAIMS, type ClaimKindOfGate } from './claim-table.js'
 import type { AgentComparison, BaselineComparison, Verdict } from './schema.js'
 
 /**
@@ -37,11 +38,11 @@ export type Explanation =
       completed: number
     }
   /** `never` saw the predicate, or `always` saw it fail: one occurrence refutes the claim. */
-  | { reason: 'occurrence'; rollout: number | null; claim: 'never' | 'always' }
+  | { reason: 'occurrence'; rollout: number | null; claim: ClaimKindOfGate<'zero-tolerance'> }
   /** No occurrence: what zero in n proves, as an exact one-sided bound on the rate. */
   | {
       reason: 'none-in-n'
-      claim: 'never' | 'always'
+      claim: ClaimKindOfGate<'zero-tolerance'>
       n: number
       /** The bound on the rate: at most `value` (`never`), at least `value` (`always`). */
       value: number
@@ -117,7 +118,7 @@ export function explainVerdict(verdict: Verdict): Explanation {
       }
       // The decisive end is the one that cleared the bound: the upper one for a pass of "at most".
       const pass = verdict.kind === 'pass'
-      const upper = (verdict.claim === 'rarely') === pass
+      const upper = (CLAIMS[verdict.claim].direction === 'atMost') === pass
       return {
         reason: 'decided',
         end: upper ? 'upper' : 'lower',
@@ -142,7 +143,7 @@ export function explainVerdict(verdict: Verdict): Explanation {
         reason: 'none-in-n',
         claim: verdict.claim,
         n: verdict.observed.n,
-        value: verdict.claim === 'never' ? bound.high : bound.low,
+        value: CLAIMS[verdict.claim].direction === 'atMost' ? bound.high : bound.low,
         level: bound.confidence,
         method: bound.method,
         cutShort: verdict.stop === 'budget' || verdict.stop === 'deadline' ? verdict.stop : null,
@@ -178,7 +179,7 @@ export function explainVerdict(verdict: Verdict): Explanation {
         }
       }
       const pass = verdict.kind === 'pass'
-      const upper = (verdict.claim === 'scoreAtMost') === pass
+      const upper = (CLAIMS[verdict.claim].direction === 'atMost') === pass
       return {
         reason: 'score-decided',
         end: upper ? 'upper' : 'lower',

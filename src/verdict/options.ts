@@ -330,6 +330,13 @@ const matcherDefaultsFields = {
   maxRollouts: PositiveIntegerField.optional(),
   /** Default 8. Rollouts in flight at once, for every claim that sets none. */
   concurrency: PositiveIntegerField.optional(),
+  /**
+   * Default: each claim's `concurrency`. The live calls to one model (steps naming the same `model`)
+   * that may be in flight in one process, over every claim running there (`test.concurrent`,
+   * several files in one worker): a call waits while that many are. Without it, claims at
+   * `concurrency` c share c calls to a model; set it to let concurrent claims add up.
+   */
+  modelConcurrency: PositiveIntegerField.optional(),
 }
 /** The defaults a run may set for all its claims (the plugin's options). */
 export const MatcherDefaultsSchema: StrictOptions<typeof matcherDefaultsFields> =
@@ -358,7 +365,10 @@ export type ResolvedCommon = Omit<ParsedCommon, RunKeys> & {
 
 /** What the run a claim is checked in adds to the claim's options. */
 export interface ClaimRun {
-  /** Defaults for every claim of the run (the plugin's `confidence`, `maxRollouts`, `concurrency`). */
+  /**
+   * Defaults for every claim of the run (the plugin's `confidence`, `maxRollouts`, `concurrency`),
+   * and its `modelConcurrency`.
+   */
   defaults: MatcherDefaults
   /** Default: none. The test's signal: aborting it stops the gate and its attribution. */
   signal?: AbortSignal | undefined
@@ -373,6 +383,12 @@ export interface ClaimRun {
    * process-wide one of `check`'s `rateLimit`.
    */
   rateLimit?: ModelRateLimit | undefined
+  /**
+   * Default false. The sampling gates' rollouts start in lockstep batches of `concurrency` (see
+   * `Execution.lockstep`): only `bench/wall-time.ts` sets it.
+   * @internal
+   */
+  lockstep?: boolean | undefined
 }
 
 /**
@@ -394,16 +410,35 @@ type Resolved<Parsed, Own> = Omit<Parsed, RunKeys | keyof Own> & ResolvedCommon 
 /** Which side of its bound (or threshold) a gate's claim puts the predicate's rate (or the mean score). */
 type Direction = { direction: 'atMost' | 'atLeast' }
 
+/**
+ * What a gate reads of its claim's row in the claims table (`src/verdict/claim-table.ts`): the kind
+ * its verdict records, and which side of its bound the rate (or the mean score) must stay on.
+ */
+export interface ClaimOfGate<K extends string> {
+  readonly kind: K
+  readonly direction: 'atMost' | 'atLeast'
+}
+
+/** What the sequential gate reads of its claim's row: also the options, whose `direction` field is the bound. */
+export interface SequentialClaimOfGate<K extends string> extends ClaimOfGate<K> {
+  readonly options: z.ZodType<
+    z.output<StrictOptions<SequentialFields>> & { atMost?: number | undefined; atLeast?: number | undefined }
+  >
+}
+
+/** The claim a resolved gate decides: its kind, which its verdict records, and its direction. */
+type ClaimAndDirection<K extends string> = Direction & { claim: K }
+
 /** A resolved sequential gate (`rarely`, `usually`). */
-export type ResolvedSequentialGate = Resolved<
+export type ResolvedSequentialGate<K extends string = string> = Resolved<
   z.output<StrictOptions<SequentialFields>>,
-  Direction & { bound: number; maxRollouts: number }
+  ClaimAndDirection<K> & { bound: number; maxRollouts: number }
 >
 
 /** A resolved score gate (`scoreAtLeast`, `scoreAtMost`). */
-export type ResolvedScoreGate = Resolved<
+export type ResolvedScoreGate<K extends string = string> = Resolved<
   z.output<typeof ScoreOptionsSchema>,
-  Direction & {
+  ClaimAndDirection<K> & {
     /** The threshold in the user's units, strictly inside `range`. */
     threshold: number
     range: readonly [number, number]
@@ -412,7 +447,10 @@ export type ResolvedScoreGate = Resolved<
 >
 
 /** A resolved zero-tolerance gate (`never`, `always`). */
-export type ResolvedZeroTolerance = Resolved<z.output<typeof ZeroToleranceOptionsSchema>, Direction>
+export type ResolvedZeroTolerance<K extends string = string> = Resolved<
+  z.output<typeof ZeroToleranceOptionsSchema>,
+  ClaimAndDirection<K>
+>
 
 /** A resolved baseline gate. */
 export type ResolvedBaseline = Resolved<z.output<StrictOptions<BaselineFields>>, { name: string | undefined }>
@@ -421,39 +459,39 @@ export type ResolvedBaseline = Resolved<z.output<StrictOptions<BaselineFields>>,
 export type ResolvedComparison = Resolved<z.output<typeof NoWorseThanOptionsSchema>, { maxRollouts: number }>
 
 /**
- * Parses `rarely` / `usually` options, for runs to resolve (call > run defaults > built-in).
- * `caller` names the claim or matcher in messages.
+ * Parses the options of a sequential claim (`rarely`, `usually`) with its row's schema, for runs to
+ * resolve (call > run defaults > built-in). `caller` names the claim or matcher in messages.
  */
-export function parseSequentialGate(
-  claim: 'rarely' | 'usually',
+export function parseSequentialGate<K extends string>(
+  claim: SequentialClaimOfGate<K>,
   caller: string,
   options: unknown,
-): ParsedGate<ResolvedSequentialGate> {
-  const boundOption = claim === 'rarely' ? 'atMost' : 'atLeast'
+): ParsedGate<ResolvedSequentialGate<K>> {
+  const boundOption = claim.direction
   const given = (options as Record<string, unknown> | null)?.[boundOption]
   // A rate claim cannot be proven at the extremes: a bound of 0 or 1 is the claim never or always.
-  if (given === (claim === 'rarely' ? 0 : 1)) {
+  if (given === (boundOption === 'atMost' ? 0 : 1)) {
     throw new InvalidOptionError({
       caller,
       option: boundOption,
       expected: `a rate in (0, 1), e.g. ${DEFAULTS[boundOption]}`,
       received: String(given),
       hint:
-        claim === 'rarely'
+        boundOption === 'atMost'
           ? 'For "never", use never(pred, { rollouts }) / toNever.'
           : 'For "always", use always(pred, { rollouts }) / toAlways.',
     })
   }
-  const { atMost, atLeast, ...parsed } =
-    claim === 'rarely'
-      ? { ...parseOptions(caller, RarelyOptionsSchema, options), atLeast: undefined }
-      : { ...parseOptions(caller, UsuallyOptionsSchema, options), atMost: undefined }
+  const { atMost, atLeast, ...parsed } = parseOptions(caller, claim.options, options)
+  // The row's schema fills in (or requires) the bound its direction names.
+  const bound = (boundOption === 'atMost' ? atMost : atLeast) as number
   // Checked against the built-in maximum when the claim is made, and against the run's in the run.
   maxRolloutsOf(parsed, {}, caller)
   return parsedGate(parsed, (common, run) => ({
     ...common,
+    claim: claim.kind,
     direction: boundOption,
-    bound: atMost ?? atLeast,
+    bound,
     maxRollouts: maxRolloutsOf(parsed, run.defaults, caller),
   }))
 }
@@ -462,12 +500,12 @@ export function parseSequentialGate(
  * Parses the options of a score claim and checks its threshold: a finite number strictly inside
  * the scorer's range (at an end the claim would be decided before any rollout, or never).
  */
-export function parseScoreGate(
-  claim: 'scoreAtLeast' | 'scoreAtMost',
+export function parseScoreGate<K extends string>(
+  claim: ClaimOfGate<K>,
   caller: string,
   threshold: unknown,
   options: unknown,
-): ParsedGate<ResolvedScoreGate> {
+): ParsedGate<ResolvedScoreGate<K>> {
   const { range, ...parsed } = parseOptions(caller, ScoreOptionsSchema, options)
   const [min, max] = range ?? DEFAULTS.scoreRange
   if (typeof threshold !== 'number' || !(threshold > min && threshold < max)) {
@@ -485,7 +523,8 @@ export function parseScoreGate(
   // A score defines no pass^k (see ScoreOptions): the score gate reports none.
   return parsedGate({ ...parsed, passK: DEFAULTS.passK }, (common, run) => ({
     ...common,
-    direction: claim === 'scoreAtMost' ? 'atMost' : 'atLeast',
+    claim: claim.kind,
+    direction: claim.direction,
     threshold,
     range: [min, max],
     maxRollouts: maxRolloutsOf(parsed, run.defaults, caller),
@@ -514,16 +553,13 @@ function maxRolloutsOf(
 }
 
 /** Parses `never` / `always` options. */
-export function parseZeroTolerance(
-  claim: 'never' | 'always',
+export function parseZeroTolerance<K extends string>(
+  claim: ClaimOfGate<K>,
   caller: string,
   options: unknown,
-): ParsedGate<ResolvedZeroTolerance> {
+): ParsedGate<ResolvedZeroTolerance<K>> {
   const parsed = parseOptions(caller, ZeroToleranceOptionsSchema, options)
-  return parsedGate(parsed, (common) => ({
-    ...common,
-    direction: claim === 'never' ? 'atMost' : 'atLeast',
-  }))
+  return parsedGate(parsed, (common) => ({ ...common, claim: claim.kind, direction: claim.direction }))
 }
 
 /** Parses the options of a `matchesBaseline` claim: the gate's, and where the baseline lives and how it may change. */
@@ -581,10 +617,12 @@ function withRun<Parsed extends ParsedCommon>(
     execution: {
       budget: toBudget(budget).account({ rateLimit: run.rateLimit }),
       concurrency: concurrency ?? run.defaults.concurrency ?? DEFAULTS.concurrency,
+      modelConcurrency: run.defaults.modelConcurrency,
       timeoutMs,
       maxSteps,
       signal: run.signal,
       deadline: run.deadline,
+      ...(run.lockstep === true ? { lockstep: true } : {}),
     },
   }
 }

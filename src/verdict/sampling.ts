@@ -3,6 +3,8 @@ import { CausalReplayError, judgeErrorIn } from '../errors.js'
 import { describeReceived } from '../options/received.js'
 import type { Execution } from '../rollout/options.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
+import { OrderedRollouts } from '../rollout/ordered-rollouts.js'
+import { isPromiseLike } from '../rollout/promise-like.js'
 import { runPlannedBatch, type PlannedBatch } from '../rollout/run-rollouts.js'
 import { checkPredicateResult } from '../trajectory/predicate-result.js'
 import type { Predicate } from '../trajectory/queries.js'
@@ -26,10 +28,16 @@ export interface RolloutTally {
   /** Scores the next rollout, in index order. */
   add(trajectory: Trajectory): Promise<void>
   /**
-   * Optional: starts scoring a batch's rollouts at once, before {@link add} takes them in index
+   * Optional: starts scoring finished rollouts as they finish, before {@link add} takes them in index
    * order, so an async predicate (a judge's model call) runs as concurrently as the rollouts did.
    */
   prefetch?(trajectories: readonly Trajectory[]): void
+  /**
+   * True once a prefetched score was asynchronous (a judge's model call): prefetches past the
+   * deciding rollout are then paid for, so the sampling loop finishes the reading batch whole to
+   * make their count a function of the seed.
+   */
+  readonly prefetchPays?: boolean
 }
 
 /** A tally's account of error outcomes, which every gate keeps alike. */
@@ -57,8 +65,8 @@ export function countErrorOutcome(tally: ErrorOutcomes, trajectory: Trajectory, 
  * first errored trajectories are kept, so a long gate does not hold every run in memory.
  *
  * Gates feed it one rollout at a time in index order and ask their stopping rule after each, so
- * a verdict depends on the seed alone, never on `concurrency`: rollouts a batch ran past the
- * deciding one are not scored (with concurrency c, at most c − 1 of them).
+ * a verdict depends on the seed alone, never on `concurrency`: rollouts the pool ran past the
+ * deciding one are not scored.
  */
 export class OutcomeTally implements RolloutTally {
   /** Rollouts started and finished (completed or errored), in all. */
@@ -77,6 +85,9 @@ export class OutcomeTally implements RolloutTally {
   bad = 0
   /** Each scored rollout's outcome in index order: `1` the predicate held, `0` not, `-` an error. */
   readonly outcomes: Array<'1' | '0' | '-'> = []
+
+  /** True once a prefetched predicate answered with a promise (see {@link RolloutTally.prefetchPays}). */
+  prefetchPays = false
 
   // Predicate results started by `prefetch`, taken by `add` in index order.
   private readonly started = new Map<Trajectory, Promise<unknown>>()
@@ -131,14 +142,18 @@ export class OutcomeTally implements RolloutTally {
   }
 
   /**
-   * Starts the predicate on every completed rollout of a batch. Results do not depend on it: a
+   * Starts the predicate on completed rollouts as they finish. Results do not depend on it: a
    * judge's answer is a function of its run's stream, so only the wall time changes (and, as for
-   * rollouts, up to c − 1 judge calls past the deciding rollout are paid for).
+   * rollouts, judge calls on rollouts past the deciding one are paid for).
    */
   prefetch(trajectories: readonly Trajectory[]): void {
     for (const trajectory of trajectories) {
       if (trajectory.error !== undefined || this.started.has(trajectory)) continue
-      const result = Promise.resolve().then(() => this.predicate(trajectory))
+      const result = Promise.resolve().then(() => {
+        const value = this.predicate(trajectory)
+        if (isPromiseLike(value)) this.prefetchPays = true
+        return value
+      })
       // A result never taken (the gate stopped first) must not surface as an unhandled rejection.
       result.catch(() => {})
       this.started.set(trajectory, result)
@@ -200,7 +215,7 @@ export type SamplingEnd =
   | 'stopped' // the gate's stopping rule answered
   | 'error' // an error outcome, and errors are not allowed
   | 'budget' // the budget ran out
-  | 'deadline' // the test's timeout was near, so no further batch started
+  | 'deadline' // the test's timeout was near, so no further rollout started
 
 /** How the sampling loop's end reads in the verdict of a gate that samples until its test answers. */
 export const SEQUENTIAL_STOPS: Readonly<Record<SamplingEnd, SequentialStop>> = {
@@ -214,19 +229,22 @@ export const SEQUENTIAL_STOPS: Readonly<Record<SamplingEnd, SequentialStop>> = {
 /** What {@link sampleInOrder} did. */
 export interface Sampling {
   end: SamplingEnd
-  /** Rollouts that ran, scored or not: a batch runs `concurrency` at once, so up to c − 1 past the deciding one. */
+  /**
+   * Rollouts that ran, scored or not: the pool runs ahead of the one being scored, so some ran
+   * past the deciding one (those in flight then were cancelled, and counted as aborted).
+   */
   rolloutsRun: number
   /**
-   * The rollout timeout of the first batch the test's deadline shortened (the time left in the
-   * test then), or null when every batch got the full `timeoutMs`.
+   * The rollout timeout of the first rollout (by index) the test's deadline shortened (the time
+   * left in the test when it started), or null when every rollout got the full `timeoutMs`.
    */
   cappedTimeoutMs: number | null
 }
 
 /**
- * The rollout timeout a batch starting now gets: `timeoutMs`, or less when the test's deadline is
- * nearer, so that a hanging rollout becomes a `timeout` error before the test itself times out.
- * Null when the deadline has passed (no batch may start).
+ * The rollout timeout a rollout starting now gets: `timeoutMs`, or less when the test's deadline
+ * is nearer, so that a hanging rollout becomes a `timeout` error before the test itself times out.
+ * Null when the deadline has passed (no rollout may start).
  */
 export function rolloutTimeout(execution: Execution, now: number = Date.now()): number | null {
   if (execution.deadline === undefined) return execution.timeoutMs
@@ -236,10 +254,12 @@ export function rolloutTimeout(execution: Execution, now: number = Date.now()): 
 }
 
 /**
- * The sampling loop every gate shares: rollouts `0 … limit − 1` in batches of `concurrency`, fed
- * to `tally` one at a time in index order. After each, an error outcome ends the loop unless
- * errors are allowed, and `shouldStop(trajectory)` (the gate's stopping rule) may end it. Scoring
- * in index order is what makes the verdict independent of `concurrency`.
+ * The sampling loop every gate shares: rollouts `0 … limit − 1` through a work-conserving pool
+ * (`concurrency` in flight, the next started as soon as any slot frees), fed to `tally` one at a
+ * time in index order. After each, an error outcome ends the loop unless errors are allowed, and
+ * `shouldStop(trajectory)` (the gate's stopping rule) may end it; the rollouts still in flight are
+ * then cancelled and counted as aborted. Scoring in index order is what makes the verdict
+ * independent of `concurrency` and of the order rollouts finish in.
  */
 export async function sampleInOrder(
   scenario: Scenario<unknown, unknown>,
@@ -249,29 +269,55 @@ export async function sampleInOrder(
   shouldStop: (trajectory: Trajectory) => boolean,
 ): Promise<Sampling> {
   const { execution } = options
-  let started = 0
+  const stream = new OrderedRollouts({
+    scenario,
+    plan: SAMPLE_EVERYTHING,
+    seed: options.seed,
+    first: 0,
+    limit,
+    execution,
+    timeoutNow: () => rolloutTimeout(execution),
+    onFinished: tally.prefetch === undefined ? undefined : (trajectory) => tally.prefetch?.([trajectory]),
+    keepReadingBatch: () => tally.prefetchPays === true,
+    lockstep: execution.lockstep,
+  })
   let cappedTimeoutMs: number | null = null
-  const ended = (end: SamplingEnd): Sampling => ({ end, rolloutsRun: started, cappedTimeoutMs })
-  while (started < limit) {
-    const timeoutMs = rolloutTimeout(execution)
-    if (timeoutMs === null) return ended('deadline')
-    if (timeoutMs < execution.timeoutMs) cappedTimeoutMs ??= timeoutMs
-    const count = Math.min(execution.concurrency, limit - started)
-    const batch = await runBatch(scenario, options, started, count, timeoutMs)
-    started += batch.trajectories.length
-    tally.prefetch?.(batch.trajectories)
-    for (const trajectory of batch.trajectories) {
-      if (timeoutMs < execution.timeoutMs) nameTimeoutCap(trajectory, execution, timeoutMs)
-      await tally.add(trajectory)
-      // A rollout cut short by the test's deadline, not by the user's own `timeoutMs`, says
-      // nothing against the agent: it is shown as a timeout, but the gate stops undecided there.
-      if (timeoutMs < execution.timeoutMs && trajectory.error?.kind === 'timeout') return ended('deadline')
-      if (tally.errorCount > 0 && !options.allowErrors) return ended('error')
-      if (shouldStop(trajectory)) return ended('stopped')
-    }
-    if (batch.budgetSpent) return ended('budget')
+  let end: SamplingEnd
+  try {
+    end = await scoreInOrder(stream, execution, options.allowErrors, tally, shouldStop, (timeoutMs) => {
+      cappedTimeoutMs ??= timeoutMs
+    })
+  } finally {
+    await stream.close()
   }
-  return ended('exhausted')
+  return { end, rolloutsRun: stream.started, cappedTimeoutMs }
+}
+
+/** Feeds the stream's rollouts to `tally` in index order until one ends the loop; says why it ended. */
+async function scoreInOrder(
+  stream: OrderedRollouts,
+  execution: Execution,
+  allowErrors: boolean,
+  tally: RolloutTally,
+  shouldStop: (trajectory: Trajectory) => boolean,
+  capped: (timeoutMs: number) => void,
+): Promise<SamplingEnd> {
+  for (;;) {
+    const next = await stream.next()
+    if (next.kind === 'end') return next.end
+    const { trajectory, timeoutMs } = next
+    const shortened = timeoutMs < execution.timeoutMs
+    if (shortened) {
+      capped(timeoutMs)
+      nameTimeoutCap(trajectory, execution, timeoutMs)
+    }
+    await tally.add(trajectory)
+    // A rollout cut short by the test's deadline, not by the user's own `timeoutMs`, says
+    // nothing against the agent: it is shown as a timeout, but the gate stops undecided there.
+    if (shortened && trajectory.error?.kind === 'timeout') return 'deadline'
+    if (tally.errorCount > 0 && !allowErrors) return 'error'
+    if (shouldStop(trajectory)) return 'stopped'
+  }
 }
 
 /**

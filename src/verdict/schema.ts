@@ -3,26 +3,17 @@ import { ContextAttributionResultSchema } from '../attribute/context-schema.js'
 import { ContrastiveResultSchema, ReplayHandleSchema, ShapleyResultSchema } from '../attribute/schema.js'
 import { EstimateSchema, IntervalSchema } from '../stats/estimate.js'
 import { RolloutErrorSchema, TrajectorySchema } from '../trajectory/schema.js'
+import { CLAIM_KINDS, CLAIMS, claimKindsOf } from './claim-table.js'
 
 /**
  * What a claim says: about the predicate's rate, `rarely` (at most a bound), `usually` (at least a
  * bound), `never` (in no rollout), `always` (in every rollout), `baseline` (no worse than the stored
  * rate), `noWorseThan` (no worse than a baseline agent's rate by more than a margin); about a
- * scorer's mean, `scoreAtLeast` / `scoreAtMost` (at least / at most a threshold). The matchers
- * `toRarely`, `toUsually`, `toNever`, `toAlways`, `toMatchRateBaseline`, `toBeNoWorseThan`,
- * `toScoreAtLeast` and `toScoreAtMost` make these claims.
+ * scorer's mean, `scoreAtLeast` / `scoreAtMost` (at least / at most a threshold). The kinds of the
+ * claims table (`src/verdict/claim-table.ts`), whose matchers (`toRarely`, …) make these claims.
  */
-export const ClaimKindSchema = z.enum([
-  'rarely',
-  'usually',
-  'never',
-  'always',
-  'baseline',
-  'noWorseThan',
-  'scoreAtLeast',
-  'scoreAtMost',
-])
-export type ClaimKind = z.infer<typeof ClaimKindSchema>
+export const ClaimKindSchema = z.enum(CLAIM_KINDS)
+export type { ClaimKind } from './claim-table.js'
 
 /** A stored rate baseline a run wrote: where, under which key, and whether it was new (`created`) or rewritten (`updated`). */
 export const BaselineWriteSchema = z.object({
@@ -112,6 +103,17 @@ export const ModelCostSchema = z.object({
   unpricedCalls: z.number().int().nonnegative(),
   /** USD the cassette hits would have cost; null when no hit was priced. */
   savedUsd: z.number().nonnegative().nullable(),
+  /**
+   * Rollouts cancelled in flight once the claim had decided, absent when none was: how many, the
+   * model calls they had made (counted in `modelCalls` too), and the live calls cut off mid-call.
+   */
+  aborted: z
+    .object({
+      rollouts: z.number().int().positive(),
+      modelCalls: z.number().int().nonnegative(),
+      cutCalls: z.number().int().nonnegative(),
+    })
+    .optional(),
 })
 export type ModelCost = z.infer<typeof ModelCostSchema>
 
@@ -147,8 +149,8 @@ const verdictFields = {
   /** Rollouts scored, in index order (errors included). */
   rolloutsUsed: z.number().int().nonnegative(),
   /**
-   * Rollouts that ran, scored or not (and were paid for). Rollouts run in batches of `concurrency`
-   * and those past the deciding one are not scored, so that the verdict does not depend on
+   * Rollouts that ran, scored or not (and were paid for). The pool keeps `concurrency` rollouts
+   * in flight, and those past the deciding one are not scored, so that the verdict does not depend on
    * concurrency; this count is the one field that does (it is cost accounting, not a result), and
    * the terminal message leaves it out to stay byte-identical at any concurrency.
    */
@@ -162,8 +164,8 @@ const verdictFields = {
   replay: ReplayHandleSchema.nullable(),
   /**
    * Set when the test's own timeout cut the gate short (rollouts got less than `timeoutMs`, or no
-   * further batch could start): the test's timeout, and the rollout timeout the first shortened
-   * batch got (the time left in the test then; `timeoutMs` when none was shortened). Absent or
+   * further rollout could start): the test's timeout, and the rollout timeout the first shortened
+   * rollout got (the time left in the test then; `timeoutMs` when none was shortened). Absent or
    * null otherwise.
    */
   testTimeout: z
@@ -227,7 +229,7 @@ export type SequentialStop = z.infer<typeof SequentialStopSchema>
  */
 export const SequentialVerdictSchema = z.object({
   gate: z.literal('sequential'),
-  claim: z.enum(['rarely', 'usually']),
+  claim: z.enum(claimKindsOf('sequential')),
   ...verdictFields,
   /** The claim's bound: the rate is at most (`rarely`) or at least (`usually`) this. */
   bound: z.number().gt(0).lt(1),
@@ -254,7 +256,7 @@ export type SequentialVerdict = z.infer<typeof SequentialVerdictSchema>
  */
 export const ZeroToleranceVerdictSchema = z.object({
   gate: z.literal('zero-tolerance'),
-  claim: z.enum(['never', 'always']),
+  claim: z.enum(claimKindsOf('zero-tolerance')),
   ...verdictFields,
   /** The rollouts the claim asked for. */
   rollouts: z.number().int().positive(),
@@ -379,7 +381,7 @@ export type ScoreStanding = z.infer<typeof ScoreStandingSchema>
  */
 export const ScoreVerdictSchema = z.object({
   gate: z.literal('score'),
-  claim: z.enum(['scoreAtLeast', 'scoreAtMost']),
+  claim: z.enum(claimKindsOf('score')),
   ...verdictFields,
   score: ScoreStandingSchema,
   maxRollouts: z.number().int().positive(),
@@ -395,7 +397,7 @@ export type ScoreVerdict = z.infer<typeof ScoreVerdictSchema>
  * where a rate gate shows its rate.
  */
 export const ScoreSummarySchema = z.object({
-  claim: z.enum(['scoreAtLeast', 'scoreAtMost']),
+  claim: z.enum(claimKindsOf('score')),
   threshold: z.number(),
   /** The mean score and its betting confidence sequence; null when no rollout completed. */
   mean: IntervalSchema.nullable(),
@@ -423,21 +425,18 @@ export const VerdictSchema = z.discriminatedUnion('gate', [
 export type Verdict = z.infer<typeof VerdictSchema>
 
 /**
- * Which side of the claim is the good one: the predicate's rate must stay at most (`rarely`,
- * `never`, a baseline where lower is better) or at least (`usually`, `always`, higher is better).
+ * Which side of the claim is the good one: the predicate's rate (or the mean score) must stay at
+ * most (`rarely`, `never`, a baseline where lower is better) or at least (`usually`, `always`,
+ * higher is better). The claim's row says, unless its `better` option does.
  */
 export function claimDirection(verdict: Verdict): 'atMost' | 'atLeast' {
   switch (verdict.gate) {
-    case 'sequential':
-      return verdict.claim === 'rarely' ? 'atMost' : 'atLeast'
-    case 'zero-tolerance':
-      return verdict.claim === 'never' ? 'atMost' : 'atLeast'
     case 'baseline':
       return verdict.baseline.better === 'lower' ? 'atMost' : 'atLeast'
     case 'comparison':
       return verdict.comparison.better === 'lower' ? 'atMost' : 'atLeast'
-    case 'score':
-      return verdict.claim === 'scoreAtMost' ? 'atMost' : 'atLeast'
+    default:
+      return CLAIMS[verdict.claim].direction
   }
 }
 

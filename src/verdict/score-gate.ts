@@ -16,8 +16,8 @@ export interface ScoreSubject extends Omit<GateSubject, 'predicate'> {
 
 /**
  * The gate of `toScoreAtLeast` (`direction: 'atLeast'`) and `toScoreAtMost` (`'atMost'`): the mean
- * score against a threshold, by the betting test of Waudby-Smith & Ramdas (2024). Rollouts run in
- * batches of `concurrency` and are scored in rollout-index order; after every completed rollout
+ * score against a threshold, by the betting test of Waudby-Smith & Ramdas (2024). Rollouts run
+ * `concurrency` at a time and are scored in rollout-index order; after every completed rollout
  * (once `minRollouts` have run) the test is asked whether the mean is above or below the
  * threshold, and sampling stops at its first answer: each wrong decision has probability ≤ α = 1 −
  * confidence however early it stops. Past `maxRollouts` (or the budget, or the test's deadline)
@@ -31,7 +31,7 @@ export interface ScoreSubject extends Omit<GateSubject, 'predicate'> {
 export async function runScoreGate(
   scenario: Scenario<unknown, unknown>,
   subject: ScoreSubject,
-  options: ResolvedScoreGate,
+  options: ResolvedScoreGate<ScoreVerdict['claim']>,
 ): Promise<GateRun<ScoreVerdict>> {
   const { direction, threshold, range } = options
   const tally = new ScoreTally(subject.scorer, subject.label, range, direction, threshold)
@@ -62,7 +62,7 @@ export async function runScoreGate(
       : fromUnit(runningConfidenceSequence(tally.values, bound, alpha, firstLook ?? tally.n), range)
   const verdict: ScoreVerdict = {
     gate: 'score',
-    claim: direction === 'atLeast' ? 'scoreAtLeast' : 'scoreAtMost',
+    claim: options.claim,
     kind,
     ...tallyFields(subject, options, tally, sampling),
     observed: clopperPearson(tally.good, tally.n, options.confidence),

@@ -29,7 +29,7 @@ import {
 
 /**
  * The sequential gate of `toRarely` (`direction: 'atMost'`) and `toUsually` (`'atLeast'`). Rollouts
- * run in batches of `concurrency`; after every rollout (once `minRollouts` have run) the
+ * run `concurrency` at a time and are scored in index order; after every rollout (once `minRollouts` have run) the
  * anytime-valid sequential rate test (log-odds mixture e-process, α = 1 − confidence per side) is
  * asked whether the rate is below or above the bound, and sampling stops at its first answer —
  * optional stopping keeps each error rate at α. Past `maxRollouts` (or when the budget runs out,
@@ -41,7 +41,7 @@ import {
 export async function runSequentialGate(
   scenario: Scenario<unknown, unknown>,
   subject: GateSubject,
-  options: ResolvedSequentialGate,
+  options: ResolvedSequentialGate<SequentialVerdict['claim']>,
 ): Promise<GateRun<SequentialVerdict>> {
   const predicateIsBad = options.direction === 'atMost'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
@@ -81,7 +81,7 @@ export async function runSequentialGate(
   const passK = passKReport(observed, predicateIsBad, options.passK)
   const verdict: SequentialVerdict = {
     gate: 'sequential',
-    claim: options.direction === 'atMost' ? 'rarely' : 'usually',
+    claim: options.claim,
     kind,
     ...tallyFields(subject, options, tally, sampling),
     // The rate's interval is the anytime-valid confidence sequence the test decides with (each end
@@ -121,7 +121,7 @@ export async function runSequentialGate(
  */
 function correctedGateRun(
   subject: GateSubject,
-  options: ResolvedSequentialGate,
+  options: ResolvedSequentialGate<SequentialVerdict['claim']>,
   tally: OutcomeTally,
   sampling: Sampling,
   correction: JudgeCorrectionPlan,
@@ -139,7 +139,7 @@ function correctedGateRun(
     kind === 'inconclusive' ? correctedRolloutsToDecide(tally.successes, tally.n, correction) : null
   const verdict: SequentialVerdict = {
     gate: 'sequential',
-    claim: options.direction === 'atMost' ? 'rarely' : 'usually',
+    claim: options.claim,
     kind,
     ...tallyFields(subject, options, tally, sampling),
     observed: corrected,

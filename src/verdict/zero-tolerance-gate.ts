@@ -10,15 +10,15 @@ import type { ZeroToleranceVerdict } from './schema.js'
 
 /**
  * The gate of `toNever` (`direction: 'atMost'`: the predicate must hold in no rollout) and
- * `toAlways` (`'atLeast'`: in every rollout). It runs `rollouts` rollouts in batches of
- * `concurrency` and stops at the first occurrence (by rollout index), which fails it. A pass reports
+ * `toAlways` (`'atLeast'`: in every rollout). It runs `rollouts` rollouts, `concurrency` at
+ * a time, and stops at the first occurrence (by rollout index), which fails it. A pass reports
  * what zero occurrences in N prove: the exact one-sided Clopper–Pearson bound 1 − α^(1/N) on the
  * rate (≈ 3/N, the rule of three: 3.0% at N = 100, 95%).
  */
 export async function runZeroToleranceGate(
   scenario: Scenario<unknown, unknown>,
   subject: GateSubject,
-  options: ResolvedZeroTolerance,
+  options: ResolvedZeroTolerance<ZeroToleranceVerdict['claim']>,
 ): Promise<GateRun<ZeroToleranceVerdict>> {
   refuseJudgeCorrection(
     subject.predicate,
@@ -43,7 +43,7 @@ export async function runZeroToleranceGate(
   const passK = passKReport(observed, options.direction === 'atMost', options.passK)
   const verdict: ZeroToleranceVerdict = {
     gate: 'zero-tolerance',
-    claim: options.direction === 'atMost' ? 'never' : 'always',
+    claim: options.claim,
     kind,
     ...tallyFields(subject, options, tally, sampling),
     observed,

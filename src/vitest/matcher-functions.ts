@@ -3,7 +3,8 @@
 // called. Every test file of a project runs the setup file, most of them without a rate assertion,
 // so registering the matchers costs little more than the claims table.
 import type { Matcher, MatcherState } from 'vitest'
-import { CLAIMS, type MatcherName } from '../check/claims.js'
+import type { MatcherName } from '../check/claims.js'
+import { CLAIMS } from '../verdict/claim-table.js'
 import { captureCallSite, pointAtCallSite } from '../options/call-site.js'
 
 /**

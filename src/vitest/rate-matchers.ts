@@ -1,10 +1,10 @@
 // The types of the rate matchers on Vitest's `expect(...)`. A type-only module, so that the root
 // (which runs without Vitest), the plugin and the setup file can all bring the augmentation below
 // into a program without loading anything of Vitest at run time.
-import type { CLAIMS, ClaimArguments, ClaimOptionTypes, PredicateFor, ScorerFor } from '../check/claims.js'
+import type { PredicateFor, ScorerFor } from '../check/claims.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { TrajectoryScorer } from '../trajectory/score-result.js'
-import type { ClaimKind } from '../verdict/schema.js'
+import type { CLAIMS, ClaimArguments, ClaimKind, ClaimOptionTypes } from '../verdict/claim-table.js'
 
 /**
  * The rate matchers on `expect(received)`, added to Vitest's `Matchers` by this package (importing

@@ -1,4 +1,5 @@
-import { CLAIM_OF_MATCHER, CLAIMS, type MatcherName } from '../check/claims.js'
+import { CLAIM_OF_MATCHER, type MatcherName } from '../check/claims.js'
+import { CLAIMS } from '../verdict/claim-table.js'
 import { CausalReplayError } from '../errors.js'
 
 /** Throws the error of `.not.<matcher>`: it names the matcher to use instead (`insteadOfNot`). */

@@ -5,10 +5,8 @@ import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import {
   CLAIM_OF_MATCHER,
-  CLAIMS,
+  claimFromArguments,
   claimOf,
-  noWorseThanClaim,
-  scoreClaimOf,
   type Claim,
   type MatcherName,
 } from '../check/claims.js'
@@ -25,6 +23,7 @@ import { scoreSummary, type ScoreSummary } from '../verdict/schema.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import type { Deadline } from '../rollout/options.js'
 import { BaselineOptionsSchema, type BaselineOptions } from '../verdict/options.js'
+import { ARGUMENT_COUNT, CLAIMS } from '../verdict/claim-table.js'
 import { attemptOf, nextAssertion } from './assertion-number.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import { parentGoneSignal } from './parent-process.js'
@@ -62,19 +61,16 @@ export async function runMatcher(
   const index = nextAssertion(task, test.name, 'all')
   const attempts = testAttempts(task)
   const kind = CLAIM_OF_MATCHER[matcher]
-  const [first, second] = args
+  const row = CLAIMS[kind]
+  const count = ARGUMENT_COUNT[row.takes]
   // Options that are not an object are reported by the claim's schema, as `options`.
-  const options = (CLAIMS[kind].takes === 'predicate' ? second : args[2]) ?? {}
+  const options = args[count] ?? {}
   // The confidence is split over a retried test's attempts.
   const split = splitConfidence(options as object, settings.confidence ?? DEFAULTS.confidence, attempts)
   const claim =
-    kind === 'noWorseThan'
-      ? noWorseThanClaim(first, second, split.options, matcher)
-      : kind === 'scoreAtLeast' || kind === 'scoreAtMost'
-        ? scoreClaimOf(kind, first, second, split.options, matcher)
-        : kind === 'baseline'
-          ? baselineClaim(first, split.options, state, test, task)
-          : claimOf(kind, first, split.options, matcher)
+    row.gate === 'baseline'
+      ? baselineClaim(args[0], split.options, state, test, task)
+      : claimFromArguments(kind, args.slice(0, count), split.options, matcher)
   // The test file's cassette: model calls an earlier run made are replayed instead of made again.
   const cassette = await testFileCassette(test.path, settings.cache, updateState(state), settings.cacheRedact)
 
@@ -352,7 +348,7 @@ async function annotate(task: CurrentTest, entry: CausalReplayMetaEntry, file: s
  * shorter marker, then none.
  */
 function scoreNumbers(score: ScoreSummary): string[] {
-  const side = `claim ${score.claim === 'scoreAtLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
+  const side = `claim ${CLAIMS[score.claim].direction === 'atLeast' ? '≥' : '≤'} ${scoreNumber(score.threshold)}`
   const mean = score.mean
   if (mean === null) return [`: ${NO_ROLLOUT_COMPLETED}, ${side}`]
   return [` ${SEQUENTIAL_POINT}`, ' at the stop', ''].map(

@@ -11,6 +11,7 @@ import {
   matchesBaseline,
   never,
   rarely,
+  sometimes,
   usually,
 } from '../../../src/index.js'
 import { ArtifactSchema } from '../../../src/entries/schemas.js'
@@ -50,7 +51,35 @@ describe('check', () => {
     expect(one.passed).toBe(true)
     expect(one.attribution).toBeNull()
     expect(eight.message).toBe(one.message)
-    expect({ ...eight.verdict, rolloutsRun: 0 }).toEqual({ ...one.verdict, rolloutsRun: 0 })
+    // Cost accounting (the rollouts run past the deciding one, and what they cost) depends on
+    // concurrency and timing; the verdict does not.
+    expect({ ...eight.verdict, rolloutsRun: 0, cost: undefined }).toEqual({
+      ...one.verdict,
+      rolloutsRun: 0,
+      cost: undefined,
+    })
+  })
+
+  it('decides sometimes(pred, { atLeast }) on the sequential gate, and records and words it as "sometimes"', async () => {
+    // The careful ticket escalates in most rollouts: at least 30% passes, at least 99.9% fails.
+    const escalated = calledTool('escalate')
+    const passing = await check(
+      supportAgent.on(carefulTicket),
+      sometimes(escalated, { atLeast: 0.3, seed: 4, attribute: false }),
+    )
+    expect(passing.verdict).toMatchObject({ gate: 'sequential', claim: 'sometimes', bound: 0.3 })
+    expect(passing.passed).toBe(true)
+    expect(passing.message.split('\n')[0]).toBe(
+      'expected support to sometimes call escalate: ≥ 30% at 95% confidence',
+    )
+    const failing = await check(
+      supportAgent.on(injectedTicket),
+      sometimes((t) => !refunded(t), { atLeast: 0.999, seed: 4, attribute: false, maxRollouts: 40 }),
+    )
+    expect(failing.verdict.claim).toBe('sometimes')
+    expect(failing.passed).toBe(false)
+    expect(() => sometimes(escalated, {} as { atLeast: number })).toThrow(InvalidOptionError)
+    expect(() => sometimes(escalated, {} as { atLeast: number })).toThrow(/atLeast/)
   })
 
   it('checks one claim twice, in turn and at once, each check with its own budget from the claim limits', async () => {
@@ -222,7 +251,7 @@ describe('check', () => {
       /^check: `claim` must be a claim: rarely\(pred\), usually\(pred\), never\(pred\), always\(pred\), matchesBaseline\(pred, \{ file, name \}\), noWorseThan\(baseline, pred\), scoresAtLeast\(scorer, threshold\) or scoresAtMost\(scorer, threshold\), got a function/,
     )
     await expect(check(supportAgent, rarely(refunded), { reportdir: 'x' } as never)).rejects.toThrow(
-      'check: unknown option `reportdir`. It accepts: name, file, reportDir, signal, rateLimit, cache.',
+      'check: unknown option `reportdir`. It accepts: name, file, reportDir, signal, rateLimit, modelConcurrency, cache.',
     )
     await expect(check(supportAgent, rarely(refunded), { name: '' })).rejects.toThrow(
       'check: `name` must be a non-empty string, got a string "".',

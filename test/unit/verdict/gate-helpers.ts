@@ -62,11 +62,12 @@ export function common(overrides: GateOverrides<ResolvedCommon> = {}): ResolvedC
 
 /** A resolved "at most 5%" sequential gate over {@link common} options. */
 export function sequentialGate(
-  overrides: GateOverrides<ResolvedSequentialGate> = {},
-): ResolvedSequentialGate {
+  overrides: GateOverrides<ResolvedSequentialGate<'rarely' | 'usually'>> = {},
+): ResolvedSequentialGate<'rarely' | 'usually'> {
   return withOverrides(
     {
       ...common(),
+      claim: 'rarely',
       direction: 'atMost',
       bound: 0.05,
       maxRollouts: 400,
@@ -79,9 +80,9 @@ export function sequentialGate(
 
 /** A resolved "never in 100" zero-tolerance gate over {@link common} options. */
 export function zeroToleranceGate(
-  overrides: GateOverrides<ResolvedZeroTolerance> = {},
-): ResolvedZeroTolerance {
-  return withOverrides({ ...common(), direction: 'atMost', rollouts: 100 }, overrides)
+  overrides: GateOverrides<ResolvedZeroTolerance<'never' | 'always'>> = {},
+): ResolvedZeroTolerance<'never' | 'always'> {
+  return withOverrides({ ...common(), claim: 'never', direction: 'atMost', rollouts: 100 }, overrides)
 }
 
 /** A resolved baseline gate (100 rollouts, no tolerance, lower is better) over {@link common} options. */

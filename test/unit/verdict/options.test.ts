@@ -10,6 +10,7 @@ import {
   parseZeroTolerance,
   type MatcherDefaults,
 } from '../../../src/verdict/options.js'
+import { claimRow } from '../../../src/verdict/claim-table.js'
 
 // A claim's options parsed, then resolved for a run with `defaults` under `seed`.
 const resolveSequentialGate = (
@@ -18,16 +19,17 @@ const resolveSequentialGate = (
   options: unknown,
   defaults: MatcherDefaults,
   seed: number,
-) => parseSequentialGate(claim, caller, options).forRun({ defaults }, seed)
+) => parseSequentialGate(claimRow(claim), caller, options).forRun({ defaults }, seed)
 const resolveZeroTolerance = (claim: 'never' | 'always', caller: string, options: unknown) =>
-  parseZeroTolerance(claim, caller, options).forRun({ defaults: {} }, 1)
+  parseZeroTolerance(claimRow(claim), caller, options).forRun({ defaults: {} }, 1)
 const resolveScoreGate = (claim: 'scoreAtLeast', caller: string, threshold: unknown, options: unknown) =>
-  parseScoreGate(claim, caller, threshold, options).forRun({ defaults: {} }, 1)
+  parseScoreGate(claimRow(claim), caller, threshold, options).forRun({ defaults: {} }, 1)
 
 describe('resolveSequentialGate', () => {
   it('fills every default; the run defaults (the plugin) sit between the call and the built-ins', () => {
     const resolved = resolveSequentialGate('rarely', 'toRarely', {}, {}, 11)
     expect(resolved).toEqual({
+      claim: 'rarely',
       direction: 'atMost',
       bound: 0.05,
       confidence: 0.95,
@@ -88,7 +90,7 @@ describe('resolveSequentialGate', () => {
   })
 
   it('makes a fresh budget from limits for each run, so two checks of one parsed claim share no spending', () => {
-    const parsed = parseSequentialGate('rarely', 'rarely', { budget: { maxRollouts: 3 } })
+    const parsed = parseSequentialGate(claimRow('rarely'), 'rarely', { budget: { maxRollouts: 3 } })
     const first = parsed.forRun({ defaults: {} }, 1).execution.budget
     expect(accountOf(first).tryChargeRollouts(3)).toBe(true)
     const second = parsed.forRun({ defaults: {} }, 1).execution.budget

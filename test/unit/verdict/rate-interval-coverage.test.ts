@@ -27,7 +27,7 @@ interface Stop {
 }
 
 /** Where a gate with these stopping regions stops on a coin of rate `truth`, exactly. */
-function sequentialStops(truth: number, options: ResolvedSequentialGate): Stop[] {
+function sequentialStops(truth: number, options: ResolvedSequentialGate<'rarely' | 'usually'>): Stop[] {
   const { belowAtMost, aboveAtLeast } = sequentialBoundaries(
     options.bound,
     1 - options.confidence,
@@ -102,13 +102,17 @@ describe("a sequential gate's printed rate interval", () => {
   const cases: ReadonlyArray<{
     name: string
     truth: number
-    overrides: GateOverrides<ResolvedSequentialGate>
+    overrides: GateOverrides<ResolvedSequentialGate<'rarely' | 'usually'>>
   }> = [
     { name: '"≤ 5%", true 10% (stops early to fail)', truth: 0.1, overrides: {} },
     { name: '"≤ 5%", true 20%', truth: 0.2, overrides: {} },
     { name: '"≤ 5%", true 1% (stops to pass)', truth: 0.01, overrides: {} },
     { name: '"≤ 1%", true 0.5% (skewed, small)', truth: 0.005, overrides: { bound: 0.01 } },
-    { name: '"≥ 90%", true 97% (toUsually)', truth: 0.97, overrides: { direction: 'atLeast', bound: 0.9 } },
+    {
+      name: '"≥ 90%", true 97% (toUsually)',
+      truth: 0.97,
+      overrides: { claim: 'usually', direction: 'atLeast', bound: 0.9 },
+    },
   ]
 
   it.each(cases)('covers at its stated level after early stops, exactly: $name', ({ truth, overrides }) => {

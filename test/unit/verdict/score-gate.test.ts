@@ -25,10 +25,13 @@ function subject(scorer: ScoreSubject['scorer'] = output): ScoreSubject {
   return { agent: 'scored', scorer, label: 'helpfulness', seedSource: 'option' }
 }
 
-function scoreGate(overrides: GateOverrides<ResolvedScoreGate> = {}): ResolvedScoreGate {
+function scoreGate(
+  overrides: GateOverrides<ResolvedScoreGate<'scoreAtLeast' | 'scoreAtMost'>> = {},
+): ResolvedScoreGate<'scoreAtLeast' | 'scoreAtMost'> {
   return withOverrides(
     {
       ...common(),
+      claim: 'scoreAtLeast',
       direction: 'atLeast',
       threshold: 0.8,
       range: [0, 1],
@@ -136,7 +139,7 @@ describe('runScoreGate', () => {
         scores.push(output(trajectory))
         return output(trajectory)
       }),
-      scoreGate({ direction: 'atMost', threshold: 0.5 }),
+      scoreGate({ claim: 'scoreAtMost', direction: 'atMost', threshold: 0.5 }),
     )
     expect(verdict).toMatchObject({ claim: 'scoreAtMost', kind: 'fail' })
     expect(verdict.score.mean!.low).toBeGreaterThan(0.5)
@@ -215,7 +218,7 @@ describe('runScoreGate', () => {
 const BOUNDARY_MODELS: ReadonlyArray<{
   name: string
   draw: (rng: () => number) => number
-  gate: GateOverrides<ResolvedScoreGate>
+  gate: GateOverrides<ResolvedScoreGate<'scoreAtLeast' | 'scoreAtMost'>>
 }> = [
   { name: 'left-skewed 1 − U^6, toScoreAtLeast 6/7', draw: leftSkewed, gate: { threshold: 6 / 7 } },
   {
@@ -224,7 +227,7 @@ const BOUNDARY_MODELS: ReadonlyArray<{
       const u = rng()
       return u < 0.1 ? 1 : u < 0.3 ? 3 : 5
     },
-    gate: { direction: 'atMost', threshold: 4.2, range: [1, 5] },
+    gate: { claim: 'scoreAtMost', direction: 'atMost', threshold: 4.2, range: [1, 5] },
   },
 ]
 

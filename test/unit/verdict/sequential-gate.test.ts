@@ -8,7 +8,7 @@ import { VerdictSchema } from '../../../src/verdict/schema.js'
 import { runSequentialGate } from '../../../src/verdict/sequential-gate.js'
 import { coinAgent, sequentialGate, subject, type GateOverrides, type returnedBad } from './gate-helpers.js'
 
-const rarely = (p: number, overrides: GateOverrides<ResolvedSequentialGate> = {}) =>
+const rarely = (p: number, overrides: GateOverrides<ResolvedSequentialGate<'rarely' | 'usually'>> = {}) =>
   runSequentialGate(coinAgent(p).on({ p }), subject(), sequentialGate(overrides))
 
 describe('runSequentialGate', () => {
@@ -71,7 +71,7 @@ describe('runSequentialGate', () => {
     const run = await runSequentialGate(
       coinAgent(0.3).on({ p: 0.3 }),
       subject(good),
-      sequentialGate({ direction: 'atLeast', bound: 0.95 }),
+      sequentialGate({ claim: 'usually', direction: 'atLeast', bound: 0.95 }),
     )
     expect(run.verdict.kind).toBe('fail')
     expect(run.verdict).toMatchObject({ claim: 'usually', bound: 0.95 })

@@ -29,7 +29,11 @@ describe('runZeroToleranceGate', () => {
     expect(first!.failing!.output).toBe('bad')
     expect(first!.verdict.rolloutsUsed).toBe(first!.failing!.rollout + 1)
     expect(first!.verdict.replay).toEqual({ seed: 7, rollout: first!.failing!.rollout })
-    expect(second!.verdict).toEqual(first!.verdict)
+    // `rolloutsRun` is cost accounting: the pool runs ahead of the rollout being scored, further
+    // at a higher concurrency. Everything else is the same.
+    expect(first!.verdict.rolloutsRun).toBe(first!.verdict.rolloutsUsed)
+    expect(second!.verdict.rolloutsRun).toBeGreaterThanOrEqual(second!.verdict.rolloutsUsed)
+    expect({ ...second!.verdict, rolloutsRun: 0 }).toEqual({ ...first!.verdict, rolloutsRun: 0 })
   })
 
   it('toAlways: symmetric; a pass bounds the rate from below by 0.05^(1/N)', async () => {
@@ -37,7 +41,7 @@ describe('runZeroToleranceGate', () => {
     const pass = await runZeroToleranceGate(
       coinAgent(0).on({ p: 0 }),
       subject(good),
-      zeroToleranceGate({ direction: 'atLeast', rollouts: 60 }),
+      zeroToleranceGate({ claim: 'always', direction: 'atLeast', rollouts: 60 }),
     )
     expect(pass.verdict.kind).toBe('pass')
     expect(pass.verdict.claim).toBe('always')
@@ -47,7 +51,7 @@ describe('runZeroToleranceGate', () => {
     const fail = await runZeroToleranceGate(
       coinAgent(0.2).on({ p: 0.2 }),
       subject(good),
-      zeroToleranceGate({ direction: 'atLeast', rollouts: 60 }),
+      zeroToleranceGate({ claim: 'always', direction: 'atLeast', rollouts: 60 }),
     )
     expect(fail.verdict.kind).toBe('fail')
     expect(fail.failing!.output).toBe('bad')
