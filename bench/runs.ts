@@ -77,6 +77,13 @@ export const DOCUMENTED_RUNS: readonly DocumentedRun[] = [
     markdown: true,
   },
   {
+    name: 'datasets',
+    file: 'datasets.ts',
+    check: 'digest',
+    measures:
+      'the dataset gate over 500 cases: runs to a decision and error rates, against the one-coin gate and running every case once',
+  },
+  {
     name: 'judge-correction',
     file: 'judge-correction.ts',
     check: 'digest',

@@ -248,7 +248,7 @@ describe('check', () => {
     )
     await expect(check({} as never, rarely(refunded))).rejects.toThrow(InvalidOptionError)
     await expect(check(supportAgent, refunded as never)).rejects.toThrow(
-      /^check: `claim` must be a claim: rarely\(pred\), usually\(pred\), never\(pred\), always\(pred\), matchesBaseline\(pred, \{ file, name \}\), noWorseThan\(baseline, pred\), scoresAtLeast\(scorer, threshold\) or scoresAtMost\(scorer, threshold\), got a function/,
+      /^check: `claim` must be a claim: rarely\(pred\), usually\(pred\), never\(pred\), always\(pred\), matchesBaseline\(pred, \{ file, name \}\), noWorseThan\(baseline, pred\), scoresAtLeast\(scorer, threshold\), scoresAtMost\(scorer, threshold\) or sometimes\(pred, \{ atLeast \}\), got a function/,
     )
     await expect(check(supportAgent, rarely(refunded), { reportdir: 'x' } as never)).rejects.toThrow(
       'check: unknown option `reportdir`. It accepts: name, file, reportDir, signal, rateLimit, modelConcurrency, cache.',
