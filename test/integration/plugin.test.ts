@@ -21,7 +21,7 @@ describe('causalReplay()', () => {
     [{ reporter: null }, 'causalReplay: `reporter` must be true or false, got null.'],
     [
       { maxRolouts: 200 },
-      'causalReplay: unknown option `maxRolouts`. It accepts: confidence, maxRollouts, concurrency, reportDir, reporter, cache, cacheRedact, rateLimit.',
+      'causalReplay: unknown option `maxRolouts`. It accepts: confidence, maxRollouts, concurrency, modelConcurrency, reportDir, reporter, cache, cacheRedact, rateLimit.',
     ],
   ])('rejects %j naming the option', (options, message) => {
     expect(() => causalReplay(options as never)).toThrow(message)
