@@ -1,27 +1,35 @@
 import { resolve } from 'node:path'
+import { z } from 'zod'
 import type { StepOptions } from '../agent/types.js'
 import { displayPath } from '../files/display-path.js'
 import type { Json, JsonObject } from '../json.js'
 import { isCi, type Environment } from '../options/environment.js'
+import { oneOf } from '../options/fields.js'
+import type { StrictOptions } from '../options/parse-options.js'
 import { readCassetteFile, saveCassetteFile } from './cassette-file.js'
 import { stepKey, toolKey, type StepCallKey, type ToolCallKey } from './key.js'
 import { CassetteMissError } from './miss-error.js'
-import { resolveCassetteMode, type CassetteMode, type CassetteWrite } from './mode.js'
+import {
+  CassetteModeField,
+  CassetteRedactField,
+  resolveCassetteMode,
+  type CassetteMode,
+  type CassetteWrite,
+} from './mode.js'
 import { describeRequestDiff, requestDistance } from './request-diff.js'
 import { redactorOf, type CassetteRedact, type CassettePart, type CassetteRedactor } from './redact.js'
 import { redactEntry, type EntryRebuild } from './redact-entry.js'
 import type { CassetteEntry, StepEntry, ToolEntry } from './schema.js'
 import { shortJson, stepSummary } from './summary.js'
 
-/** Options of {@link openCassette}. */
-export interface OpenCassetteOptions {
+const openCassetteOptionsFields = {
   /** Default `'auto'`; `CAUSAL_REPLAY_CACHE`, when set, wins. See {@link CassetteMode}. */
-  mode?: CassetteMode
+  mode: CassetteModeField.optional(),
   /**
    * Default `'merge'` (`'none'` when `CI` is set). What {@link Cassette.save} writes: `merge` adds
    * this run's entries, `prune` also drops entries this run did not use, `none` writes nothing.
    */
-  write?: CassetteWrite
+  write: oneOf(['merge', 'none', 'prune'] as const satisfies readonly CassetteWrite[]).optional(),
   /**
    * Default: none. What to keep out of the file: object keys whose values are stored as
    * `"[redacted]"` wherever they occur in a request, a response or a tool value (case-insensitive,
@@ -31,8 +39,13 @@ export interface OpenCassetteOptions {
    * next run, and that run reads the redacted response. The reports of a check that uses the
    * cassette are redacted the same way.
    */
-  redact?: CassetteRedact
+  redact: CassetteRedactField.optional(),
 }
+/** The options of {@link openCassette}. */
+export const OpenCassetteOptionsSchema: StrictOptions<typeof openCassetteOptionsFields> =
+  z.strictObject(openCassetteOptionsFields)
+/** Options of {@link openCassette}. */
+export type OpenCassetteOptions = z.input<typeof OpenCassetteOptionsSchema>
 
 /** What a cassette did in this process, for messages and the bench. */
 export interface CassetteCounts {
@@ -328,7 +341,7 @@ export class Cassette {
 export async function openCassetteIn(
   env: Environment,
   file: string,
-  options: OpenCassetteOptions = {},
+  options: z.output<typeof OpenCassetteOptionsSchema> = {},
 ): Promise<Cassette | null> {
   const mode = resolveCassetteMode(options.mode, 'auto', 'openCassette', env)
   if (mode === 'off') return null

@@ -71,7 +71,7 @@ export const CassetteRedactKeysField = expecting(
 
 /** `redact` of `check`'s `cache` option: keys, or a function `(value, part) => value`. */
 export const CassetteRedactField = z.union([
-  CassetteRedactKeysField,
+  CassetteRedactKeysField.readonly(),
   functionField<CassetteRedactor>('a function (value, part) => value, or an array of key names'),
 ])
 

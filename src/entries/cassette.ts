@@ -1,7 +1,13 @@
 // `vitest-causal-replay/cassette`: the store of model calls that lets an unchanged agent re-verify
 // with no calls. The matchers and `check({ cache })` open one for you; this is for your own runs.
 import { resolve } from 'node:path'
-import { openCassetteIn, type Cassette, type OpenCassetteOptions } from '../cassette/cassette.js'
+import {
+  openCassetteIn,
+  OpenCassetteOptionsSchema,
+  type Cassette,
+  type OpenCassetteOptions,
+} from '../cassette/cassette.js'
+import { parseOptions } from '../options/parse-options.js'
 
 export { withCassette } from '../cassette/attach.js'
 export { Cassette, type CassetteCounts, type OpenCassetteOptions } from '../cassette/cassette.js'
@@ -27,11 +33,15 @@ export type * as core from '../index.js'
 // cassette module.
 /**
  * Opens the cassette at `file` (a missing file is an empty cassette; a bad one throws an
- * `InvalidFileError` naming the field). Null when the mode, after `CAUSAL_REPLAY_CACHE`, is `off`.
+ * `InvalidFileError` naming the field; a bad option, an `InvalidOptionError` naming it). Null when the mode, after `CAUSAL_REPLAY_CACHE`, is `off`.
  */
 export async function openCassette(
   file: string,
   options: OpenCassetteOptions = {},
 ): Promise<Cassette | null> {
-  return openCassetteIn(process.env, resolve(file), options)
+  return openCassetteIn(
+    process.env,
+    resolve(file),
+    parseOptions('openCassette', OpenCassetteOptionsSchema, options),
+  )
 }

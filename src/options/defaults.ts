@@ -51,6 +51,11 @@ export const DEFAULTS = {
   permutationSamplesPerEval: 1,
   antithetic: true,
 
+  // an adapter's judge, and its calibrate
+  judgeTimeoutMs: 60_000,
+  judgeTemperature: 0,
+  calibrateConcurrency: 4,
+
   // check, and score claims
   checkFile: '',
   scoreRange: [0, 1],

@@ -1,4 +1,7 @@
+import { z } from 'zod'
 import { InvalidOptionError } from '../errors.js'
+import { expecting } from '../options/fields.js'
+import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { describeReceived } from '../options/received.js'
 import { describeExpected, matchesValue } from './match-value.js'
 import { allObservations, type AnyTrajectory, type TrajectoryPredicate } from './queries.js'
@@ -21,13 +24,23 @@ export type ToolCallPattern = string | { readonly name: string; readonly args?: 
  */
 export type TrajectoryMatchMode = 'strict' | 'ordered' | 'unordered' | 'superset' | 'subset'
 
-const MODES: readonly TrajectoryMatchMode[] = ['strict', 'ordered', 'unordered', 'superset', 'subset']
+const MODES = [
+  'strict',
+  'ordered',
+  'unordered',
+  'superset',
+  'subset',
+] as const satisfies readonly TrajectoryMatchMode[]
 
-/** Options of {@link calledTools}. */
-export interface CalledToolsOptions {
+const calledToolsOptionsFields = {
   /** Default `'ordered'`. How the run's calls are compared with the list; see {@link TrajectoryMatchMode}. */
-  readonly mode?: TrajectoryMatchMode
+  mode: expecting(z.enum(MODES), `one of ${MODES.map((m) => `'${m}'`).join(', ')}`).default('ordered'),
 }
+/** The options of {@link calledTools}. */
+export const CalledToolsOptionsSchema: StrictOptions<typeof calledToolsOptionsFields> =
+  z.strictObject(calledToolsOptionsFields)
+/** Options of {@link calledTools}. */
+export type CalledToolsOptions = z.input<typeof CalledToolsOptionsSchema>
 
 interface NormalizedPattern {
   readonly name: string
@@ -48,15 +61,7 @@ export function calledTools(
   options: CalledToolsOptions = {},
 ): TrajectoryPredicate {
   const patterns = normalizePatterns(expected)
-  const mode = options.mode ?? 'ordered'
-  if (!MODES.includes(mode)) {
-    throw new InvalidOptionError({
-      caller: 'calledTools',
-      option: 'mode',
-      expected: `one of ${MODES.map((m) => `'${m}'`).join(', ')}`,
-      received: describeReceived(mode),
-    })
-  }
+  const { mode } = parseOptions('calledTools', CalledToolsOptionsSchema, options)
   const predicate = (trajectory: AnyTrajectory) => matchCalls(allObservations(trajectory), patterns, mode)
   Object.defineProperty(predicate, 'name', { value: calledToolsLabel(patterns, mode) })
   return predicate

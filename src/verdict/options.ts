@@ -4,7 +4,6 @@ import { InvalidOptionError } from '../errors.js'
 import { DEFAULTS } from '../options/defaults.js'
 import {
   BooleanField,
-  ConfidenceField,
   expecting,
   NonEmptyPathField,
   NonNegativeIntegerField,
@@ -14,6 +13,7 @@ import {
   SeedField,
 } from '../options/fields.js'
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
+import { layered, runDefaultFields, type RunDefaultFields } from '../options/run-defaults.js'
 import { rolloutLimitFields } from '../options/run-fields.js'
 import { describeReceived } from '../options/received.js'
 import { BudgetInputField, toBudget } from '../rollout/budget.js'
@@ -99,23 +99,19 @@ const AttributeField = expecting(
 
 const NonEmptyStringField = expecting(z.string().trim().min(1), 'a non-empty string')
 
-const commonHeadFields = {
-  /**
-   * Default 0.95 (or the plugin's `confidence`). The confidence of the verdict: a wrong pass (or a
-   * wrong fail) happens with probability at most 1 − confidence, however early sampling stops.
-   */
-  confidence: ConfidenceField.optional(),
+/** The run's `maxRollouts` default, for the gates that sample until their test decides. */
+const maxRolloutsField: Pick<RunDefaultFields, 'maxRollouts'> = { maxRollouts: runDefaultFields.maxRollouts }
+
+const seedField = {
   /**
    * Default: derived from the test file and the test's full name, so the same code gives the same
    * verdict; `CAUSAL_REPLAY_SEED` overrides the derived seed for a whole run. Rollout r draws step j
    * from the stream (seed, r, j).
    */
   seed: SeedField.optional(),
-  /** Default 8 (or the plugin's `concurrency`). Rollouts in flight at once; also the batch size of sequential gates. */
-  concurrency: PositiveIntegerField.optional(),
 }
 
-const commonTailFields = {
+const budgetField = {
   /**
    * Default: unlimited. Limits (`{ maxRollouts, maxCostUsd }`) or a `Budget` shared with other
    * calls; the gate and its attribution spend from it. When it runs out the gate stops: undecided
@@ -124,6 +120,25 @@ const commonTailFields = {
   // Kept as given: a claim is parsed once, when it is made, and each check of it makes its own
   // `Budget` from limits (see `withRun`), so two checks of one claim share no spending.
   budget: BudgetInputField,
+}
+
+/**
+ * The options a run completes when a claim is checked in it: the run's defaults, the seed, and
+ * what goes into the execution context.
+ */
+type RunFields = Pick<RunDefaultFields, 'confidence' | 'concurrency'> &
+  typeof seedField &
+  typeof rolloutLimitFields &
+  typeof budgetField
+const runFields: RunFields = {
+  confidence: runDefaultFields.confidence,
+  ...seedField,
+  concurrency: runDefaultFields.concurrency,
+  ...rolloutLimitFields,
+  ...budgetField,
+}
+
+const commonTailFields = {
   /**
    * Default `{ rollouts: 64, method: 'contrastive', context: true }`. Attribution of the first
    * failing rollout; `false` skips it.
@@ -151,26 +166,20 @@ const commonTailFields = {
     .transform((ks): readonly number[] => [...new Set(ks)].sort((a, b) => a - b)),
 }
 
-type CommonFields = typeof commonHeadFields & typeof rolloutLimitFields & typeof commonTailFields
-const commonFields: CommonFields = { ...commonHeadFields, ...rolloutLimitFields, ...commonTailFields }
+type CommonFields = RunFields & typeof commonTailFields
+const commonFields: CommonFields = { ...runFields, ...commonTailFields }
 
 /** Options every rate matcher takes. */
 export type CommonMatcherOptions = z.input<StrictOptions<CommonFields>>
 
 const sequentialOwnFields = {
-  /**
-   * Default 400 (or the plugin's `maxRollouts`). The most rollouts the gate may run. The sequential
-   * test stops as soon as it decides: an agent that never fails passes a "≤ 5%" gate after 72
-   * rollouts, one that fails 60% of the time fails after 8–16; one at 2% passes within 400 about
-   * three times in four. Past the maximum an undecided gate is inconclusive.
-   */
-  maxRollouts: PositiveIntegerField.optional(),
+  ...maxRolloutsField,
   /** Default 0. Rollouts to run before the test may stop (the test is valid without it; use it for coverage of rare inputs). */
   minRollouts: NonNegativeIntegerField.default(DEFAULTS.minRollouts),
   /** Default `'fail'`. What an inconclusive verdict (budget spent, interval straddling the bound) does to the test. */
   onInconclusive: oneOf(['fail', 'pass']).default(DEFAULTS.onInconclusive),
 }
-type SequentialFields = CommonFields & typeof sequentialOwnFields
+type SequentialFields = CommonFields & typeof maxRolloutsField & typeof sequentialOwnFields
 const sequentialFields: SequentialFields = { ...commonFields, ...sequentialOwnFields }
 
 /** Options of the sequential gates `toRarely` and `toUsually`. */
@@ -307,13 +316,9 @@ const noWorseThanOwnFields = {
     DEFAULTS.margin,
   ),
   ...betterField,
-  /**
-   * Default 400 (or the plugin's `maxRollouts`). The most rollouts of each agent. The comparison
-   * stops as soon as its test decides; past the maximum it is inconclusive (a failure).
-   */
-  maxRollouts: PositiveIntegerField.optional(),
+  ...maxRolloutsField,
 }
-const noWorseThanFields: CommonFields & typeof noWorseThanOwnFields = {
+const noWorseThanFields: CommonFields & typeof noWorseThanOwnFields & typeof maxRolloutsField = {
   ...commonFields,
   ...noWorseThanOwnFields,
 }
@@ -323,13 +328,9 @@ export const NoWorseThanOptionsSchema: StrictOptions<typeof noWorseThanFields> =
 /** Options of `toBeNoWorseThan` and the `noWorseThan` claim: a candidate agent against a baseline agent. */
 export type NoWorseThanOptions = z.input<typeof NoWorseThanOptionsSchema>
 
+/** The plugin's options: the run defaults, and the process-wide cap on calls to one model. */
 const matcherDefaultsFields = {
-  /** Default 0.95. The confidence of every claim that sets none. */
-  confidence: ConfidenceField.optional(),
-  /** Default 400. The most rollouts of every sequential gate and comparison that sets none. */
-  maxRollouts: PositiveIntegerField.optional(),
-  /** Default 8. Rollouts in flight at once, for every claim that sets none. */
-  concurrency: PositiveIntegerField.optional(),
+  ...runDefaultFields,
   /**
    * Default: each claim's `concurrency`. The live calls to one model (steps naming the same `model`)
    * that may be in flight in one process, over every claim running there (`test.concurrent`,
@@ -347,8 +348,8 @@ export type MatcherDefaults = z.input<typeof MatcherDefaultsSchema>
 /** Options shared by every gate as the schemas parse them, before the run's defaults and seed. */
 type ParsedCommon = z.output<StrictOptions<CommonFields>>
 
-/** The parsed options a run completes: its defaults, its seed, and what goes into the execution context. */
-type RunKeys = 'confidence' | 'concurrency' | 'seed' | 'budget' | 'timeoutMs' | 'maxSteps'
+/** The parsed options a run completes (see `RunFields`). */
+type RunKeys = keyof RunFields
 
 /** Options shared by every gate, resolved: the run's defaults filled in, the seed chosen. */
 export type ResolvedCommon = Omit<ParsedCommon, RunKeys> & {
@@ -540,7 +541,7 @@ function maxRolloutsOf(
   defaults: MatcherDefaults,
   caller: string,
 ): number {
-  const maxRollouts = parsed.maxRollouts ?? defaults.maxRollouts ?? DEFAULTS.maxRollouts
+  const maxRollouts = layered('maxRollouts', parsed, defaults)
   if (parsed.minRollouts > maxRollouts) {
     throw new InvalidOptionError({
       caller,
@@ -582,7 +583,7 @@ export function parseComparison(caller: string, options: unknown): ParsedGate<Re
   const parsed = parseOptions(caller, NoWorseThanOptionsSchema, options)
   return parsedGate(parsed, (common, run) => ({
     ...common,
-    maxRollouts: parsed.maxRollouts ?? run.defaults.maxRollouts ?? DEFAULTS.maxRollouts,
+    maxRollouts: layered('maxRollouts', parsed, run.defaults),
   }))
 }
 
@@ -600,7 +601,7 @@ function parsedGate<Parsed extends ParsedCommon, Resolved>(
 
 /**
  * `parsed` for one check in `run`: the run's defaults (the plugin's `confidence` and `concurrency`,
- * which sit between the call and the built-in defaults), the chosen seed, and the check's
+ * layered between the call and the built-in defaults), the chosen seed, and the check's
  * execution context, whose budget is an account of its own on the claim's (a fresh `Budget` from
  * limits, the user's own `Budget` shared).
  */
@@ -609,14 +610,22 @@ function withRun<Parsed extends ParsedCommon>(
   run: ClaimRun,
   seed: number,
 ): Omit<Parsed, RunKeys> & ResolvedCommon {
-  const { confidence, concurrency, seed: _seed, budget, timeoutMs, maxSteps, ...claim } = parsed
+  const {
+    confidence: _confidence,
+    concurrency: _concurrency,
+    seed: _seed,
+    budget,
+    timeoutMs,
+    maxSteps,
+    ...claim
+  } = parsed
   return {
     ...claim,
-    confidence: confidence ?? run.defaults.confidence ?? DEFAULTS.confidence,
+    confidence: layered('confidence', parsed, run.defaults),
     seed,
     execution: {
       budget: toBudget(budget).account({ rateLimit: run.rateLimit }),
-      concurrency: concurrency ?? run.defaults.concurrency ?? DEFAULTS.concurrency,
+      concurrency: layered('concurrency', parsed, run.defaults),
       modelConcurrency: run.defaults.modelConcurrency,
       timeoutMs,
       maxSteps,

@@ -1,21 +1,28 @@
 import type { Model } from '@openai/agents'
+import { z } from 'zod'
+import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { swapPolicy, type Intervention } from '../../replay/interventions.js'
-import { modelPolicy, type SeedOption } from './model-policy.js'
-import { swappedFamily } from '../shared/model-call.js'
-import { checkModel, policySettings } from './wrap-model.js'
+import { modelPolicy } from './model-policy.js'
+import { SwappedFamilyField } from '../shared/model-call.js'
+import { checkModel, ModelIdField, SeedOptionField } from './wrap-model.js'
 
-/** Options of {@link swapModel}. */
-export interface SwapModelOptions {
+const swapModelOptionsFields = {
   /**
    * Default `'model'`. The family of the steps `model` answers: the `name` given to `wrapModel`,
    * so `'model'` reaches `model#1`, `model#2`, … (an exact step name reaches that step only).
    */
-  name?: string
+  name: SwappedFamilyField,
   /** Default: none. The swapped-in model's id, for `meta` and its entry in `prices`. */
-  modelId?: string
-  /** Default `'auto'`. How the step's seed reaches the model: see {@link SeedOption}. */
-  seed?: SeedOption
+  modelId: ModelIdField,
+  /** Default `'auto'`. How the step's seed reaches the model: see `SeedOption`. */
+  seed: SeedOptionField,
 }
+/** The options of the Agents SDK's {@link swapModel}. */
+export const AgentsSwapModelOptionsSchema: StrictOptions<typeof swapModelOptionsFields> =
+  z.strictObject(swapModelOptionsFields)
+
+/** Options of {@link swapModel}. */
+export type SwapModelOptions = z.input<typeof AgentsSwapModelOptionsSchema>
 
 /**
  * do_policy for Agents SDK agents: hold the steps before `step`, and from `step` on answer every
@@ -25,6 +32,6 @@ export interface SwapModelOptions {
  */
 export function swapModel(step: number, model: Model, options: SwapModelOptions = {}): Intervention {
   checkModel(model, 'swapModel')
-  const name = swappedFamily({ name: options.name })
-  return swapPolicy(step, { [name]: modelPolicy(model, policySettings(options, 'swapModel')) })
+  const { name, modelId, seed } = parseOptions('swapModel', AgentsSwapModelOptionsSchema, options)
+  return swapPolicy(step, { [name]: modelPolicy(model, { modelId, seed }) })
 }

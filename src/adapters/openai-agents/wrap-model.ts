@@ -4,9 +4,8 @@ import type { AgentContext, StepOptions } from '../../agent/types.js'
 import { InvalidOptionError } from '../../errors.js'
 import type { Json } from '../../json.js'
 import { expecting, oneOf } from '../../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
-import type { StepNamer } from '../../trajectory/step-name.js'
 import { DEFAULT_MODEL_STEP, modelStepNames, ModelStepNameField } from '../shared/model-call.js'
 import { checkPriceTable, priceOf, PriceTableField, tokenCost, type PriceTable } from '../shared/pricing.js'
 import { actionMeta, answeringModel, tokenCounts, toModelResponse, toStreamEvents } from './model-action.js'
@@ -17,44 +16,45 @@ import { joinArgumentDeltas } from './stream-join.js'
 /** The `model` of a wrapped model's steps when no `modelId` was given. */
 const UNNAMED_MODEL = 'openai-agents model'
 
-/** Options of {@link wrapModel}. */
-export interface WrapModelOptions {
+const NonEmptyStringField = expecting(z.string().min(1), 'a non-empty string')
+
+/** The `modelId` of `wrapModel`, `swapModel` and `judge`: the Agents SDK's `Model` does not say which model it calls. */
+export const ModelIdField = NonEmptyStringField.optional()
+
+/** How the step's seed reaches the model (see {@link SeedOption}). */
+export const SeedOptionField = oneOf([
+  'auto',
+  'providerData',
+  'none',
+] as const satisfies readonly SeedOption[]).default('auto')
+
+const wrapModelOptionsFields = {
   /**
    * Default `'model'`. How this model's calls are named as steps: a family, whose n-th call in a
    * rollout is the step `family#n` (`model#1`, `model#2`, …), so a message names the call rather
    * than a run of `model` rows to count; or a function `({ ordinal }) => name` (1-based ordinal).
    * `swapModel` swaps by family (`name`, or for a function, the names it returns without `#n`).
    */
-  name?: string | StepNamer
+  name: ModelStepNameField.default(DEFAULT_MODEL_STEP),
   /**
    * Default: none. The model's id, recorded in each step's `meta` and used to find its price. The
    * Agents SDK's `Model` does not expose its model name, so `prices` needs this.
    */
-  modelId?: string
+  modelId: ModelIdField,
+  /** Default `'auto'`. How the step's seed reaches the model: see {@link SeedOption}. */
+  seed: SeedOptionField,
   /**
    * Default: none (no cost recorded). USD per million tokens by model id (needs `modelId`). Each
    * call's usage is priced with the entry of the model that answered and counts against
    * `budget.maxCostUsd`; a swapped-in model needs its own `modelId` and entry.
    */
-  prices?: PriceTable
-  /** Default `'auto'`. How the step's seed reaches the model: see {@link SeedOption}. */
-  seed?: SeedOption
-}
-
-const NonEmptyStringField = expecting(z.string().min(1), 'a non-empty string')
-
-// Apart and not strict: `swapModel` checks its `modelId` and `seed` with these, through `policySettings`.
-const PolicyOptionsSchema = z.object({
-  modelId: NonEmptyStringField.optional(),
-  seed: oneOf(['auto', 'providerData', 'none'] as const satisfies readonly SeedOption[]).optional(),
-})
-
-const WrapModelOptionsSchema = z.strictObject({
-  name: ModelStepNameField.optional(),
-  ...PolicyOptionsSchema.shape,
   prices: PriceTableField.optional(),
-})
-const _options: DescribesSchema<WrapModelOptions, typeof WrapModelOptionsSchema> = true
+}
+/** The options of {@link wrapModel}. */
+export const WrapModelOptionsSchema: StrictOptions<typeof wrapModelOptionsFields> =
+  z.strictObject(wrapModelOptionsFields)
+/** Options of {@link wrapModel}. */
+export type WrapModelOptions = z.input<typeof WrapModelOptionsSchema>
 
 /**
  * Wraps an Agents SDK `Model` so that every `getResponse` and `getStreamedResponse` call is one
@@ -79,8 +79,8 @@ export function wrapModel(ctx: AgentContext, model: Model, options: WrapModelOpt
   checkModel(model, 'wrapModel')
   const parsed = parseOptions('wrapModel', WrapModelOptionsSchema, options)
   // One counter per wrapModel call: the agent wraps its model once per rollout, inside `run`.
-  const stepNames = modelStepNames(parsed.name ?? DEFAULT_MODEL_STEP, 'wrapModel')
-  const settings: ModelPolicySettings = { modelId: parsed.modelId, seed: parsed.seed ?? 'auto' }
+  const stepNames = modelStepNames(parsed.name, 'wrapModel')
+  const settings: ModelPolicySettings = { modelId: parsed.modelId, seed: parsed.seed }
   const prices = parsed.prices
   if (prices !== undefined) checkPricedModel(prices, settings.modelId, 'wrapModel')
 
@@ -132,15 +132,6 @@ function costOf(prices: PriceTable, action: Json): number {
     })
   }
   return tokenCost(priceOf(prices, modelId, 'wrapModel'), tokenCounts(action))
-}
-
-/** Checks the options shared with `swapModel`. */
-export function policySettings(
-  options: { modelId?: string; seed?: SeedOption },
-  caller: string,
-): ModelPolicySettings {
-  const parsed = parseOptions(caller, PolicyOptionsSchema, options)
-  return { modelId: parsed.modelId, seed: parsed.seed ?? 'auto' }
 }
 
 /** Checks a price table, and the model id it must price: the Agents SDK does not tell which model a `Model` calls. */

@@ -4,7 +4,8 @@ import type { Policy, StepOptions } from '../../agent/types.js'
 import { InvalidOptionError, JudgeError } from '../../errors.js'
 import { canonicalJson, type Json } from '../../json.js'
 import { expecting, TimeoutMsField } from '../../options/fields.js'
-import { parseOptions, type DescribesSchema } from '../../options/parse-options.js'
+import { DEFAULTS } from '../../options/defaults.js'
+import { parseOptions, type StrictOptions } from '../../options/parse-options.js'
 import { describeReceived } from '../../options/received.js'
 import { Budget } from '../../rollout/budget.js'
 import { evaluationOf, standaloneEvaluation, type EvaluationContext } from '../../rollout/evaluation.js'
@@ -19,8 +20,7 @@ import {
 import type { Trajectory } from '../../trajectory/schema.js'
 import { PriceTableField, type PriceTable } from './pricing.js'
 
-/** Options of an adapter's `judge`. */
-export interface JudgeOptions {
+const judgeOptionsFields = {
   /**
    * Default: none (the gate tests the rate the judge says yes at). What the judge's calibration
    * measured, with its counts: `{ sensitivity: { correct, of }, specificity: { correct, of } }`.
@@ -28,28 +28,26 @@ export interface JudgeOptions {
    * (Rogan–Gladen, with the calibration's uncertainty in the interval). `judge.calibrate(labelled)`
    * measures it.
    */
-  calibration?: JudgeCalibration
-  /** Default 60,000. How long one judge call may take before it is an error outcome of the run it judges. */
-  timeoutMs?: number
-  /** Default 0. The judge model's sampling temperature. */
-  temperature?: number
-  /** Default: `be judged "<rubric>"` (cut to 60 characters). How the judge reads in messages, after "to rarely". */
-  label?: string
-  /** Default: none (calls not priced). USD per million tokens by model id, as for `wrapModel`. */
-  prices?: PriceTable
-}
-
-const JudgeOptionsSchema = z.strictObject({
+  // Any value passes here: `parseJudgeCalibration` checks it and words its own message.
   calibration: expecting(
-    z.unknown(),
+    z.custom<JudgeCalibration>(() => true),
     'a calibration { sensitivity: { correct, of }, specificity: { correct, of } }',
   ).optional(),
-  timeoutMs: TimeoutMsField.optional(),
-  temperature: expecting(z.number().min(0).max(2), 'a temperature in [0, 2]').optional(),
+  /** Default 60,000. How long one judge call may take before it is an error outcome of the run it judges. */
+  timeoutMs: TimeoutMsField.default(DEFAULTS.judgeTimeoutMs),
+  /** Default 0. The judge model's sampling temperature. */
+  temperature: expecting(z.number().min(0).max(2), 'a temperature in [0, 2]').default(
+    DEFAULTS.judgeTemperature,
+  ),
+  /** Default: `be judged "<rubric>"` (cut to 60 characters). How the judge reads in messages, after "to rarely". */
   label: expecting(z.string().min(1), 'a non-empty label').optional(),
+  /** Default: none (calls not priced). USD per million tokens by model id, as for `wrapModel`. */
   prices: PriceTableField.optional(),
-})
-const _options: DescribesSchema<JudgeOptions, typeof JudgeOptionsSchema> = true
+}
+/** The options of an adapter's `judge`. */
+export const JudgeOptionsSchema: StrictOptions<typeof judgeOptionsFields> = z.strictObject(judgeOptionsFields)
+/** Options of an adapter's `judge`. */
+export type JudgeOptions = z.input<typeof JudgeOptionsSchema>
 
 /** A run with the humans' label: does the rubric hold for it? */
 export interface LabelledTrajectory {
@@ -58,25 +56,24 @@ export interface LabelledTrajectory {
   readonly label: boolean
 }
 
-/** Options of `judge.calibrate`. */
-export interface CalibrateOptions {
+const calibrateOptionsFields = {
   /** Default: a fresh, unlimited one. The budget the calibration's model calls spend from (and are counted on). */
-  budget?: Budget
-  /** Default: none. A cassette the calibration's calls go through (keyed by each run's seed and rollout). */
-  cassette?: Cassette | null
-  /** Default 4. Judge calls in flight at once. */
-  concurrency?: number
-}
-
-const CalibrateOptionsSchema = z.strictObject({
   budget: expecting(z.instanceof(Budget), 'a Budget').optional(),
+  /** Default: none. A cassette the calibration's calls go through (keyed by each run's seed and rollout). */
   cassette: expecting(
     z.custom<Cassette | null>((value) => value === null || typeof value === 'object'),
     'a Cassette or null',
   ).optional(),
-  concurrency: expecting(z.number().int().min(1), 'a positive integer').optional(),
-})
-const _calibrateOptions: DescribesSchema<CalibrateOptions, typeof CalibrateOptionsSchema> = true
+  /** Default 4. Judge calls in flight at once. */
+  concurrency: expecting(z.number().int().min(1), 'a positive integer').default(
+    DEFAULTS.calibrateConcurrency,
+  ),
+}
+/** The options of `judge.calibrate`. */
+export const CalibrateOptionsSchema: StrictOptions<typeof calibrateOptionsFields> =
+  z.strictObject(calibrateOptionsFields)
+/** Options of `judge.calibrate`. */
+export type CalibrateOptions = z.input<typeof CalibrateOptionsSchema>
 
 /** What `judge.calibrate` measured: the counts, their exact 95% intervals, and the calibrated judge. */
 export interface JudgeCalibrationReport<J> {
@@ -129,7 +126,6 @@ export type JudgeCall = (
   text: (action: Json, name: string) => string
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000
 const LABEL_LENGTH = 60
 
 /**
@@ -156,8 +152,8 @@ export function makeJudge(
   const parsed = parseOptions(caller, JudgeOptionsSchema, options ?? {})
   const calibration =
     parsed.calibration === undefined ? undefined : parseJudgeCalibration(parsed.calibration, caller)
-  const settings = { temperature: parsed.temperature ?? 0, prices: parsed.prices }
-  const timeoutMs = parsed.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const settings = { temperature: parsed.temperature, prices: parsed.prices }
+  const timeoutMs = parsed.timeoutMs
   const label = parsed.label ?? `be judged "${cut(rubric.trim(), LABEL_LENGTH)}"`
   // The judge's streams are keyed by its rubric: the same judge draws the same numbers on a run
   // wherever it is asked, and two judges of one run draw apart.
@@ -281,7 +277,7 @@ async function calibrate(
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(parsed.concurrency ?? 4, labelled.length) }, worker))
+  await Promise.all(Array.from({ length: Math.min(parsed.concurrency, labelled.length) }, worker))
   const sensitivity = { correct: 0, of: 0 }
   const specificity = { correct: 0, of: 0 }
   const disagreements: Array<{ index: number; label: boolean; answer: boolean }> = []

@@ -19,8 +19,10 @@ const swapModelOptionFields = {
    * Default `'model'`. The family of the steps `model` answers: the `name` given to `wrapModel`,
    * so `'model'` reaches `model#1`, `model#2`, … (an exact step name reaches that step only).
    */
-  name: expecting(z.string().min(1), 'a non-empty string').optional(),
+  name: expecting(z.string().min(1), 'a non-empty string').default(DEFAULT_MODEL_STEP),
 }
+/** The `name` of a `swapModel`: the family of steps the swapped-in model answers. */
+export const SwappedFamilyField: (typeof swapModelOptionFields)['name'] = swapModelOptionFields.name
 const SwapModelOptionsSchema: StrictOptions<typeof swapModelOptionFields> =
   z.strictObject(swapModelOptionFields)
 
@@ -29,7 +31,7 @@ export type SwapModelOptions = z.input<typeof SwapModelOptionsSchema>
 
 /** The family `swapModel` swaps: its `name` option, checked, else {@link DEFAULT_MODEL_STEP}. */
 export function swappedFamily(options: SwapModelOptions): string {
-  return parseOptions('swapModel', SwapModelOptionsSchema, options).name ?? DEFAULT_MODEL_STEP
+  return parseOptions('swapModel', SwapModelOptionsSchema, options).name
 }
 
 /**
