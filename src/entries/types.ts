@@ -19,6 +19,7 @@ export type {
 export type {
   CLAIMS,
   ClaimArguments,
+  ClaimKind,
   ClaimKindOfGate,
   ClaimKindTaking,
   ClaimOptionTypes,
@@ -72,6 +73,7 @@ export type { RateMatchers } from '../vitest/rate-matchers.js'
 export type { ContextPath } from '../attribute/context-schema.js'
 export type { Json } from '../json.js'
 export type { Budget, BudgetLimits } from '../rollout/budget.js'
+export type { SubAccountOptions } from '../rollout/budget-account.js'
 export type { Predicate } from '../trajectory/queries.js'
 export type { TrajectoryScorer } from '../trajectory/score-result.js'
 export type { Observation, Step, Trajectory } from '../trajectory/schema.js'
@@ -83,5 +85,5 @@ export type {
   UsuallyOptions,
   ZeroToleranceOptions,
 } from '../verdict/options.js'
-export type { ClaimKind, Verdict } from '../verdict/schema.js'
+export type { Verdict } from '../verdict/schema.js'
 export type * as formats from './schemas.js'

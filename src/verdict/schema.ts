@@ -13,7 +13,8 @@ import { CLAIM_KINDS, CLAIMS, claimKindsOf } from './claim-table.js'
  * claims table (`src/verdict/claim-table.ts`), whose matchers (`toRarely`, …) make these claims.
  */
 export const ClaimKindSchema = z.enum(CLAIM_KINDS)
-export type { ClaimKind } from './claim-table.js'
+/** A kind of claim, as a verdict file spells it: the same union as the claims table's keys, written out. */
+export type ClaimKind = z.infer<typeof ClaimKindSchema>
 
 /** A stored rate baseline a run wrote: where, under which key, and whether it was new (`created`) or rewritten (`updated`). */
 export const BaselineWriteSchema = z.object({

@@ -7,3 +7,6 @@ export {
   type ScriptedCallOptions,
 } from '../../adapters/langchain/scripted-model.js'
 export type * from '../testing.js'
+// The class extends the SDK's `BaseChatModel` as loaded at run time, so its declaration names the
+// loaded values; exported as a type only, it is part of the surface a reader reviews.
+export type { langchain } from '../../adapters/langchain/sdk.js'
