@@ -53,6 +53,11 @@ export type CausalReplayMetaEntry = z.infer<typeof CausalReplayMetaEntrySchema>
 /** The `task.meta` key. */
 export const META_KEY = 'causalReplay'
 
+// Augmented where `TaskMeta` is declared, not through 'vitest': Vitest re-exports it
+// (`export { TaskMeta } from '@vitest/runner'`), and TypeScript does not reliably merge an
+// augmentation through a named re-export (microsoft/TypeScript#18877). Through 'vitest' the field
+// reaches `task.meta` or not depending on the order the program's files are read in; here it
+// reaches both names in any order.
 declare module '@vitest/runner' {
   interface TaskMeta {
     /** Rate assertions of this test (vitest-causal-replay), in the order they ran. */

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path'
 import { inject } from 'vitest'
 import type { CassetteMode } from '../cassette/mode.js'
+import type { Environment } from '../options/environment.js'
 import type { MatcherDefaults } from '../verdict/options.js'
 
 /** What the plugin hands to every worker (`project.provide`), read by the matchers with `inject`. */
@@ -35,7 +36,7 @@ export const DEFAULT_REPORT_DIR = '.causal-replay'
  * `CAUSAL_REPLAY_REPORT_DIR` or `.causal-replay` under the project root (the reporter resolves its
  * own the same way, so both agree).
  */
-export function providedSettings(projectRoot: string): CausalReplayProvided {
+export function providedSettings(projectRoot: string, env: Environment): CausalReplayProvided {
   let provided: CausalReplayProvided | undefined
   try {
     provided = inject(PROVIDE_KEY)
@@ -44,7 +45,7 @@ export function providedSettings(projectRoot: string): CausalReplayProvided {
     provided = undefined
   }
   if (provided !== undefined) return provided
-  return { reportDir: resolveReportDir(undefined, projectRoot) }
+  return { reportDir: resolveReportDir(undefined, projectRoot, env) }
 }
 
 /** An explicit directory, else `CAUSAL_REPLAY_REPORT_DIR`, else `.causal-replay`; relative ones against `root`. */

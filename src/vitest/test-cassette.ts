@@ -5,6 +5,7 @@ import { cassettePath } from '../cassette/path.js'
 import { CassetteTooLargeError } from '../cassette/too-large-error.js'
 import { formatStaleCassetteLine, formatStaleCassetteMarkdown } from '../cassette/stale-warning.js'
 import { displayPath } from '../files/display-path.js'
+import type { Environment } from '../options/environment.js'
 import type { UpdateState } from '../verdict/baseline-file.js'
 import { appendJobSummary, STEP_SUMMARY_ENV } from './github-summary.js'
 
@@ -14,22 +15,23 @@ const open = new Map<string, Promise<Cassette | null>>()
 
 /**
  * The cassette of the test file at `testPath` (opened on first use), or null in mode `off`. The
- * mode is `CAUSAL_REPLAY_CACHE`, else the plugin's `cache`, else `auto`; what it writes follows
- * Vitest's update state (see `writeForUpdateState`); `redact`: the plugin's `cacheRedact` keys.
+ * mode is `CAUSAL_REPLAY_CACHE` in `env`, else the plugin's `cache`, else `auto`; what it writes
+ * follows Vitest's update state (see `writeForUpdateState`); `redact`: the plugin's `cacheRedact` keys.
  */
 export function testFileCassette(
   testPath: string,
   configured: CassetteMode | undefined,
   update: UpdateState,
+  env: Environment,
   redact?: readonly string[],
 ): Promise<Cassette | null> {
   const file = cassettePath(testPath)
   let cassette = open.get(file)
   if (cassette === undefined) {
-    const mode = resolveCassetteMode(configured, 'auto', 'causalReplay', process.env)
+    const mode = resolveCassetteMode(configured, 'auto', 'causalReplay', env)
     // The cassette's code loads with the first cassette, not with the setup file every test file runs.
     cassette = import('../cassette/cassette.js').then(({ openCassetteIn }) =>
-      openCassetteIn(process.env, file, {
+      openCassetteIn(env, file, {
         mode,
         write: writeForUpdateState(update),
         ...(redact === undefined ? {} : { redact }),

@@ -10,7 +10,7 @@ import { check, defineAgent, rarely } from '../../../src/index.js'
 import { rateText } from '../../../src/text/summary-table.js'
 import { BASELINE_LOCUS_NOTE } from '../../../src/text/attribution.js'
 import { formatVerdictMessage } from '../../../src/text/verdict-message.js'
-import { annotationMessage } from '../../../src/vitest/run-matcher.js'
+import { annotationMessage } from '../../../src/vitest/annotation.js'
 import { baselineArtifact, supportArtifact } from '../html/artifacts.js'
 
 const NUMBERS = ' in 6/10 rollouts, 60.0% [31.3%–83.2%] (95% Wilson)'

@@ -1,0 +1,67 @@
+import { join, relative, resolve } from 'node:path'
+import type { CheckResult } from '../check/check.js'
+import type { MatcherName } from '../check/claims.js'
+import { scoreSummary } from '../verdict/schema.js'
+import { annotate } from './annotation.js'
+import { attemptOf } from './assertion-number.js'
+import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
+import type { CurrentTest } from './test-context.js'
+
+/**
+ * Leaves the summary in `task.meta` for the reporter and, for a failure, an annotation with the
+ * report. `reportDir` is where the check wrote its files, `cwd` where the result's paths are shown from.
+ */
+export async function recordResult(
+  task: CurrentTest,
+  matcher: MatcherName,
+  result: CheckResult,
+  { reportDir, cwd }: { reportDir: string; cwd: string },
+): Promise<void> {
+  const { verdict } = result
+  const locus = result.attribution?.steps.find((step) => step.index === result.attribution?.locus)
+  // The entry's paths are relative to the report directory (the reporter may read another one);
+  // the result shows them from the working directory the check was given.
+  const fromReportDir = (shown: string | null | undefined) =>
+    shown == null ? null : relative(reportDir, resolve(cwd, shown)).replaceAll('\\', '/')
+  const entry: CausalReplayMetaEntry = {
+    matcher,
+    agent: verdict.agent,
+    predicate: verdict.predicate,
+    verdict: verdict.kind,
+    rate: verdict.observed,
+    rolloutsUsed: verdict.rolloutsUsed,
+    errors: verdict.errors.count,
+    locus: locus === undefined ? null : { index: locus.index, name: locus.name },
+    seed: verdict.seed,
+    replay: verdict.replay,
+    artifact: fromReportDir(result.report?.json),
+    html: fromReportDir(result.report?.html),
+    reportDir,
+    attempt: attemptOf(task),
+    ...(verdict.passK === undefined ? {} : { passK: verdict.passK }),
+    ...(verdict.gate === 'comparison'
+      ? {
+          comparison: {
+            baselineAgent: verdict.comparison.baselineAgent,
+            difference: verdict.comparison.difference,
+            margin: verdict.comparison.margin,
+            better: verdict.comparison.better,
+          },
+        }
+      : {}),
+  }
+  if (verdict.cost !== undefined) entry.cost = verdict.cost
+  if (verdict.gate === 'baseline') {
+    const { file, key, status } = verdict.baseline
+    // What the reporter counts at the end of the run, as Vitest counts written snapshots.
+    if (status === 'created' || status === 'updated') entry.baselineWritten = { file, key, status }
+  }
+  const score = scoreSummary(verdict)
+  if (score !== undefined) entry.score = score
+  const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
+  // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
+  meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
+  if (verdict.kind === 'pass') return
+  const written = entry.html ?? entry.artifact
+  await annotate(task, entry, written === null ? null : join(reportDir, written))
+}
