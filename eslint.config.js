@@ -23,7 +23,7 @@ const LAYERS = [
       'src/load-peer.ts',
     ],
   ],
-  ['layer 1', ['src/agent', 'src/trajectory']],
+  ['layer 1', ['src/agent', 'src/trajectory', 'src/dataset']],
   // The cassette of model calls: below the engine that consults it, above what it stores.
   ['layer 1 cassette', ['src/cassette']],
   ['layer 2', ['src/rollout']],

@@ -33,6 +33,67 @@ export class InvalidTrajectoryError extends InvalidFileError {
   override name = 'InvalidTrajectoryError'
 }
 
+/** Where in a dataset an {@link InvalidDatasetError} found its problem. */
+export interface DatasetProblem {
+  /** The dataset's name, as given to `defineDataset`. */
+  readonly dataset: string
+  /** The file the cases came from, as given; absent for cases given as an array. */
+  readonly file?: string
+  /** The case's position among the cases, from 1; absent when the problem is not one case's. */
+  readonly position?: number
+  /** The case's id, when it has one (given, or derived from its content). */
+  readonly caseId?: string
+  /** The file's line the case starts on (JSONL and CSV, and a JSON array); absent for an array given in code. */
+  readonly line?: number
+  /** The field's dotted path inside the case (`tags.1`), or absent when the whole case (or file) is wrong. */
+  readonly field?: string
+  /** What is wrong, worded to follow the place: `must be an array of strings, got a string "a"`. */
+  readonly problem: string
+}
+
+/**
+ * A dataset's cases cannot be used: its file is missing or unreadable, a line is not JSON, a case
+ * is not an object, a field does not match, or two cases share an id. The message names the
+ * dataset, the file, the case (position, id, line) and the field; they are also fields of the error.
+ */
+export class InvalidDatasetError extends InvalidFileError {
+  override name = 'InvalidDatasetError'
+  readonly dataset: string
+  readonly problem: string
+  declare readonly position?: number
+  declare readonly caseId?: string
+  declare readonly line?: number
+  declare readonly field?: string
+
+  constructor(where: DatasetProblem) {
+    super(formatDatasetProblem(where), where.file)
+    this.dataset = where.dataset
+    this.problem = where.problem
+    if (where.position !== undefined) this.position = where.position
+    if (where.caseId !== undefined) this.caseId = where.caseId
+    if (where.line !== undefined) this.line = where.line
+    if (where.field !== undefined) this.field = where.field
+  }
+}
+
+/** The wording of every dataset problem, in one place. */
+function formatDatasetProblem(where: DatasetProblem): string {
+  const source = where.file === undefined ? '' : ` (${where.file})`
+  const place: string[] = []
+  if (where.position !== undefined) place.push(`case ${where.position}`)
+  const details: string[] = []
+  if (where.caseId !== undefined) details.push(`id "${where.caseId}"`)
+  if (where.line !== undefined) details.push(`line ${where.line}`)
+  const caseText =
+    place.length === 0
+      ? where.line === undefined
+        ? ''
+        : `, line ${where.line}`
+      : `, ${place.join('')}${details.length === 0 ? '' : ` (${details.join(', ')})`}`
+  const field = where.field === undefined ? '' : ` \`${where.field}\``
+  return `Dataset "${where.dataset}"${source}${caseText}:${field} ${where.problem}.`
+}
+
 /** A rollout ran longer than `timeoutMs`. */
 export class RolloutTimeoutError extends CausalReplayError {
   override name = 'RolloutTimeoutError'
@@ -177,6 +238,7 @@ const ERROR_NAMES = new Set([
   'NotJsonError',
   'InvalidFileError',
   'InvalidTrajectoryError',
+  'InvalidDatasetError',
   'RolloutTimeoutError',
   'MaxStepsExceededError',
   'RolloutAbortedError',

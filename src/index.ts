@@ -9,6 +9,10 @@
 export { defineAgent } from './agent/define-agent.js'
 export type { Agent, AgentContext } from './agent/types.js'
 
+// The cases an agent runs over (`agent.over(dataset)`).
+export { defineDataset } from './entries/define-dataset.js'
+export type { Dataset } from './dataset/schema.js'
+
 // Predicates on a run.
 export { allObservations, calledTool, findStep, findSteps, type Predicate } from './trajectory/queries.js'
 export { and, not, or } from './trajectory/combinators.js'

@@ -1,7 +1,8 @@
 import { InvalidOptionError } from '../errors.js'
 import { assertJson } from '../json.js'
 import { describeReceived } from '../options/received.js'
-import type { Agent, AgentDefinition, Scenario } from './types.js'
+import { isDataset, type Dataset } from '../dataset/schema.js'
+import type { Agent, AgentDefinition, DatasetScenario, Scenario } from './types.js'
 
 /**
  * Defines an agent: a name, an optional default input and a `run(input, ctx)` whose randomness all
@@ -34,8 +35,34 @@ export function defineAgent<I = unknown, O = unknown>(definition: AgentDefinitio
       assertJson(input, `The input of a scenario of agent "${definition.name}"`)
       return Object.freeze({ kind: 'scenario', agent, input })
     },
+    over(dataset: Dataset<I>): DatasetScenario<I, O> {
+      return overDataset(agent, dataset, `${definition.name}.over`)
+    },
   }
   return Object.freeze(agent)
+}
+
+/** The scenario of `agent` over `dataset`'s cases; `caller` names the call in an error. */
+export function overDataset<I, O>(
+  agent: Agent<I, O>,
+  dataset: Dataset<I>,
+  caller: string,
+): DatasetScenario<I, O> {
+  if (!isDataset(dataset)) {
+    throw new InvalidOptionError({
+      caller,
+      option: 'dataset',
+      expected: 'a dataset (defineDataset(name, cases))',
+      received: describeReceived(dataset),
+    })
+  }
+  const first = dataset.cases[0]
+  return Object.freeze({ kind: 'scenario', agent, input: first?.input as I, dataset })
+}
+
+/** True for a scenario made by `agent.over(dataset)`. */
+export function isDatasetScenario(value: unknown): value is DatasetScenario<unknown, unknown> {
+  return isScenario(value) && isDataset((value as { dataset?: unknown }).dataset)
 }
 
 /** True for a value made by `defineAgent`. */

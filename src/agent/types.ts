@@ -1,3 +1,4 @@
+import type { Dataset } from '../dataset/schema.js'
 import type { Json, JsonObject } from '../json.js'
 import type { Rng } from '../random/streams.js'
 
@@ -110,7 +111,19 @@ export interface Scenario<I = Json, O = unknown> {
   readonly input: I
 }
 
-/** A defined agent. `agent.on(input)` is a scenario. */
+/**
+ * An agent over a dataset's cases: what `agent.over(dataset)` returns. Each rollout runs one case,
+ * rollout r case `roundOrder(seed, ⌊r/N⌋)[r mod N]` of the N cases (every case once before any
+ * case twice), and its trajectory's `case` names it; a claim about it is about the mean rate over
+ * the cases. Accepted wherever a scenario is. `input` is the first case's input, for code that
+ * reads one; no rollout uses it.
+ */
+export interface DatasetScenario<I = Json, O = unknown> extends Scenario<I, O> {
+  /** The dataset whose cases the rollouts run. */
+  readonly dataset: Dataset<I>
+}
+
+/** A defined agent. `agent.on(input)` is a scenario, `agent.over(dataset)` one over a dataset's cases. */
 export interface Agent<I = Json, O = unknown> {
   readonly kind: 'agent'
   readonly name: string
@@ -118,4 +131,6 @@ export interface Agent<I = Json, O = unknown> {
   run(input: I, ctx: AgentContext): O | Promise<O>
   /** The scenario of this agent on `input`. */
   on(input: I): Scenario<I, O>
+  /** The scenario of this agent over a dataset's cases (see {@link DatasetScenario}). */
+  over(dataset: Dataset<I>): DatasetScenario<I, O>
 }

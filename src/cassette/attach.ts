@@ -1,4 +1,11 @@
-import { defineAgent, isAgent, isScenario, toScenario, type AgentOrScenario } from '../agent/define-agent.js'
+import {
+  defineAgent,
+  isAgent,
+  isDatasetScenario,
+  isScenario,
+  toScenario,
+  type AgentOrScenario,
+} from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
 import type { Cassette } from './cassette.js'
 
@@ -28,7 +35,9 @@ export function withCassette(target: AgentOrScenario, cassette: Cassette | null)
   }
   const cached = defineAgent(definition)
   cassettes.set(cached, cassette)
-  return scenario === undefined ? cached : cached.on(scenario.input)
+  if (scenario === undefined) return cached
+  // A scenario over a dataset stays one: its rollouts run the dataset's cases.
+  return isDatasetScenario(scenario) ? cached.over(scenario.dataset) : cached.on(scenario.input)
 }
 
 /** The cassette an agent's rollouts go through, if any. */

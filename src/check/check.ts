@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
+import { isDatasetScenario, toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import type { ContextAttributionResult } from '../attribute/context-schema.js'
 import type { ContrastiveResult } from '../attribute/schema.js'
@@ -16,7 +16,8 @@ import { predicateLabel } from '../trajectory/predicate-label.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
 import { chooseSeed } from '../verdict/seed.js'
 import { CheckOptionsSchema, type CheckOptions } from './check-options.js'
-import { CLAIMS } from '../verdict/claim-table.js'
+import { CLAIMS, DATASET_GATES } from '../verdict/claim-table.js'
+import { InvalidOptionError } from '../errors.js'
 import { checkClaim, parsedClaimOf, type Claim } from './claims.js'
 import type { GateContext } from './gates.js'
 import type { ReportFiles } from './report-files.js'
@@ -146,7 +147,21 @@ export async function runCheck(
   context: CheckContext,
 ): Promise<CheckResult> {
   // Messages about the options name the matcher, else the claim's builder.
-  const parsed = parsedClaimOf(claim, context.caller ?? CLAIMS[claim.kind].builder)
+  const caller = context.caller ?? CLAIMS[claim.kind].builder
+  const parsed = parsedClaimOf(claim, caller)
+  if (isDatasetScenario(scenario) && !DATASET_GATES.includes(CLAIMS[claim.kind].gate)) {
+    const over = DATASET_GATES.flatMap((gate) =>
+      Object.values(CLAIMS)
+        .filter((row) => row.gate === gate)
+        .map((row) => row.matcher),
+    )
+    throw new InvalidOptionError({
+      caller,
+      option: 'target',
+      expected: `one input (agent.on(input)): over a dataset only ${over.join(', ')} decide a claim`,
+      received: `agent "${scenario.agent.name}" over dataset "${scenario.dataset.name}"`,
+    })
+  }
   const chosen = chooseSeed(parsed.seed, context.test, context.env)
   // The claim's options for this run (claim > run defaults > built-in) and its execution context.
   const gate = parsed.forRun(context, chosen.seed)

@@ -3,6 +3,7 @@
 export {
   BudgetExceededError,
   CausalReplayError,
+  InvalidDatasetError,
   InvalidFileError,
   InvalidOptionError,
   InvalidTrajectoryError,
@@ -18,4 +19,4 @@ export {
 } from '../errors.js'
 export { CassetteMissError } from '../cassette/miss-error.js'
 export { CassetteTooLargeError } from '../cassette/too-large-error.js'
-export type { InvalidOption } from '../errors.js'
+export type { DatasetProblem, InvalidOption } from '../errors.js'

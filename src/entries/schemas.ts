@@ -3,6 +3,7 @@
 // you read with them; name a part of a result by its type. The root re-exports the types as the
 // namespace `formats`.
 export {
+  type CaseRef,
   JsonSchema,
   type Observation,
   ObservationSchema,
@@ -20,6 +21,7 @@ export {
   TRAJECTORY_SCHEMA,
   TrajectorySchema,
 } from '../trajectory/schema.js'
+export { DatasetCaseSchema, DatasetRowSchema } from '../dataset/schema.js'
 export {
   type ContrastiveResult,
   ContrastiveResultSchema,
@@ -65,6 +67,10 @@ export {
   ClaimKindSchema,
   type ComparisonSummary,
   ComparisonSummarySchema,
+  type DatasetCaseRow,
+  DatasetCaseRowSchema,
+  type DatasetReport,
+  DatasetReportSchema,
   type ComparisonVerdict,
   ComparisonVerdictSchema,
   type ModelCost,

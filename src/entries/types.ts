@@ -59,11 +59,14 @@ export type {
   Agent,
   AgentContext,
   AgentDefinition,
+  DatasetScenario,
   Policy,
   Scenario,
   StepOptions,
   ToolOptions,
 } from '../agent/types.js'
+export type { DatasetOptions, DatasetSource } from '../dataset/define-dataset.js'
+export type { Dataset, DatasetCase, DatasetRow } from '../dataset/schema.js'
 export type { StepExpectation } from '../trajectory/step-matches.js'
 export type { CalledToolsOptions, ToolCallPattern } from '../trajectory/tool-calls.js'
 export type { CheckResult } from '../check/check.js'

@@ -1,6 +1,7 @@
 import type { Json } from '../json.js'
 import {
   TRAJECTORY_SCHEMA,
+  type CaseRef,
   type Observation,
   type RolloutError,
   type Step,
@@ -20,6 +21,8 @@ export interface RecordedRollout {
   input: Json
   seed: number
   rollout: number
+  /** The dataset case the rollout ran; undefined for a run of one input. */
+  case: CaseRef | undefined
   /** The plan's intervention label; undefined for a plain rollout. */
   intervention: string | undefined
   preamble: Observation[]
@@ -59,12 +62,26 @@ export function assembleTrajectory(recorded: RecordedRollout): Trajectory {
     }
   }
   const steps = recordedSteps.slice(0, kept) as Step[]
-  const { agent, input, seed, rollout, preamble } = recorded
-  // Two literals rather than a spread: this runs once per rollout, on the hot path.
+  const { agent, input, seed, rollout, preamble, case: caseRef } = recorded
+  // Literals rather than a spread: this runs once per rollout, on the hot path. Keys in schema order.
   const trajectory: Trajectory =
-    intervention === undefined
-      ? { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, preamble, steps }
-      : { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, intervention, preamble, steps }
+    caseRef !== undefined
+      ? intervention === undefined
+        ? { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, case: caseRef, preamble, steps }
+        : {
+            schema: TRAJECTORY_SCHEMA,
+            agent,
+            input,
+            seed,
+            rollout,
+            case: caseRef,
+            intervention,
+            preamble,
+            steps,
+          }
+      : intervention === undefined
+        ? { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, preamble, steps }
+        : { schema: TRAJECTORY_SCHEMA, agent, input, seed, rollout, intervention, preamble, steps }
   if (recorded.output !== undefined && error === undefined) trajectory.output = recorded.output
   if (error !== undefined) trajectory.error = error
   if (intervention !== undefined)

@@ -1,4 +1,6 @@
+import { isDatasetScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
+import { caseOfRollout } from '../dataset/case-order.js'
 import { RolloutAbortedError } from '../errors.js'
 import { copyJson } from '../json.js'
 import type { Trajectory } from '../trajectory/schema.js'
@@ -14,6 +16,24 @@ export interface RolloutResult {
 }
 
 /**
+ * The recorder of one rollout. Over a dataset, the rollout runs its case (chosen from the seed and
+ * the rollout's index alone, see `caseOfRollout`) as a scenario of that case's input, and its
+ * trajectory names the case.
+ */
+function rolloutRecorder(
+  scenario: Scenario<unknown, unknown>,
+  settings: RolloutSettings,
+): TrajectoryRecorder {
+  if (!isDatasetScenario(scenario)) return new TrajectoryRecorder(scenario, settings)
+  const { dataset } = scenario
+  const picked = caseOfRollout(dataset, settings.seed, settings.rollout)
+  return new TrajectoryRecorder({ kind: 'scenario', agent: scenario.agent, input: picked.input }, settings, {
+    dataset: dataset.name,
+    id: picked.id,
+  })
+}
+
+/**
  * Runs one rollout of `scenario` under `settings.plan`. Never throws for the agent's sake: an agent
  * that throws, times out, loops or is aborted gives a trajectory with `error` set.
  *
@@ -25,7 +45,7 @@ export function executeRollout(
   scenario: Scenario<unknown, unknown>,
   settings: RolloutSettings,
 ): Promise<RolloutResult> {
-  const recorder = new TrajectoryRecorder(scenario, settings)
+  const recorder = rolloutRecorder(scenario, settings)
   const outer = settings.signal
   const cancel = () => recorder.stop(new RolloutAbortedError('The rollout was cancelled.'))
   // Set when a cancellation stops the rollout midway (not one that came before it began): what it
@@ -78,7 +98,7 @@ export function executeRollout(
     // input of later rollouts (or the recorded input). A synchronous throw (in the copy or in
     // `run`) rejects this promise, as the Promise constructor catches it.
     const context = new RolloutContext(recorder)
-    const ran = scenario.agent.run(copyJson(scenario.input, 'The scenario input'), context)
+    const ran = recorder.scenario.agent.run(copyJson(recorder.scenario.input, 'The scenario input'), context)
     Promise.resolve(ran).then(resolve, reject)
   })
   return run.then((output) => {

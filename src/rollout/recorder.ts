@@ -3,7 +3,7 @@ import { cassetteOf } from '../cassette/attach.js'
 import type { Cassette } from '../cassette/cassette.js'
 import { BudgetExceededError, RolloutAbortedError, RolloutTimeoutError } from '../errors.js'
 import type { Json } from '../json.js'
-import type { Observation, RolloutError, Step, Trajectory } from '../trajectory/schema.js'
+import type { CaseRef, Observation, RolloutError, Step, Trajectory } from '../trajectory/schema.js'
 import { assembleTrajectory, type FailedStep } from './assemble-trajectory.js'
 import { accountOf, type Budget } from './budget.js'
 import type { BudgetAccount } from './budget-account.js'
@@ -81,6 +81,8 @@ export class TrajectoryRecorder implements Watched {
   constructor(
     readonly scenario: Scenario<unknown, unknown>,
     readonly settings: RolloutSettings,
+    /** The dataset case the rollout runs, when its scenario is over a dataset. */
+    readonly caseRef?: CaseRef,
   ) {
     // No limit, no clock: a deadline of Infinity is never passed, so its checks read no clock.
     this.deadline = settings.timeoutMs === Infinity ? Infinity : performance.now() + settings.timeoutMs
@@ -170,6 +172,7 @@ export class TrajectoryRecorder implements Watched {
       input: scenario.input as Json,
       seed: settings.seed,
       rollout: settings.rollout,
+      case: this.caseRef,
       intervention: settings.plan.label,
       preamble: this.preamble,
       steps: this.steps,

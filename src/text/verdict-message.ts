@@ -5,6 +5,7 @@ import {
   claimDirection,
   type Artifact,
   type BaselineComparison,
+  type DatasetReport,
   type ScoreVerdict,
   type SequentialVerdict,
   type Verdict,
@@ -13,6 +14,7 @@ import { formatContrastive, formatShapley } from './attribution.js'
 import { comparisonClaim, comparisonLines } from './comparison-lines.js'
 import { formatContextAttribution } from './context-attribution.js'
 import { formatCostLine } from './cost.js'
+import { datasetLines, datasetTarget } from './dataset-lines.js'
 import {
   confidenceLevel,
   count,
@@ -58,6 +60,7 @@ export function formatVerdictMessage(artifact: Artifact, options: VerdictMessage
     ...(verdict.gate === 'comparison' ? comparisonLines(verdict, explanation) : []),
     ...errorLines(verdict),
     ...(verdict.gate === 'score' ? attributedScoreLines(verdict) : []),
+    ...(verdict.dataset === undefined ? [] : datasetLines(verdict, verdict.dataset)),
   ]
   body.push(...replayLines(verdict))
   const bad = badOutcomeText(verdict)
@@ -151,12 +154,16 @@ export function attributionFailedText(
 
 /** The claim, as the test states it: "expected support to rarely call issue_refund: ≤ 5% at 95% confidence". */
 export function claim(verdict: Verdict): string {
-  const { agent, predicate } = verdict
+  const { predicate } = verdict
+  // A dataset claim names its target, and its bound is on the mean over the cases.
+  const agent =
+    verdict.dataset === undefined ? verdict.agent : `${verdict.agent} ${datasetTarget(verdict.dataset)}`
+  const mean = verdict.dataset === undefined ? '' : 'mean over cases '
   const level = confidenceLevel(verdict.confidence)
   switch (verdict.gate) {
     case 'sequential': {
       const { phrase, direction } = CLAIMS[verdict.claim]
-      return `expected ${agent} to ${phrase} ${predicate}: ${direction === 'atMost' ? '≤' : '≥'} ${boundText(verdict.bound)} at ${level} confidence`
+      return `expected ${agent} to ${phrase} ${predicate}: ${mean}${direction === 'atMost' ? '≤' : '≥'} ${boundText(verdict.bound)} at ${level} confidence`
     }
     case 'zero-tolerance': {
       const { phrase, direction } = CLAIMS[verdict.claim]
@@ -213,6 +220,11 @@ function observedLine(verdict: Verdict): string {
     verdict.gate === 'sequential' && observed.method !== 'confidence-sequence'
       ? `${confidenceLevel(observed.confidence)} ${methodName(observed.method)} interval ${percent(observed.low)}–${percent(observed.high)}, descriptive only after a sequential stop`
       : rateIntervalText(observed)
+  if (verdict.dataset !== undefined) {
+    const ran = verdict.dataset.table.filter((row) => row.runs > 0).length
+    const rate = observed.n === 0 ? 'no completed run' : `mean over cases ${point}, ${interval}`
+    return `observed ${count(observed.successes)}/${plural(observed.n, 'run')} over ${count(ran)} of ${plural(verdict.dataset.cases, 'case')} (${rate})  → ${verdict.kind}${passesAnyway(verdict)}`
+  }
   const rate = observed.n === 0 ? 'no completed rollout' : `${point}, ${interval}`
   return `observed ${count(observed.successes)}/${plural(observed.n, 'rollout')} (${rate})  → ${verdict.kind}${passesAnyway(verdict)}`
 }
@@ -311,6 +323,7 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
         used,
         testTimeoutText(verdict),
         verdict.gate === 'sequential' && verdict.judgeCorrection !== undefined,
+        verdict.dataset,
       )
     case 'occurrence': {
       const first = explanation.rollout === null ? '' : `first in rollout ${explanation.rollout}; `
@@ -324,12 +337,14 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
             ? `${testTimeoutText(verdict)} was near after ${used} (raise ${RAISE_TEST_TIMEOUT}); `
             : ''
       const how = `(${confidenceLevel(explanation.level)} one-sided ${methodName(explanation.method)} bound, exact)`
+      // Over a dataset the same bound holds for the mean over cases (see the zero-tolerance gate).
+      const rate = verdict.dataset === undefined ? 'the rate' : 'the mean rate over cases'
       return CLAIMS[explanation.claim].direction === 'atMost'
         ? [
-            `${budget}zero in ${count(explanation.n)}: the rate is at most ${percent(explanation.value)} ${how}`,
+            `${budget}zero in ${count(explanation.n)}: ${rate} is at most ${percent(explanation.value)} ${how}`,
           ]
         : [
-            `${budget}all of ${count(explanation.n)}: the rate is at least ${percent(explanation.value)} ${how}`,
+            `${budget}all of ${count(explanation.n)}: ${rate} is at least ${percent(explanation.value)} ${how}`,
           ]
     }
     case 'score-decided':
@@ -373,12 +388,26 @@ function undecidedLines(
   testTimeout: string,
   /** A judge-corrected gate says itself why more rollouts would not decide it. */
   judged: boolean,
+  /** A dataset claim's account: what its rounds say about the rollouts it lacked. */
+  dataset: DatasetReport | undefined,
 ): string[] {
   const bound = boundText(explanation.bound)
   const why = undecidedAfter(explanation.why, used, testTimeout)
   const lines = [
     `${why}: ${confidenceLevel(explanation.level)} confidence bounds ${percent(explanation.low)}–${percent(explanation.high)} straddle ${bound} (${explanation.method}, anytime-valid)`,
   ]
+  if (dataset !== undefined) {
+    if (explanation.why === 'max-rollouts' && explanation.maxRollouts < dataset.cases) {
+      lines.push(
+        `maxRollouts (${count(explanation.maxRollouts)}) is less than one round of the dataset's ${count(dataset.cases)} cases, so this is the partial round's result: raise maxRollouts to ${count(dataset.cases)} or more to run every case once, or accept the risk with onInconclusive: 'pass'`,
+      )
+    } else if (explanation.completed > 0) {
+      lines.push(
+        `a mean closer to ${bound} needs more rounds of the dataset to decide: ${raiseFor(explanation.why)}, move the bound, or accept the risk with onInconclusive: 'pass'`,
+      )
+    }
+    return lines
+  }
   if (explanation.rolloutsToDecide !== null) {
     const raise = raiseFor(explanation.why)
     lines.push(
@@ -493,8 +522,10 @@ const ERROR_WIDTH = 108
 function replayLines(verdict: Verdict): string[] {
   const { replay, seed } = verdict
   if (replay !== null) {
+    // Over a dataset the same (seed, rollout) runs the same case, so the scenario replays it.
+    const target = verdict.dataset === undefined ? 'agent' : 'agent.over(dataset)'
     return [
-      `replay: { seed: ${replay.seed}, rollout: ${replay.rollout} }  ← record(agent, { seed: ${replay.seed}, rollout: ${replay.rollout} }) returns this run`,
+      `replay: { seed: ${replay.seed}, rollout: ${replay.rollout} }  ← record(${target}, { seed: ${replay.seed}, rollout: ${replay.rollout} }) returns this run`,
     ]
   }
   if (verdict.kind === 'pass') return []

@@ -94,6 +94,11 @@ export const TrajectorySchema = z.object({
   /** The run seed and rollout index: `record(scenario, { seed, rollout })` reproduces this run. */
   seed: z.number().int(),
   rollout: z.number().int().nonnegative(),
+  /**
+   * The dataset case this run ran (`agent.over(dataset)`): the dataset's name and the case's id.
+   * Absent for a run of one input, and in files written before datasets.
+   */
+  case: z.object({ dataset: z.string(), id: z.string() }).optional(),
   /** A label of the intervention this run was replayed under; absent for plain rollouts. */
   intervention: z.string().optional(),
   /** Tool calls made before the first step. */
@@ -125,3 +130,5 @@ export type Trajectory<I = Json, O = Json> = Omit<TrajectoryData, 'input' | 'out
 }
 /** A trajectory as its schema parses it, before {@link Trajectory} types its input and output. */
 export type TrajectoryData = z.infer<typeof TrajectorySchema>
+/** Which dataset case a run ran: the dataset's name and the case's id. */
+export type CaseRef = NonNullable<TrajectoryData['case']>

@@ -31,6 +31,12 @@ export const ARGUMENT_COUNT: { readonly [A in ClaimArguments]: number } = {
 /** The gates that decide claims, one per kind of verdict (the verdict's `gate`). */
 export type GateFamily = 'sequential' | 'zero-tolerance' | 'baseline' | 'comparison' | 'score'
 
+/**
+ * The gates that decide a claim over a dataset (`agent.over(dataset)`), about the mean rate over
+ * its cases. A claim on another gate (a baseline, an A/B comparison, a score) is refused over one.
+ */
+export const DATASET_GATES: readonly GateFamily[] = ['sequential', 'zero-tolerance']
+
 /** One kind of claim. */
 export interface ClaimRow {
   /** The builder that makes it (`rarely`): it names the claim in `check`'s messages. */

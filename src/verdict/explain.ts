@@ -33,6 +33,8 @@ export type Explanation =
       method: string
       why: 'budget' | 'deadline' | 'max-rollouts'
       rolloutsToDecide: number | null
+      /** The rollouts the claim allowed (a dataset claim compares them with one round of its cases). */
+      maxRollouts: number
       /** The observed rate, for the hint of how far it is from deciding. */
       observed: number
       completed: number
@@ -112,6 +114,7 @@ export function explainVerdict(verdict: Verdict): Explanation {
           method,
           why: verdict.stop === 'budget' || verdict.stop === 'deadline' ? verdict.stop : 'max-rollouts',
           rolloutsToDecide: verdict.rolloutsToDecide,
+          maxRollouts: verdict.maxRollouts,
           observed: verdict.observed.point,
           completed: verdict.observed.n,
         }

@@ -132,6 +132,43 @@ export const PassKReportSchema = z.object({
 })
 export type PassKReport = z.infer<typeof PassKReportSchema>
 
+/** One case of a dataset claim: its runs, how many went against the claim, errors, and its exact interval. */
+export const DatasetCaseRowSchema = z.object({
+  /** The case's id. */
+  id: z.string(),
+  /** Runs of the case the gate scored (errors included). */
+  runs: z.number().int().nonnegative(),
+  /** Completed runs that went against the claim (the predicate held for `rarely`, failed for `usually`). */
+  failures: z.number().int().nonnegative(),
+  /** Runs that ended in an error. */
+  errors: z.number().int().nonnegative(),
+  /**
+   * The case's own rate of failures over its completed runs: the two-sided Clopper–Pearson
+   * interval at the claim's confidence. Describes the case; the claim is decided on the mean over
+   * cases. Null when no run of the case completed.
+   */
+  interval: EstimateSchema.nullable(),
+})
+export type DatasetCaseRow = z.infer<typeof DatasetCaseRowSchema>
+
+/**
+ * What a claim over a dataset (`agent.over(dataset)`) ran: the dataset, its rounds, and a row per
+ * case. The verdict's rate is the mean over cases.
+ */
+export const DatasetReportSchema = z.object({
+  /** The dataset's name. */
+  name: z.string(),
+  /** Its number of cases: running every case once takes this many runs. */
+  cases: z.number().int().positive(),
+  /** Complete rounds: every case ran once in each. */
+  rounds: z.number().int().nonnegative(),
+  /** The case with the highest share of failures, whose first failing run is attributed; null when none failed. */
+  worst: z.string().nullable(),
+  /** One row per case, in the dataset's order. */
+  table: z.array(DatasetCaseRowSchema),
+})
+export type DatasetReport = z.infer<typeof DatasetReportSchema>
+
 // The fields every verdict has, whatever its gate.
 const verdictFields = {
   /** `pass`: the claim holds at the stated confidence; `fail`: it does not; `inconclusive`: the rollouts (or the budget, or the test's time) ran out first. */
@@ -177,6 +214,8 @@ const verdictFields = {
   cost: ModelCostSchema.optional(),
   /** pass^k of the run; absent with `passK: []` and in artifacts written before it was reported. */
   passK: PassKReportSchema.optional(),
+  /** Set when the claim was about a dataset's cases (`agent.over(dataset)`): the dataset and its per-case table. */
+  dataset: DatasetReportSchema.optional(),
 }
 
 /** A judge's accuracy on one class of its calibration: `correct` of `of`, and its exact interval. */

@@ -1,3 +1,4 @@
+import { isDatasetScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { mixtureLogEValues } from '../stats/mixture-e-process.js'
 import { confidenceSequence } from '../stats/confidence-sequence.js'
@@ -43,6 +44,11 @@ export async function runSequentialGate(
   subject: GateSubject,
   options: ResolvedSequentialGate<SequentialVerdict['claim']>,
 ): Promise<GateRun<SequentialVerdict>> {
+  // Over a dataset the claim is about the mean over cases, which the dataset test decides.
+  if (isDatasetScenario(scenario)) {
+    const { runDatasetGate } = await import('./dataset-gate.js')
+    return runDatasetGate(scenario, subject, options)
+  }
   const predicateIsBad = options.direction === 'atMost'
   const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
   const alpha = 1 - options.confidence

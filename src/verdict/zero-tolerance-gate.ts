@@ -1,6 +1,9 @@
+import { isDatasetScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
 import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
+import { refuseOverDataset } from './dataset-gate.js'
+import { DatasetTally } from './dataset-tally.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedZeroTolerance } from './options.js'
 import { refuseJudgeCorrection } from './judge-correction.js'
@@ -25,7 +28,16 @@ export async function runZeroToleranceGate(
     options.direction === 'atMost' ? 'toNever' : 'toAlways',
     `An imperfect judge makes "${options.direction === 'atMost' ? 'never' : 'always'}" unprovable: it errs on some runs of a perfect agent. Use ${options.direction === 'atMost' ? 'toRarely' : 'toUsually'}(judge, bound) for a judge-corrected rate.`,
   )
-  const tally = new OutcomeTally(subject.predicate, options.direction === 'atMost', subject.label)
+  const predicateIsBad = options.direction === 'atMost'
+  // Over a dataset the same rule decides the mean over cases: zero occurrences in n runs drawn in
+  // rounds have probability at most (1 − p̄)ⁿ (Maclaurin's inequality within a round, the AM–GM
+  // inequality across whole rounds), so the bound below holds for p̄.
+  const dataset = isDatasetScenario(scenario) ? scenario.dataset : undefined
+  if (isDatasetScenario(scenario)) refuseOverDataset(scenario, subject, options)
+  const tally =
+    dataset === undefined
+      ? new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
+      : new DatasetTally(dataset, subject.predicate, predicateIsBad, subject.label)
   // One rollout at a time in index order, so the first occurrence is the same at any concurrency.
   const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, () => tally.bad > 0)
   const stop = STOPS[sampling.end]
@@ -40,7 +52,8 @@ export async function runZeroToleranceGate(
   // Two-sided at 1 − 2α, so its upper end (for toNever; its lower end for toAlways) is the
   // one-sided bound the pass line states: one number with one meaning.
   const observed = clopperPearson(tally.successes, tally.n, 1 - 2 * (1 - options.confidence))
-  const passK = passKReport(observed, options.direction === 'atMost', options.passK)
+  // pass^k of a mixture of cases is not the pooled rate's k-th power: none is printed over a dataset.
+  const passK = dataset === undefined ? passKReport(observed, predicateIsBad, options.passK) : undefined
   const verdict: ZeroToleranceVerdict = {
     gate: 'zero-tolerance',
     claim: options.claim,
@@ -53,6 +66,7 @@ export async function runZeroToleranceGate(
     oneSidedBound:
       kind === 'pass' || stop === 'budget' || stop === 'deadline' ? oneSidedBound(tally, options) : null,
     stop,
+    ...(tally instanceof DatasetTally ? { dataset: tally.report(options.confidence) } : {}),
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }

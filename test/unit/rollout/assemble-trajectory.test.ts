@@ -14,6 +14,7 @@ function recorded(overrides: Partial<RecordedRollout> = {}): RecordedRollout {
     input: { q: 1 },
     seed: 7,
     rollout: 3,
+    case: undefined,
     intervention: undefined,
     preamble: [],
     steps: [step(0), step(1)],
