@@ -174,10 +174,10 @@ describe('a project using the plugin', () => {
     expect(message).toMatch(/^expected hanging-forever to rarely /)
     // The cap is named: the rollout's own timeoutMs is the default 60,000 ms, not what it ran under.
     expect(message.replace(/\s+/g, ' ')).toMatch(
-      /timeout, RolloutTimeoutError: The rollout ran into the test's deadline: timeoutMs \(60,000 ms\) was capped at the [\d,]+ ms left before the test's timeout \(2,000 ms\)/,
+      /timeout, RolloutTimeoutError: The rollout ran into the test's deadline: timeoutMs \(60,000 ms\) was capped at the [\d,]+ ms left before the test's timeout \(5,000 ms\)/,
     )
     expect(message).toMatch(
-      /rollouts were capped at [\d,]+ ms, the time left in the test \(its timeout is 2,000 ms\): raise the test's timeout \(test\(name, \{ timeout \}\) or testTimeout in the config\), or make the agent faster/,
+      /rollouts were capped at [\d,]+ ms, the time left in the test \(its timeout is 5,000 ms\): raise the test's timeout \(test\(name, \{ timeout \}\) or testTimeout in the config\), or make the agent faster/,
     )
   })
 
