@@ -359,7 +359,13 @@ async function cliOutput(argv: readonly string[]): Promise<string> {
 }
 
 /** The fence language of an example file, by its extension. */
-const LANGUAGES: Record<string, string> = { '.ts': 'ts', '.yml': 'yaml', '.yaml': 'yaml', '.sh': 'sh' }
+const LANGUAGES: Record<string, string> = {
+  '.ts': 'ts',
+  '.yml': 'yaml',
+  '.yaml': 'yaml',
+  '.sh': 'sh',
+  '.jsonl': 'jsonl',
+}
 
 /**
  * An example as a fenced block: `spec` is `<file>` or `<file>#<region>`, the file relative to the

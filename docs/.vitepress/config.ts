@@ -37,6 +37,7 @@ export default defineConfig({
           { text: 'Options', link: '/matchers/options' },
           { text: 'Trajectory predicates', link: '/matchers/predicates' },
           { text: 'Judges', link: '/matchers/judges' },
+          { text: 'Datasets', link: '/matchers/datasets' },
           { text: 'Seeds, errors, retries', link: '/matchers/seeds-errors-retries' },
         ],
       },

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { extname } from 'node:path'
-import { parse } from 'csv-parse/sync'
+import type { parse as parseCsv } from 'csv-parse/sync'
+
+// csv-parse is loaded when a CSV is first read, not with the package root that every test file
+// imports; `defineDataset` is synchronous, so it is required, not imported.
+const require = createRequire(import.meta.url)
 
 /** A row read from a dataset's file: the parsed value and the line it starts on. */
 export interface ReadRow {
@@ -117,6 +122,7 @@ function csvRows(text: string): ReadRow[] {
   type Parsed = { record: Record<string, string>; info: { lines: number }; raw: string }
   let records: Parsed[]
   try {
+    const { parse } = require('csv-parse/sync') as { parse: typeof parseCsv }
     records = parse(text, {
       columns: true,
       skip_empty_lines: true,

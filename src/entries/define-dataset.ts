@@ -20,6 +20,18 @@ import type { Json, JsonObject } from '../json.js'
  *
  * @example
  * <!-- example:examples/docs/datasets.test.ts#define -->
+ * ```ts
+ * import { defineDataset } from 'vitest-causal-replay'
+ *
+ * type Ticket = {
+ *   orderId: string
+ *   message: string
+ * }
+ *
+ * // A .jsonl file, a case a line: { "id", "tags", "input" }; also .json (an array) and .csv. A file's
+ * // inputs are checked to be JSON, not typed: name their type.
+ * const tickets = defineDataset<Ticket>('tickets', new URL('./tickets.jsonl', import.meta.url))
+ * ```
  * <!-- /example:examples/docs/datasets.test.ts#define -->
  */
 export function defineDataset<I extends Json = Json>(

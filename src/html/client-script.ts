@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 
 /**
- * The report's only script: the contrastive / Shapley tabs and the copy button of the replay
- * snippet. It reads nothing from the artifact (the page is rendered on the server side), so it is a
+ * The report's only script: the contrastive / Shapley tabs, the sortable per-case table of a
+ * dataset claim and the copy button of the replay snippet. It reads nothing from the artifact (the page is rendered on the server side), so it is a
  * constant and the Content-Security-Policy can allow exactly it by hash.
  */
 export const CLIENT_SCRIPT = `(() => {
@@ -32,6 +32,35 @@ export const CLIENT_SCRIPT = `(() => {
         select(next)
         next.focus()
       }
+    })
+  }
+  // A dataset's per-case table: a header's button sorts the rows by its column, again to reverse.
+  for (const table of document.querySelectorAll('[data-sort-table]')) {
+    const headers = Array.from(table.querySelectorAll('thead th'))
+    headers.forEach((header, column) => {
+      const button = header.querySelector('button')
+      if (!button) return
+      button.addEventListener('click', () => {
+        const numeric = button.dataset.sortNumeric === 'true'
+        const order = header.getAttribute('aria-sort') === 'descending' ? 'ascending' : 'descending'
+        for (const other of headers) other.setAttribute('aria-sort', 'none')
+        header.setAttribute('aria-sort', order)
+        const body = table.querySelector('tbody')
+        if (!body) return
+        const value = (row) => {
+          const cell = row.children[column]
+          const text = (cell && cell.getAttribute('data-sort-value')) || ''
+          return numeric ? Number(text) : text
+        }
+        const rows = Array.from(body.children)
+        rows.sort((a, b) => {
+          const x = value(a)
+          const y = value(b)
+          const compared = numeric ? x - y : String(x).localeCompare(String(y))
+          return order === 'ascending' ? compared : -compared
+        })
+        for (const row of rows) body.appendChild(row)
+      })
     })
   }
   for (const button of document.querySelectorAll('[data-copy-target]')) {

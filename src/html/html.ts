@@ -1,5 +1,6 @@
 import type { Artifact } from '../verdict/schema.js'
 import { renderAttribution } from './attribution.js'
+import { renderDatasetCases } from './dataset.js'
 import { boundArtifact, SHOWN_CHARACTERS } from './bounded-artifact.js'
 import { claim } from '../text/verdict-message.js'
 import { renderHeadline } from './headline.js'
@@ -28,6 +29,7 @@ export function renderReportHtml(artifact: Artifact, jsonFile = 'the JSON artifa
       : markup` ${cuts === 1 ? 'One text' : `${cuts} texts`} longer than ${SHOWN_CHARACTERS.toLocaleString('en-US')} characters ${cuts === 1 ? 'is' : 'are'} cut on this page and in the embedded JSON; ${jsonFile} holds every value whole.`
   const body = markup`<main>
 ${renderHeadline(shown)}
+${renderDatasetCases(shown)}
 ${renderTrajectory(shown)}
 ${renderAttribution(shown)}
 ${renderLocusContext(shown)}

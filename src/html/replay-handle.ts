@@ -20,7 +20,7 @@ export function renderReplayHandle(artifact: Artifact): Markup | null {
   if (handle === null) return null
   return markup`<section id="replay">
 <h2>Replay this run</h2>
-<p class="section-lead">Replay handle <code data-replay-handle>{ seed: ${handle.seed}, rollout: ${handle.rollout} }</code>: rollout ${handle.rollout} of <code>runRollouts</code> with this seed. Here <code>agent</code> is the agent ${artifact.verdict.agent} (or the <code>agent.on(input)</code> scenario the test ran).</p>
+<p class="section-lead">Replay handle <code data-replay-handle>{ seed: ${handle.seed}, rollout: ${handle.rollout} }</code>: rollout ${handle.rollout} of <code>runRollouts</code> with this seed. Here <code>agent</code> is the agent ${artifact.verdict.agent} (or the <code>agent.on(input)</code> or <code>agent.over(dataset)</code> scenario the test ran: over a dataset, the same seed and rollout run the same case).</p>
 <div class="replay-handle">
 <pre id="replay-snippet"><code>${replaySnippet(handle)}</code></pre>
 <button type="button" class="copy-button" data-copy-target="replay-snippet">Copy</button>

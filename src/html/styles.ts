@@ -148,6 +148,10 @@ table.index { width: 100%; border-collapse: collapse; background: var(--panel); 
 table.index th, table.index td { text-align: left; padding: 8px 12px; border-bottom: 1px solid var(--border); vertical-align: top; }
 table.index th { font-size: 0.78rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--muted); background: var(--panel-2); }
 table.index td.rate { font-variant-numeric: tabular-nums; }
+table.dataset-cases th button { font: inherit; color: inherit; text-transform: inherit; letter-spacing: inherit; background: none; border: 0; padding: 0; cursor: pointer; }
+table.dataset-cases th[aria-sort="ascending"] button::after { content: " ▲"; }
+table.dataset-cases th[aria-sort="descending"] button::after { content: " ▼"; }
+table.dataset-cases tr[data-worst] td:first-child { box-shadow: inset 3px 0 0 var(--locus); }
 a { color: var(--accent); }
 .summary { display: flex; gap: 10px; flex-wrap: wrap; margin: 10px 0 18px; }
 

@@ -9,6 +9,8 @@ import { InvalidOptionError } from '../../../src/entries/errors.js'
 import { roundOrder } from '../../../src/random/round-order.js'
 import { TRAJECTORY_SCHEMA, TrajectorySchema } from '../../../src/trajectory/schema.js'
 import { isDatasetScenario } from '../../../src/agent/define-agent.js'
+import { cassetteOf, withCassette } from '../../../src/cassette/attach.js'
+import type { Cassette } from '../../../src/cassette/cassette.js'
 
 const dataset = defineDataset(
   'numbers',
@@ -56,6 +58,13 @@ describe('agent.over(dataset)', () => {
     expect(isDatasetScenario(scenario)).toBe(true)
     expect(isDatasetScenario(agent.on({ n: 1 }))).toBe(false)
     expect(scenario.dataset).toBe(dataset)
+  })
+
+  it('stays a scenario over the dataset when a cassette is attached', () => {
+    const cassette = {} as Cassette
+    const attached = withCassette(agent.over(dataset), cassette)
+    expect(isDatasetScenario(attached)).toBe(true)
+    expect(cassetteOf(attached.agent)).toBe(cassette)
   })
 
   it('refuses what is not a dataset, naming it', () => {

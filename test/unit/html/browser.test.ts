@@ -10,7 +10,7 @@ import { renderReportHtml } from '../../../src/html/html.js'
 import type { Artifact } from '../../../src/verdict/schema.js'
 import { defineAgent } from '../../../src/index.js'
 import { plantedArtifact, rarelyArtifact } from './artifacts.js'
-import { check, rarely } from '../../../src/index.js'
+import { check, defineDataset, rarely } from '../../../src/index.js'
 import { plantedContextAgent, refunded } from '../verdict/gate-helpers.js'
 import { describeWithProgram, type OutsideProgram } from '../../outside-program.js'
 
@@ -199,6 +199,51 @@ describeWithProgram(CHROMIUM, 'the HTML report in Chromium', () => {
       expect(ci?.width).toBeGreaterThan(0)
     }
     expect(await page.locator('#context-attribution tr.is-culprit th').textContent()).toBe('key "ticket"')
+    await page.close()
+    expect(problems).toEqual([])
+  })
+  it("sorts a dataset claim's per-case table by the header clicked", async () => {
+    const coin = defineAgent<{ p: number }, string>({
+      name: 'coin',
+      run: async ({ p }, ctx) => ctx.step('decide', (rng) => (rng() < p ? 'bad' : 'good')),
+    })
+    const cases = defineDataset(
+      'coins',
+      [1, 0.5, 0, 0.2, 0, 0.9].map((p, index) => ({ id: `case-${index}`, input: { p } })),
+    )
+    const { artifact: overDataset } = await check(
+      coin.over(cases),
+      rarely((t) => t.output === 'bad', { atMost: 0.05, seed: 2, attribute: false, label: 'bad' }),
+    )
+    const datasetFile = join(RESULTS, 'report-dataset.html')
+    await writeFile(datasetFile, renderReportHtml(overDataset))
+    const { page, problems } = await open(pathToFileURL(datasetFile).href)
+
+    const ids = () =>
+      page
+        .locator('#dataset tbody tr')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-case')))
+    const rates = () =>
+      page
+        .locator('#dataset tbody tr td:nth-child(5)')
+        .evaluateAll((cells) => cells.map((cell) => Number(cell.getAttribute('data-sort-value'))))
+    // Worst first, every case listed, the attributed one marked.
+    expect(await ids()).toHaveLength(6)
+    const initial = await rates()
+    expect(initial).toEqual([...initial].sort((a, b) => b - a))
+    expect(await page.locator('#dataset tr[data-worst="true"]').count()).toBe(
+      overDataset.verdict.dataset?.worst === null ? 0 : 1,
+    )
+
+    await page.locator('#dataset th button[data-sort-key="case"]').click()
+    expect(await ids()).toEqual(['case-5', 'case-4', 'case-3', 'case-2', 'case-1', 'case-0'])
+    expect(
+      await page.locator('#dataset th:has(button[data-sort-key="case"])').getAttribute('aria-sort'),
+    ).toBe('descending')
+    await page.locator('#dataset th button[data-sort-key="case"]').click()
+    expect(await ids()).toEqual(['case-0', 'case-1', 'case-2', 'case-3', 'case-4', 'case-5'])
+    await page.locator('#dataset th button[data-sort-key="rate"]').click()
+    expect(await rates()).toEqual([...initial].sort((a, b) => b - a))
     await page.close()
     expect(problems).toEqual([])
   })

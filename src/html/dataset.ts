@@ -1,0 +1,57 @@
+import { confidenceLevel, count, methodName, percent } from '../text/numbers.js'
+import type { Artifact, DatasetCaseRow } from '../verdict/schema.js'
+import { markup, type Markup } from './markup.js'
+
+/** The columns of the per-case table: what each sorts by. */
+const COLUMNS: readonly { key: string; header: string; numeric: boolean }[] = [
+  { key: 'case', header: 'Case', numeric: false },
+  { key: 'runs', header: 'Runs', numeric: true },
+  { key: 'failures', header: 'Failures', numeric: true },
+  { key: 'errors', header: 'Errors', numeric: true },
+  { key: 'rate', header: 'Failure rate', numeric: true },
+]
+
+/**
+ * A dataset claim's cases: every one, with its runs, failures, errors and exact interval, worst
+ * first; clicking a column's header sorts by it (the page script, `data-sort-table`). Null for a
+ * claim about one input.
+ */
+export function renderDatasetCases(artifact: Artifact): Markup | null {
+  const { verdict } = artifact
+  const dataset = verdict.dataset
+  if (dataset === undefined) return null
+  const level = confidenceLevel(verdict.confidence)
+  const rows = [...dataset.table].sort(
+    (a, b) => rate(b) - rate(a) || b.failures - a.failures || b.errors - a.errors,
+  )
+  const ran = dataset.table.filter((row) => row.runs > 0).length
+  return markup`<section id="dataset">
+<h2>Cases of dataset ${dataset.name}</h2>
+<p class="section-lead">The claim is about the mean rate over the dataset's ${count(dataset.cases)} cases. ${count(verdict.rolloutsUsed)} runs reached ${count(ran)} of them (running every case once takes ${count(dataset.cases)}; ${count(dataset.rounds)} complete round${dataset.rounds === 1 ? '' : 's'}). Each case's failure rate is over its completed runs, with its ${level} ${methodName('clopper-pearson')} interval: it describes the case, and the claim is decided on the mean. Click a column to sort.</p>
+<table class="index dataset-cases" data-sort-table>
+<thead><tr>${COLUMNS.map(
+    (column) =>
+      markup`<th scope="col" aria-sort="${column.key === 'rate' ? 'descending' : 'none'}"><button type="button" data-sort-key="${column.key}" data-sort-numeric="${column.numeric ? 'true' : 'false'}">${column.header}</button></th>`,
+  )}</tr></thead>
+<tbody>
+${rows.map((row) => caseRow(row, row.id === dataset.worst))}
+</tbody>
+</table>
+</section>`
+}
+
+function caseRow(row: DatasetCaseRow, worst: boolean): Markup {
+  const interval = row.interval
+  return markup`<tr data-case="${row.id}"${worst ? markup` data-worst="true"` : null}>
+<td data-sort-value="${row.id}"><code>${row.id}</code>${worst ? ' (attributed)' : null}</td>
+<td class="rate" data-sort-value="${row.runs}">${count(row.runs)}</td>
+<td class="rate" data-sort-value="${row.failures}">${count(row.failures)}</td>
+<td class="rate" data-sort-value="${row.errors}">${count(row.errors)}</td>
+<td class="rate" data-sort-value="${interval === null ? -1 : interval.point}">${interval === null ? '—' : `${percent(interval.point)} [${percent(interval.low)}, ${percent(interval.high)}]`}</td>
+</tr>`
+}
+
+/** A case's share of failures, -1 for a case with no completed run (sorted last). */
+function rate(row: DatasetCaseRow): number {
+  return row.interval === null ? -1 : row.interval.point
+}
