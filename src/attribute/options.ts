@@ -54,14 +54,15 @@ export type ParsedAttributionOptions = z.output<AttributionOptionsSchema>
 
 /**
  * {@link AttributionOptions} checked, with every default filled in: the seed chosen, and the
- * scenario replayed (the factual run's agent on the factual run's input).
+ * scenario replayed (the factual run's agent on the factual run's input). They hold the fields of
+ * the attribution's execution context, from which its arms make it; the matchers' attribution
+ * passes the gate's whole context, its deadline and `modelConcurrency` included.
  */
-export type ResolvedAttributionOptions = ParsedAttributionOptions & {
-  scenario: Scenario<unknown, unknown>
-  seed: number
-}
-// The parsed options are the attribution's execution context, which its arms' pool takes as it is.
-const _attributionOptionsExecute: ResolvedAttributionOptions extends Execution ? true : false = true
+export type ResolvedAttributionOptions = ParsedAttributionOptions &
+  Execution & {
+    scenario: Scenario<unknown, unknown>
+    seed: number
+  }
 
 /**
  * Checks the target and the factual run, and completes the parsed shared options. `caller` names

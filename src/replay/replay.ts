@@ -6,9 +6,9 @@ import { NonNegativeIntegerField, oneOf, PositiveIntegerField, SeedField } from 
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { rolloutLimitFields, signalField } from '../options/run-fields.js'
 import { deriveSeed } from '../random/streams.js'
-import { accountOf } from '../rollout/budget.js'
-import { executeRollout } from '../rollout/execute.js'
-import { rolloutFields } from '../rollout/options.js'
+import { accountOf, type Budget } from '../rollout/budget.js'
+import { createExecution, rolloutFields } from '../rollout/options.js'
+import { RolloutPool } from '../rollout/rollout-pool.js'
 import type { RolloutSet } from '../rollout/rollout-set.js'
 import { runPlanned } from '../rollout/run-rollouts.js'
 import type { Trajectory } from '../trajectory/schema.js'
@@ -44,35 +44,37 @@ export type RecordOptions = z.input<typeof RecordOptionsSchema>
 export async function record(target: AgentOrScenario, options: RecordOptions): Promise<Trajectory> {
   const scenario = toScenario(target, 'record')
   const resolved = parseOptions('record', RecordOptionsSchema, options)
-  if (!accountOf(resolved.budget).tryChargeRollouts(1)) {
-    throw new BudgetExceededError(
-      `record: the budget has no rollout left (${resolved.budget.describe()}).`,
-      undefined,
-    )
+  const { budget, signal } = resolved
+  // The pool refuses a rollout whose signal has aborted without charging it; `record` charges its
+  // rollout first, so that a spent budget is the error it reports, whatever the signal.
+  if (signal?.aborted) {
+    if (!accountOf(budget).tryChargeRollouts(1)) throw noRolloutLeft(budget)
+    throw new RolloutAbortedError('record: the rollout was cancelled.')
   }
-  // Written out in the order the rollout pool writes them: every rollout's settings have one shape.
-  const { trajectory, stoppedByBudget } = await executeRollout(scenario, {
-    seed: resolved.seed,
-    rollout: resolved.rollout,
-    plan: SAMPLE_EVERYTHING,
-    timeoutMs: resolved.timeoutMs,
-    maxSteps: resolved.maxSteps,
-    budget: resolved.budget,
-    signal: resolved.signal,
-    onDivergence: 'count',
-    // One rollout: it shares the process's calls to a model as a claim at the default concurrency.
-    modelConcurrency: DEFAULTS.concurrency,
+  // One rollout: it shares the process's calls to a model as a claim at the default concurrency.
+  const execution = createExecution({ ...resolved, concurrency: DEFAULTS.concurrency })
+  const pool = new RolloutPool({ execution, scenario, onDivergence: 'count' })
+  let partial: Trajectory | undefined
+  const task = { seed: resolved.seed, rollout: resolved.rollout, plan: SAMPLE_EVERYTHING }
+  const { finished } = await pool.run([task], {
+    finished: (_task, trajectory) => trajectory,
+    stopped: (_task, trajectory) => (partial = trajectory),
   })
+  if (pool.started === 0) throw noRolloutLeft(budget)
   // A run cut short by the budget or a cancellation is not the rollout asked for: say so, as
   // runRollouts does, instead of returning a trajectory that merely looks shorter.
-  if (stoppedByBudget) {
+  if (partial !== undefined) {
     throw new BudgetExceededError(
-      `record: the cost budget ran out during the rollout (${resolved.budget.describe()}); the error's \`partial\` holds the steps so far.`,
-      trajectory,
+      `record: the cost budget ran out during the rollout (${budget.describe()}); the error's \`partial\` holds the steps so far.`,
+      partial,
     )
   }
-  if (resolved.signal?.aborted) throw new RolloutAbortedError('record: the rollout was cancelled.')
-  return trajectory
+  if (signal?.aborted) throw new RolloutAbortedError('record: the rollout was cancelled.')
+  return finished[0] as Trajectory
+}
+
+function noRolloutLeft(budget: Budget): BudgetExceededError {
+  return new BudgetExceededError(`record: the budget has no rollout left (${budget.describe()}).`, undefined)
 }
 
 const replayCountField = {
@@ -117,7 +119,7 @@ export async function replay(
   const agent = toScenario(target, 'replay').agent
   const scenario = agent.on(factual.input)
   const parsed = parseOptions('replay', ReplayOptionsSchema, options)
-  const resolved = { ...parsed, seed: parsed.seed ?? deriveSeed(factual.seed, `replay/${factual.rollout}`) }
+  const seed = parsed.seed ?? deriveSeed(factual.seed, `replay/${factual.rollout}`)
   const named =
     intervention.kind === 'hold'
       ? intervention.steps === 'all'
@@ -138,5 +140,6 @@ export async function replay(
     })
   }
   const plan = planFor(factual, intervention, parsed.tools)
-  return runPlanned(scenario, plan, resolved, parsed.onDivergence, parsed.firstRollout)
+  const batch = { seed, first: parsed.firstRollout, rollouts: parsed.rollouts }
+  return runPlanned(scenario, plan, createExecution(parsed), batch, parsed.onDivergence)
 }

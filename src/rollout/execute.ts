@@ -77,7 +77,8 @@ export function executeRollout(
     recorder.end()
     const trajectory = recorder.finish()
     // What a judge predicate reaches of this run: its streams, its cassette, its claim's account.
-    registerEvaluation(trajectory, settings.seed, settings.rollout, settings.budget, recorder.cassette)
+    const { seed, rollout, execution } = settings
+    registerEvaluation(trajectory, seed, rollout, execution.budget, recorder.cassette)
     return { trajectory, stoppedByBudget: recorder.stoppedByBudget }
   }
   const failed = (error: unknown): RolloutResult => {

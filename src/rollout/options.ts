@@ -3,7 +3,7 @@ import { DEFAULTS } from '../options/defaults.js'
 import { functionField, PositiveIntegerField, SeedField } from '../options/fields.js'
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { concurrencyField, rolloutLimitFields, signalField } from '../options/run-fields.js'
-import { BudgetField, type Budget } from './budget.js'
+import { BudgetField } from './budget.js'
 
 /** Progress of a run, reported after every rollout. */
 export interface RolloutProgress {
@@ -83,40 +83,81 @@ export interface Deadline {
   testTimeoutMs: number
 }
 
-/**
- * The execution context: how the rollouts of one call run. It is resolved once where the library
- * is entered (the options of `runRollouts`, `record`, `replay` and the attributions are one; a
- * claim's gate makes one per check, `check` and the matchers adding the test's signal, deadline and
- * rate limit) and every function below takes it as it is: the rollout pool, the attribution arms,
- * the gates' sampling and the matchers' attribution. The rate limit rides on the budget's account
- * and the cassette on the scenario's agent, where each rollout meets them.
- */
-export interface Execution {
-  /** The account rollouts are charged to: its limits, its spending, the rate limit model calls wait for. */
-  budget: Budget
-  /** Rollouts in flight at once. */
-  concurrency: number
+/** The run's cap on live calls to one model, which the plugin sets for every claim. */
+export const modelConcurrencyField = {
   /**
-   * Default: `concurrency`. The most live calls to one model in flight in this process that a
-   * rollout of this call may join (see `model-call-slots.ts`): the run's `modelConcurrency`.
+   * Default: each claim's `concurrency`. The live calls to one model (steps naming the same `model`)
+   * that may be in flight in one process, over every claim running there (`test.concurrent`,
+   * several files in one worker): a call waits while that many are. Without it, claims at
+   * `concurrency` c share c calls to a model; set it to let concurrent claims add up.
    */
-  modelConcurrency?: number | undefined
-  /** A rollout running longer is an error outcome. */
-  timeoutMs: number
-  /** A rollout taking more steps is an error outcome. */
-  maxSteps: number
-  /** Aborting stops the rollouts in flight and starts no more. */
-  signal?: AbortSignal | undefined
+  modelConcurrency: PositiveIntegerField.optional(),
+}
+
+// What only the matchers set: no public entry point takes these.
+const matcherRunFields = {
   /** Default: none. The test's deadline, which caps rollouts and stops the gate and its attribution in time. */
-  deadline?: Deadline | undefined
-  /** Default: none. Called after each rollout. */
-  onProgress?: ((progress: RolloutProgress) => void) | undefined
+  deadline: z.custom<Deadline>().optional(),
   /**
    * Default false. The sampling gates start rollouts in lockstep batches of `concurrency`, as they
    * did before their pool was work-conserving: only `bench/wall-time.ts` sets it, to measure both.
    * @internal
    */
-  lockstep?: boolean | undefined
+  lockstep: z.boolean().optional(),
+}
+
+type ExecutionFields = typeof concurrencyField &
+  typeof modelConcurrencyField &
+  typeof rolloutLimitFields &
+  typeof budgetField &
+  typeof signalField &
+  typeof progressField &
+  typeof matcherRunFields
+
+/**
+ * The execution context's fields, declared once: the public schemas spread the fragments it is
+ * made of, and {@link Execution} is what they parse to.
+ */
+export const executionFields: ExecutionFields = {
+  ...concurrencyField,
+  ...modelConcurrencyField,
+  ...rolloutLimitFields,
+  ...budgetField,
+  ...signalField,
+  ...progressField,
+  ...matcherRunFields,
+}
+
+/**
+ * The execution context: how the rollouts of one call run (the account they are charged to, how
+ * many at once, each one's limits, the signal that stops them, the test's deadline, the progress
+ * callback). It is made once where the library is entered, by {@link createExecution} (from the
+ * options of `runRollouts`, `record`, `replay` and the attributions; a claim's gate makes one per
+ * check, `check` and the matchers adding the test's signal, deadline and rate limit), and every
+ * function below holds it as it is: the rollout pool and each rollout it runs, the attribution
+ * arms, the gates' sampling and the matchers' attribution. The rate limit rides on the budget's
+ * account and the cassette on the scenario's agent, where each rollout meets them.
+ */
+export type Execution = z.output<StrictOptions<ExecutionFields>>
+
+/**
+ * The one way an execution context is made: `from`'s fields of {@link executionFields}, every one
+ * written in the same order, so that each context the engine reads has one shape. `from` is
+ * parsed options (which have more keys), or a context with some fields changed
+ * (`{ ...execution, timeoutMs }`).
+ */
+export function createExecution(from: Execution): Execution {
+  return {
+    concurrency: from.concurrency,
+    modelConcurrency: from.modelConcurrency,
+    timeoutMs: from.timeoutMs,
+    maxSteps: from.maxSteps,
+    budget: from.budget,
+    signal: from.signal,
+    onProgress: from.onProgress,
+    deadline: from.deadline,
+    lockstep: from.lockstep,
+  }
 }
 
 /**
@@ -124,8 +165,6 @@ export interface Execution {
  * caller below the public boundary take it as it is, defaults filled in and the seed chosen.
  */
 export type ResolvedRolloutOptions = z.output<typeof RolloutOptionsSchema> & { seed: number }
-// The parsed options are the execution context, with no field copied into another object.
-const _rolloutOptionsExecute: ResolvedRolloutOptions extends Execution ? true : false = true
 
 /** Parses the options of `runRollouts`; without a `seed`, a random one. */
 export function resolveRolloutOptions(options: unknown): ResolvedRolloutOptions {

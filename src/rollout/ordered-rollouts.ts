@@ -44,14 +44,6 @@ export interface OrderedRolloutsSettings {
    * how many it started is a function of the seed.
    */
   readonly keepReadingBatch?: (() => boolean) | undefined
-  /**
-   * Default false. Start rollouts only in batches of `concurrency`, each once the one before has
-   * finished and been handed out: the schedule the sampling gates had before this stream, kept
-   * so `bench/wall-time.ts` measures both side by side in one run. A scenario that goes through a
-   * cassette always runs this way (see {@link OrderedRollouts}).
-   * @internal
-   */
-  readonly lockstep?: boolean | undefined
 }
 
 /** The next rollout in index order, or why there is none. */
@@ -115,7 +107,7 @@ export class OrderedRollouts {
     const { execution, scenario } = settings
     this.outer = execution.signal
     this.recording = cassetteOf(scenario.agent) !== undefined
-    this.pool = new RolloutPool({ ...execution, scenario, onDivergence: 'count' })
+    this.pool = new RolloutPool({ execution, scenario, onDivergence: 'count' })
   }
 
   /**
@@ -168,7 +160,9 @@ export class OrderedRollouts {
   private fill(): void {
     const { limit, execution } = this.settings
     const { concurrency } = execution
-    const lockstep = this.settings.lockstep === true || this.recording
+    // Lockstep, the schedule the gates had before this stream (kept for `bench/wall-time.ts`), starts
+    // rollouts only in batches of `concurrency`, each once the one before has been handed out.
+    const lockstep = execution.lockstep === true || this.recording
     if (lockstep && !this.closing && (this.running > 0 || this.consumed < this.entries.length)) return
     const ahead = lockstep ? concurrency : concurrency + (concurrency - 1) * LOOKAHEAD_ROUNDS
     const end = this.closing ? this.batchEnd() : Math.min(limit, this.consumed + ahead)

@@ -5,9 +5,10 @@ import { BudgetExceededError, RolloutAbortedError, RolloutTimeoutError } from '.
 import type { Json } from '../json.js'
 import type { CaseRef, Observation, RolloutError, Step, Trajectory } from '../trajectory/schema.js'
 import { assembleTrajectory, type FailedStep } from './assemble-trajectory.js'
-import { accountOf, type Budget } from './budget.js'
+import { accountOf } from './budget.js'
 import type { BudgetAccount } from './budget-account.js'
 import { classifyError, errorMessage } from './classify-error.js'
+import type { Execution } from './options.js'
 import type { Plan } from './plan.js'
 import type { Watched } from './watchdog.js'
 
@@ -16,17 +17,17 @@ export interface RolloutSettings {
   seed: number
   rollout: number
   plan: Plan
+  /**
+   * The call's execution context, which every rollout of the call shares: `maxSteps`, the budget
+   * charged, the cap on live calls to one model (`modelConcurrency`, by default `concurrency`).
+   */
+  execution: Execution
+  /** The execution's `timeoutMs`, or less for a rollout that started near the test's deadline. */
   timeoutMs: number
-  maxSteps: number
-  budget: Budget
+  /** The execution's signal, or this rollout's own (which aborts with it). */
   signal: AbortSignal | undefined
   /** `count`: divergences are only counted; `error`: a divergence ends the rollout as an error. */
   onDivergence: 'count' | 'error'
-  /**
-   * The most live calls to one model that may be in flight in this process when this rollout
-   * starts one (see `model-call-slots.ts`): its claim's `concurrency`, or the run's `modelConcurrency`.
-   */
-  modelConcurrency: number
 }
 
 /**
@@ -86,7 +87,7 @@ export class TrajectoryRecorder implements Watched {
   ) {
     // No limit, no clock: a deadline of Infinity is never passed, so its checks read no clock.
     this.deadline = settings.timeoutMs === Infinity ? Infinity : performance.now() + settings.timeoutMs
-    this.account = accountOf(settings.budget)
+    this.account = accountOf(settings.execution.budget)
     this.cassette = cassetteOf(scenario.agent)
   }
 

@@ -11,9 +11,9 @@ export interface PooledRollout {
   readonly seed: number
   readonly rollout: number
   readonly plan: Plan
-  /** Default: the pool's `timeoutMs`. Less when the test's deadline is nearer when it is submitted. */
+  /** Default: the execution's `timeoutMs`. Less when the test's deadline is nearer when it is submitted. */
   readonly timeoutMs?: number
-  /** Default: the pool's `signal`. Cancels this rollout alone (it should include the pool's). */
+  /** Default: the execution's `signal`. Cancels this rollout alone (it should include the execution's). */
   readonly signal?: AbortSignal
 }
 
@@ -21,7 +21,8 @@ export interface PooledRollout {
  * What every rollout of a pool shares: the caller's execution context (its `concurrency` bounds the
  * rollouts in flight over every `run` of the pool), the scenario, and what a divergence does.
  */
-export interface RolloutPoolSettings extends Execution {
+export interface RolloutPoolSettings {
+  execution: Execution
   scenario: Scenario<unknown, unknown>
   /** `count`: divergences of held steps are only counted; `error`: one ends its rollout as an error. */
   onDivergence: 'count' | 'error'
@@ -37,6 +38,8 @@ export interface PoolHandlers<T extends PooledRollout, R> {
    * the cost limit stopped midway is not an outcome and never gets here.
    */
   finished: (task: T, trajectory: Trajectory) => R | Promise<R>
+  /** Default: none. Called with a rollout the cost limit stopped midway, which is not an outcome. */
+  stopped?: (task: T, trajectory: Trajectory) => void
 }
 
 /**
@@ -111,7 +114,7 @@ export class RolloutPool {
     if (this.starting) return
     this.starting = true
     const { waiting } = this
-    while (this.running < this.settings.concurrency && this.head < waiting.length) {
+    while (this.running < this.settings.execution.concurrency && this.head < waiting.length) {
       const batch = waiting[this.head] as PoolBatch<PooledRollout, unknown>
       const index = batch.next++
       if (batch.next === batch.tasks.length) {
@@ -131,38 +134,37 @@ export class RolloutPool {
   /** Starts rollout `index` of `batch`, or refuses it (a spent budget, an aborted signal). */
   private startOne<T extends PooledRollout, R>(batch: PoolBatch<T, R>, index: number): void {
     const { settings } = this
+    const { execution } = settings
     const task = batch.tasks[index] as T
-    const signal = task.signal ?? settings.signal
+    const signal = task.signal ?? execution.signal
     if (this.budgetSpent || signal?.aborted) {
       this.done(batch, index, NOT_RUN)
       return
     }
-    let execution: Promise<RolloutResult>
+    let running: Promise<RolloutResult>
     try {
       // Charged before it starts, so the rollout limit holds at any concurrency.
-      if (!accountOf(settings.budget).tryChargeRollouts(1)) {
+      if (!accountOf(execution.budget).tryChargeRollouts(1)) {
         this.budgetSpent = true
         this.done(batch, index, NOT_RUN)
         return
       }
       this.started++
       batch.handlers.started?.(task)
-      execution = executeRollout(settings.scenario, {
+      running = executeRollout(settings.scenario, {
         seed: task.seed,
         rollout: task.rollout,
         plan: task.plan,
-        timeoutMs: task.timeoutMs ?? settings.timeoutMs,
-        maxSteps: settings.maxSteps,
-        budget: settings.budget,
+        execution,
+        timeoutMs: task.timeoutMs ?? execution.timeoutMs,
         signal,
         onDivergence: settings.onDivergence,
-        modelConcurrency: settings.modelConcurrency ?? settings.concurrency,
       })
     } catch (error) {
       this.failed(batch, index, error)
       return
     }
-    execution.then(
+    running.then(
       (result) => this.finishOne(batch, index, result),
       (error: unknown) => this.failed(batch, index, error),
     )
@@ -177,6 +179,7 @@ export class RolloutPool {
     if (stoppedByBudget) {
       // The cost limit was reached mid-rollout: not an outcome, and nothing more may start.
       this.budgetSpent = true
+      batch.handlers.stopped?.(batch.tasks[index] as T, trajectory)
       this.done(batch, index, NOT_RUN)
       return
     }
@@ -222,7 +225,7 @@ export class RolloutPool {
     }
     const finished: R[] = []
     for (const value of batch.values) if (value !== NOT_RUN) finished.push(value as R)
-    const ended = this.settings.signal?.aborted ? 'cancelled' : this.budgetSpent ? 'budget' : 'done'
+    const ended = this.settings.execution.signal?.aborted ? 'cancelled' : this.budgetSpent ? 'budget' : 'done'
     batch.resolve({ ended, finished })
   }
 }

@@ -3,7 +3,7 @@ import type { Scenario } from '../agent/types.js'
 import { BudgetExceededError, RolloutAbortedError } from '../errors.js'
 import { SAMPLE_EVERYTHING, type Plan } from './plan.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import { resolveRolloutOptions, type ResolvedRolloutOptions, type RolloutOptions } from './options.js'
+import { createExecution, resolveRolloutOptions, type Execution, type RolloutOptions } from './options.js'
 import { RolloutPool } from './rollout-pool.js'
 import { RolloutSet } from './rollout-set.js'
 
@@ -19,33 +19,36 @@ export async function runRollouts(
   options: RolloutOptions = {},
 ): Promise<RolloutSet> {
   const scenario = toScenario(target, 'runRollouts')
-  return runPlanned(scenario, SAMPLE_EVERYTHING, resolveRolloutOptions(options), 'count', 0)
+  const resolved = resolveRolloutOptions(options)
+  const batch = { seed: resolved.seed, first: 0, rollouts: resolved.rollouts }
+  return runPlanned(scenario, SAMPLE_EVERYTHING, createExecution(resolved), batch, 'count')
+}
+
+/** Which rollouts a batch runs: `first … first + rollouts − 1`, on the streams of `seed`. */
+export interface RolloutBatch {
+  seed: number
+  first: number
+  rollouts: number
 }
 
 /**
- * The engine of `runRollouts` and `replay`: rollouts `firstRollout … firstRollout + rollouts − 1`
- * of `scenario` under `plan`. (A non-zero `firstRollout` lets sequential callers add batches.)
- * Throws a `BudgetExceededError` whose `partial` is the `RolloutSet` of the rollouts that finished
- * when the budget runs out, and a `RolloutAbortedError` when `signal` aborts.
+ * The engine of `runRollouts` and `replay`: the rollouts of `batch` of `scenario` under `plan`, in
+ * `execution`. (A non-zero `first` lets sequential callers add batches.) Throws a
+ * `BudgetExceededError` whose `partial` is the `RolloutSet` of the rollouts that finished when the
+ * budget runs out, and a `RolloutAbortedError` when `signal` aborts.
  */
 export async function runPlanned(
   scenario: Scenario<unknown, unknown>,
   plan: Plan,
-  options: ResolvedRolloutOptions,
+  execution: Execution,
+  batch: RolloutBatch,
   onDivergence: 'count' | 'error',
-  firstRollout: number,
 ): Promise<RolloutSet> {
-  const { trajectories, budgetSpent } = await runPlannedBatch(
-    scenario,
-    plan,
-    options,
-    onDivergence,
-    firstRollout,
-  )
-  const set = new RolloutSet(trajectories, options.seed, plan.label)
+  const { trajectories, budgetSpent } = await runPlannedBatch(scenario, plan, execution, batch, onDivergence)
+  const set = new RolloutSet(trajectories, batch.seed, plan.label)
   if (budgetSpent) {
     throw new BudgetExceededError(
-      `The budget ran out after ${trajectories.length} of ${options.rollouts} rollouts (${options.budget.describe()}); the error's \`partial\` holds them.`,
+      `The budget ran out after ${trajectories.length} of ${batch.rollouts} rollouts (${execution.budget.describe()}); the error's \`partial\` holds them.`,
       set,
     )
   }
@@ -68,30 +71,24 @@ export interface PlannedBatch {
 export async function runPlannedBatch(
   scenario: Scenario<unknown, unknown>,
   plan: Plan,
-  options: ResolvedRolloutOptions,
+  execution: Execution,
+  { seed, first, rollouts }: RolloutBatch,
   onDivergence: 'count' | 'error',
-  firstRollout: number,
 ): Promise<PlannedBatch> {
-  const pool = new RolloutPool({ ...options, scenario, onDivergence })
+  const pool = new RolloutPool({ execution, scenario, onDivergence })
   let completed = 0
   let errors = 0
-  const tasks = Array.from({ length: options.rollouts }, (_, offset) => ({
-    seed: options.seed,
-    rollout: firstRollout + offset,
-    plan,
-  }))
+  const tasks = Array.from({ length: rollouts }, (_, offset) => ({ seed, rollout: first + offset, plan }))
   const { ended, finished } = await pool.run(tasks, {
     finished: (_task, trajectory) => {
       completed++
       if (trajectory.error !== undefined) errors++
-      options.onProgress?.({ completed, total: options.rollouts, errors })
+      execution.onProgress?.({ completed, total: rollouts, errors })
       return trajectory
     },
   })
   if (ended === 'cancelled') {
-    throw new RolloutAbortedError(
-      `The rollouts were cancelled after ${finished.length} of ${options.rollouts}.`,
-    )
+    throw new RolloutAbortedError(`The rollouts were cancelled after ${finished.length} of ${rollouts}.`)
   }
   return { trajectories: finished, budgetSpent: ended === 'budget' }
 }

@@ -69,10 +69,11 @@ function plan<A extends Json>(
 ): PendingStep<A> {
   recorder.checkAlive()
   const { settings } = recorder
+  const { maxSteps } = settings.execution
   const index = recorder.observations.length
-  if (index >= settings.maxSteps) {
+  if (index >= maxSteps) {
     throw new MaxStepsExceededError(
-      `The rollout took more than maxSteps (${settings.maxSteps}) steps; the agent seems to loop (last step "${name}").`,
+      `The rollout took more than maxSteps (${maxSteps}) steps; the agent seems to loop (last step "${name}").`,
     )
   }
   // A snapshot: agents keep appending to the message list they pass as context.
@@ -212,8 +213,9 @@ async function liveModelCall<A extends Json>(
   model: string,
 ): Promise<A> {
   const { rateLimit } = recorder.account
+  const { execution } = recorder.settings
   try {
-    await modelCallSlots.acquire(model, recorder.settings.modelConcurrency, recorder.signal)
+    await modelCallSlots.acquire(model, execution.modelConcurrency ?? execution.concurrency, recorder.signal)
     let returned: A
     let calling = false
     try {

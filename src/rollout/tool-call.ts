@@ -23,9 +23,9 @@ export async function runTool<R extends Json | undefined>(
 ): Promise<R> {
   recorder.checkAlive()
   const { settings } = recorder
-  if (++recorder.toolCalls > settings.maxSteps) {
+  if (++recorder.toolCalls > settings.execution.maxSteps) {
     throw new MaxStepsExceededError(
-      `The rollout made more than maxSteps (${settings.maxSteps}) tool calls; the agent seems to loop (last tool "${name}").`,
+      `The rollout made more than maxSteps (${settings.execution.maxSteps}) tool calls; the agent seems to loop (last tool "${name}").`,
     )
   }
   const recordedArgs = copyJson(args, `The arguments of tool call "${name}"`)

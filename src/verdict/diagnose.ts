@@ -1,4 +1,5 @@
 import type { Scenario } from '../agent/types.js'
+import { createExecution } from '../rollout/options.js'
 import { DEADLINE_DIAGNOSIS, DEADLINE_FAILURE, failureOf, NO_DIAGNOSIS, type Diagnosis } from './diagnosis.js'
 import type { ResolvedCommon } from './options.js'
 import type { GateRun } from './gate.js'
@@ -66,7 +67,7 @@ export async function diagnose(
       failing,
       options,
       options.attribute,
-      { ...execution, timeoutMs, signal: stop },
+      createExecution({ ...execution, timeoutMs, signal: stop }),
       stopped,
     )
   } catch (error) {

@@ -17,7 +17,7 @@ import { layered, runDefaultFields, type RunDefaultFields } from '../options/run
 import { rolloutLimitFields } from '../options/run-fields.js'
 import { describeReceived } from '../options/received.js'
 import { BudgetInputField, toBudget } from '../rollout/budget.js'
-import type { Deadline, Execution } from '../rollout/options.js'
+import { createExecution, modelConcurrencyField, type Deadline, type Execution } from '../rollout/options.js'
 import type { ModelRateLimit } from '../rollout/rate-limit.js'
 
 /** The most the matchers' context attribution may spend, and how it ablates (see `contextAttribution`). */
@@ -329,15 +329,9 @@ export const NoWorseThanOptionsSchema: StrictOptions<typeof noWorseThanFields> =
 export type NoWorseThanOptions = z.input<typeof NoWorseThanOptionsSchema>
 
 /** The plugin's options: the run defaults, and the process-wide cap on calls to one model. */
-const matcherDefaultsFields = {
+const matcherDefaultsFields: RunDefaultFields & typeof modelConcurrencyField = {
   ...runDefaultFields,
-  /**
-   * Default: each claim's `concurrency`. The live calls to one model (steps naming the same `model`)
-   * that may be in flight in one process, over every claim running there (`test.concurrent`,
-   * several files in one worker): a call waits while that many are. Without it, claims at
-   * `concurrency` c share c calls to a model; set it to let concurrent claims add up.
-   */
-  modelConcurrency: PositiveIntegerField.optional(),
+  ...modelConcurrencyField,
 }
 /** The defaults a run may set for all its claims (the plugin's options). */
 export const MatcherDefaultsSchema: StrictOptions<typeof matcherDefaultsFields> =
@@ -623,7 +617,7 @@ function withRun<Parsed extends ParsedCommon>(
     ...claim,
     confidence: layered('confidence', parsed, run.defaults),
     seed,
-    execution: {
+    execution: createExecution({
       budget: toBudget(budget).account({ rateLimit: run.rateLimit }),
       concurrency: layered('concurrency', parsed, run.defaults),
       modelConcurrency: run.defaults.modelConcurrency,
@@ -631,7 +625,7 @@ function withRun<Parsed extends ParsedCommon>(
       maxSteps,
       signal: run.signal,
       deadline: run.deadline,
-      ...(run.lockstep === true ? { lockstep: true } : {}),
-    },
+      lockstep: run.lockstep,
+    }),
   }
 }

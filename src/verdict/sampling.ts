@@ -1,7 +1,7 @@
 import type { Scenario } from '../agent/types.js'
 import { CausalReplayError, judgeErrorIn } from '../errors.js'
 import { describeReceived } from '../options/received.js'
-import type { Execution } from '../rollout/options.js'
+import { createExecution, type Execution } from '../rollout/options.js'
 import { SAMPLE_EVERYTHING } from '../rollout/plan.js'
 import { OrderedRollouts } from '../rollout/ordered-rollouts.js'
 import { isPromiseLike } from '../rollout/promise-like.js'
@@ -200,12 +200,13 @@ export async function runBatch(
   count: number,
   timeoutMs: number,
 ): Promise<PlannedBatch> {
+  const batch = { seed, first, rollouts: count }
   return runPlannedBatch(
     scenario,
     SAMPLE_EVERYTHING,
-    { ...execution, rollouts: count, seed, timeoutMs },
+    createExecution({ ...execution, timeoutMs }),
+    batch,
     'count',
-    first,
   )
 }
 
@@ -279,7 +280,6 @@ export async function sampleInOrder(
     timeoutNow: () => rolloutTimeout(execution),
     onFinished: tally.prefetch === undefined ? undefined : (trajectory) => tally.prefetch?.([trajectory]),
     keepReadingBatch: () => tally.prefetchPays === true,
-    lockstep: execution.lockstep,
   })
   let cappedTimeoutMs: number | null = null
   let end: SamplingEnd

@@ -1,5 +1,6 @@
 import { judgeErrorIn, RolloutAbortedError } from '../../errors.js'
 import type { Plan } from '../../rollout/plan.js'
+import { createExecution, type Execution } from '../../rollout/options.js'
 import { RolloutPool, type RolloutPoolSettings } from '../../rollout/rollout-pool.js'
 import { checkPredicateResult } from '../../trajectory/predicate-result.js'
 import type { Predicate } from '../../trajectory/queries.js'
@@ -126,8 +127,11 @@ export interface ArmRequest {
   readonly to: number
 }
 
-/** What every replayed rollout of an attribution shares. */
-export interface ReplayArmsSettings extends Omit<RolloutPoolSettings, 'onDivergence'> {
+/**
+ * What every replayed rollout of an attribution shares: the attribution's resolved options, which
+ * hold its execution context's fields (those of the matchers' attribution, the gate's).
+ */
+export interface ReplayArmsSettings extends Execution, Pick<RolloutPoolSettings, 'scenario'> {
   isBad: Predicate
   /** Names the caller in messages: `contrastive`, `shapley`. */
   caller: string
@@ -156,7 +160,11 @@ export class ReplayArms {
   private readonly pool: RolloutPool
 
   constructor(private readonly settings: ReplayArmsSettings) {
-    this.pool = new RolloutPool({ ...settings, onDivergence: 'count' })
+    this.pool = new RolloutPool({
+      execution: createExecution(settings),
+      scenario: settings.scenario,
+      onDivergence: 'count',
+    })
   }
 
   /** Rollouts started over every `run` (errors, and a rollout the cost limit stopped, included). */

@@ -230,6 +230,20 @@ describe('signal', () => {
     expect(counters.runs).toBe(0)
   })
 
+  it('record charges its rollout before it looks at the signal: a spent budget is the error it reports', async () => {
+    const { agent } = coinAgent()
+    const budget = new Budget({ maxRollouts: 1 })
+    await expect(record(agent, { seed: 1, budget, signal: AbortSignal.abort() })).rejects.toThrow(
+      new RolloutAbortedError('record: the rollout was cancelled.'),
+    )
+    expect(budget.spentRollouts).toBe(1)
+    const error = await record(agent, { seed: 1, budget, signal: AbortSignal.abort() }).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(BudgetExceededError)
+    expect((error as Error).message).toBe('record: the budget has no rollout left (1/1 rollouts).')
+  })
+
   it('an already aborted signal runs nothing', async () => {
     const { agent, counters } = coinAgent()
     await expect(

@@ -4,7 +4,7 @@ import type { Scenario } from '../../../src/agent/types.js'
 import { defineAgent } from '../../../src/index.js'
 import { Budget } from '../../../src/rollout/budget.js'
 import { accountOf } from '../../../src/rollout/budget.js'
-import type { Execution } from '../../../src/rollout/options.js'
+import { createExecution, type Execution } from '../../../src/rollout/options.js'
 import { LOOKAHEAD_ROUNDS, OrderedRollouts } from '../../../src/rollout/ordered-rollouts.js'
 import { SAMPLE_EVERYTHING } from '../../../src/rollout/plan.js'
 
@@ -60,9 +60,8 @@ function stream(scenario: Scenario<unknown, unknown>, execution: Execution, limi
     seed: 1,
     first: 0,
     limit,
-    execution,
+    execution: createExecution({ ...execution, lockstep }),
     timeoutNow: () => execution.timeoutMs,
-    lockstep,
   })
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { defineAgent } from '../../../src/index.js'
 import { Budget } from '../../../src/rollout/budget.js'
+import { createExecution } from '../../../src/rollout/options.js'
 import { SAMPLE_EVERYTHING } from '../../../src/rollout/plan.js'
 import {
   RolloutPool,
@@ -26,11 +27,8 @@ function delayedPool(delays: readonly number[], concurrency: number, budget = ne
     },
   })
   const settings: RolloutPoolSettings = {
+    execution: createExecution({ concurrency, budget, timeoutMs: 60_000, maxSteps: 100 }),
     scenario: agent.on(null) as RolloutPoolSettings['scenario'],
-    concurrency,
-    budget,
-    timeoutMs: 60_000,
-    maxSteps: 100,
     onDivergence: 'count',
   }
   return { pool: new RolloutPool(settings), state }
