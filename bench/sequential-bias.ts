@@ -150,6 +150,7 @@ for (const truth of [0.01, 0.03, 0.1, 0.2]) {
         maxRollouts: 400,
         minRollouts: 0,
         onInconclusive: 'fail',
+        per: 'dataset',
       },
     )
     const { observed } = verdict

@@ -1,5 +1,6 @@
 import { badOutcomeText, baselineStandingText, boundText, storedForText } from '../text/verdict-message.js'
 import { pairingText } from '../text/comparison-lines.js'
+import { perCaseDecisionText } from '../text/dataset-lines.js'
 import { confidenceLevel, methodName, percent, scoreNumber, signedPercent } from '../text/numbers.js'
 import { explainVerdict, oneSidedConfidence, type Explanation } from '../verdict/explain.js'
 import { CLAIMS } from '../verdict/claim-table.js'
@@ -43,6 +44,8 @@ function explanationText(explanation: Explanation, verdict: Verdict): string {
       return verdict.stop === 'deadline'
         ? `no rollout completed before ${testTimeoutText(verdict)} was near, so nothing was decided; raise ${RAISE_TEST_TIMEOUT}.`
         : 'no rollout completed, so nothing was decided.'
+    case 'per-case':
+      return `${perCaseDecisionText(explanation, verdict)}.`
     case 'decided': {
       const level = confidenceLevel(explanation.level)
       const side = explanation.end === 'upper' ? 'below' : 'above'

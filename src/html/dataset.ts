@@ -21,33 +21,43 @@ export function renderDatasetCases(artifact: Artifact): Markup | null {
   const dataset = verdict.dataset
   if (dataset === undefined) return null
   const level = confidenceLevel(verdict.confidence)
+  const perCase = dataset.per === 'case'
+  const columns = perCase ? [...COLUMNS, DECISION_COLUMN] : COLUMNS
   const rows = [...dataset.table].sort(
     (a, b) => rate(b) - rate(a) || b.failures - a.failures || b.errors - a.errors,
   )
   const ran = dataset.table.filter((row) => row.runs > 0).length
   return markup`<section id="dataset">
 <h2>Cases of dataset ${dataset.name}</h2>
-<p class="section-lead">The claim is about the mean rate over the dataset's ${count(dataset.cases)} cases. ${count(verdict.rolloutsUsed)} runs reached ${count(ran)} of them (running every case once takes ${count(dataset.cases)}; ${count(dataset.rounds)} complete round${dataset.rounds === 1 ? '' : 's'}). Each case's failure rate is over its completed runs, with its ${level} ${methodName('clopper-pearson')} interval: it describes the case, and the claim is decided on the mean. Click a column to sort.</p>
+<p class="section-lead">${perCase ? `The claim is about every one of the dataset's ${count(dataset.cases)} cases on its own: a case's decision is Holm's across the cases, each side at ${confidenceLevel(verdict.confidence)}.` : `The claim is about the mean rate over the dataset's ${count(dataset.cases)} cases.`} ${count(verdict.rolloutsUsed)} runs reached ${count(ran)} of them (running every case once takes ${count(dataset.cases)}; ${count(dataset.rounds)} complete round${dataset.rounds === 1 ? '' : 's'}). Each case's failure rate is over its completed runs, with its ${level} ${methodName('clopper-pearson')} interval: ${perCase ? 'it describes the case; the decision column is what the claim concluded about it.' : 'it describes the case, and the claim is decided on the mean.'} Click a column to sort.</p>
 <table class="index dataset-cases" data-sort-table>
-<thead><tr>${COLUMNS.map(
+<thead><tr>${columns.map(
     (column) =>
       markup`<th scope="col" aria-sort="${column.key === 'rate' ? 'descending' : 'none'}"><button type="button" data-sort-key="${column.key}" data-sort-numeric="${column.numeric ? 'true' : 'false'}">${column.header}</button></th>`,
   )}</tr></thead>
 <tbody>
-${rows.map((row) => caseRow(row, row.id === dataset.worst))}
+${rows.map((row) => caseRow(row, row.id === dataset.worst, perCase))}
 </tbody>
 </table>
 </section>`
 }
 
-function caseRow(row: DatasetCaseRow, worst: boolean): Markup {
+/** A per-case claim's column: what the claim concluded about each case (sorted as text). */
+const DECISION_COLUMN = { key: 'decision', header: 'Decision', numeric: false }
+
+function caseRow(row: DatasetCaseRow, worst: boolean, perCase: boolean): Markup {
   const interval = row.interval
   return markup`<tr data-case="${row.id}"${worst ? markup` data-worst="true"` : null}>
 <td data-sort-value="${row.id}"><code>${row.id}</code>${worst ? ' (attributed)' : null}</td>
 <td class="rate" data-sort-value="${row.runs}">${count(row.runs)}</td>
 <td class="rate" data-sort-value="${row.failures}">${count(row.failures)}</td>
 <td class="rate" data-sort-value="${row.errors}">${count(row.errors)}</td>
-<td class="rate" data-sort-value="${interval === null ? -1 : interval.point}">${interval === null ? '—' : `${percent(interval.point)} [${percent(interval.low)}, ${percent(interval.high)}]`}</td>
+<td class="rate" data-sort-value="${interval === null ? -1 : interval.point}">${interval === null ? '—' : `${percent(interval.point)} [${percent(interval.low)}, ${percent(interval.high)}]`}</td>${
+    perCase
+      ? markup`
+<td data-sort-value="${row.decision ?? 'undecided'}" data-decision="${row.decision ?? 'undecided'}">${row.decision ?? 'undecided'}</td>`
+      : null
+  }
 </tr>`
 }
 

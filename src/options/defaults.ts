@@ -21,6 +21,7 @@ export const DEFAULTS = {
   onInconclusive: 'fail',
   allowErrors: false,
   zeroToleranceRollouts: 100,
+  per: 'dataset',
   baselineRollouts: 100,
   better: 'lower',
   tolerance: 0,

@@ -1,3 +1,5 @@
+import { CLAIMS } from '../verdict/claim-table.js'
+import type { Explanation } from '../verdict/explain.js'
 import type { DatasetReport, Verdict } from '../verdict/schema.js'
 import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
 import { formatTable } from './table.js'
@@ -26,12 +28,22 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
   const lines = [
     `cost in runs: ${plural(verdict.rolloutsUsed, 'run')} over ${count(ran)} of ${plural(dataset.cases, 'case')}; running every case once takes ${count(dataset.cases)}`,
   ]
+  const perCase = dataset.per === 'case'
   const worstRow = dataset.worst === null ? undefined : dataset.table.find((row) => row.id === dataset.worst)
-  if (verdict.replay !== null && verdict.stop !== 'error' && worstRow !== undefined) {
+  // A per-case `never` / `always` names the cases that showed an occurrence (its decision line
+  // states the first one).
+  const violating = dataset.table.filter((row) => row.decision === 'violates').map((row) => row.id)
+  if (perCase && verdict.gate === 'zero-tolerance' && violating.length > 0) {
     lines.push(
-      `attributed: rollout ${verdict.replay.rollout}, the first failing run of the worst case "${showName(worstRow.id)}" (${count(worstRow.failures)} of ${plural(worstRow.runs - worstRow.errors, 'run')} failed)`,
+      `cases that violate the claim (${count(violating.length)} of ${count(dataset.cases)}): ${namedCases(violating)}`,
     )
   }
+  if (verdict.replay !== null && verdict.stop !== 'error' && worstRow !== undefined) {
+    lines.push(
+      `attributed: rollout ${verdict.replay.rollout}, the first failing run of the worst case${perCase ? ' shown to violate the claim' : ''} "${showName(worstRow.id)}" (${count(worstRow.failures)} of ${plural(worstRow.runs - worstRow.errors, 'run')} failed)`,
+    )
+  }
+  lines.push(...furtherAttributionLines(dataset))
   const failing = dataset.table
     .filter((row) => row.failures > 0 || row.errors > 0)
     .sort((a, b) => share(b) - share(a) || b.failures - a.failures || b.errors - a.errors)
@@ -52,6 +64,7 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
       { header: 'failures', align: 'right' },
       { header: 'errors', align: 'right' },
       { header: `rate [${level} CI]` },
+      ...(perCase ? [{ header: 'decision' }] : []),
     ],
     shown.map((row) => [
       showName(row.id),
@@ -61,10 +74,78 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
       row.interval === null
         ? '—'
         : `${percent(row.interval.point)} [${percent(row.interval.low)}, ${percent(row.interval.high)}]`,
+      ...(perCase ? [row.decision ?? 'undecided'] : []),
     ]),
   )
   lines.push(...table.map((line) => `  ${line}`))
   return lines
+}
+
+/**
+ * A per-case failure's attributions beyond the verdict's own: each further case shown to violate
+ * the claim with the locus found in its first failing run, and the cases the budget left
+ * unattributed.
+ */
+function furtherAttributionLines(dataset: DatasetReport): string[] {
+  const further = dataset.attributions?.slice(1) ?? []
+  if (further.length === 0) return []
+  const lines = further
+    .filter((entry) => entry.attributed)
+    .map(
+      (entry) =>
+        `also attributed: rollout ${entry.rollout} of case "${showName(entry.id)}": ${entry.locus === null ? 'no causal locus found' : `causal locus step ${entry.locus.index} ${showName(entry.locus.name)}`}`,
+    )
+  const skipped = further.filter((entry) => !entry.attributed).map((entry) => entry.id)
+  if (skipped.length > 0) {
+    lines.push(
+      `not attributed (the claim's budget ran out): ${namedCases(skipped)}; replay one with its rollout from the table`,
+    )
+  }
+  return lines
+}
+
+/** How many failing cases a line names before it counts the rest. */
+const CASES_NAMED = 10
+
+/**
+ * The decision of a per-case claim in one sentence (the message's decision line, the page's
+ * reason): which cases were shown to violate the claim, or how many to satisfy it, and why it
+ * stopped.
+ *
+ *   decided after 300 runs: 3 of 50 cases violate ≤ 5%: "t-07", "t-19", "t-33" (Holm across …)
+ */
+export function perCaseDecisionText(
+  explanation: Extract<Explanation, { reason: 'per-case' }>,
+  verdict: Verdict,
+): string {
+  const used = plural(verdict.rolloutsUsed, 'run')
+  const side = CLAIMS[verdict.claim].direction === 'atLeast' ? '≥' : '≤'
+  // As the claim line prints a bound: "5%", not "5.0%".
+  const bound = `${side} ${Number((explanation.bound * 100).toFixed(4))}%`
+  const how = `(${confidenceLevel(explanation.level)} on each side, ${explanation.method})`
+  const after =
+    explanation.why === 'decided'
+      ? `decided after ${used}`
+      : explanation.why === 'max-rollouts'
+        ? `undecided after ${used} (maxRollouts)`
+        : explanation.why === 'budget'
+          ? `the budget ran out after ${used}`
+          : `undecided after ${used}, when the test's timeout was near`
+  if (explanation.violating.length > 0) {
+    return `${after}: ${count(explanation.violating.length)} of ${plural(explanation.cases, 'case')} violate ${bound}: ${namedCases(explanation.violating)} ${how}`
+  }
+  if (explanation.satisfying === explanation.cases) {
+    return `${after}: every one of ${plural(explanation.cases, 'case')} is ${bound} ${how}`
+  }
+  return `${after}: ${count(explanation.satisfying)} of ${plural(explanation.cases, 'case')} shown ${bound}, none shown to violate it ${how}; every case must run about as often as a claim about one input needs: raise maxRollouts, or accept the risk with onInconclusive: 'pass'`
+}
+
+/** Case ids, quoted: the first {@link CASES_NAMED}, then how many more. */
+export function namedCases(ids: readonly string[]): string {
+  const named = ids.slice(0, CASES_NAMED).map((id) => `"${showName(id)}"`)
+  return ids.length > CASES_NAMED
+    ? `${named.join(', ')} and ${count(ids.length - CASES_NAMED)} more`
+    : named.join(', ')
 }
 
 /** A case's share of failures among its completed runs (errors rank after it, by count). */

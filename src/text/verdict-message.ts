@@ -14,7 +14,7 @@ import { formatContrastive, formatShapley } from './attribution.js'
 import { comparisonClaim, comparisonLines } from './comparison-lines.js'
 import { formatContextAttribution } from './context-attribution.js'
 import { formatCostLine } from './cost.js'
-import { datasetLines, datasetTarget } from './dataset-lines.js'
+import { datasetLines, datasetTarget, perCaseDecisionText } from './dataset-lines.js'
 import {
   confidenceLevel,
   count,
@@ -158,7 +158,8 @@ export function claim(verdict: Verdict): string {
   // A dataset claim names its target, and its bound is on the mean over the cases.
   const agent =
     verdict.dataset === undefined ? verdict.agent : `${verdict.agent} ${datasetTarget(verdict.dataset)}`
-  const mean = verdict.dataset === undefined ? '' : 'mean over cases '
+  const mean =
+    verdict.dataset === undefined ? '' : verdict.dataset.per === 'case' ? 'every case ' : 'mean over cases '
   const level = confidenceLevel(verdict.confidence)
   switch (verdict.gate) {
     case 'sequential': {
@@ -313,6 +314,8 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
             `no completed rollout to decide on (${used} run): ${testTimeoutText(verdict)} was near, so sampling stopped; raise ${RAISE_TEST_TIMEOUT}`,
           ]
         : [`no completed rollout to decide on (${used} run)`]
+    case 'per-case':
+      return [perCaseDecisionText(explanation, verdict)]
     case 'decided':
       return [
         `decided after ${used}: ${confidenceLevel(explanation.level)} ${explanation.end} confidence bound ${percent(explanation.value)} ${explanation.relation} ${boundText(explanation.bound)} (${explanation.method}, anytime-valid)`,
@@ -338,7 +341,12 @@ function decisionLines(verdict: Verdict, explanation: Explanation): string[] {
             : ''
       const how = `(${confidenceLevel(explanation.level)} one-sided ${methodName(explanation.method)} bound, exact)`
       // Over a dataset the same bound holds for the mean over cases (see the zero-tolerance gate).
-      const rate = verdict.dataset === undefined ? 'the rate' : 'the mean rate over cases'
+      const rate =
+        verdict.dataset === undefined
+          ? 'the rate'
+          : verdict.dataset.per === 'case'
+            ? "every case's rate (together, Bonferroni across the cases)"
+            : 'the mean rate over cases'
       return CLAIMS[explanation.claim].direction === 'atMost'
         ? [
             `${budget}zero in ${count(explanation.n)}: ${rate} is at most ${percent(explanation.value)} ${how}`,

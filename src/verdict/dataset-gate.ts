@@ -31,6 +31,10 @@ export async function runDatasetGate(
   options: ResolvedSequentialGate<SequentialVerdict['claim']>,
 ): Promise<GateRun<SequentialVerdict>> {
   refuseOverDataset(scenario, subject, options)
+  if (options.per === 'case') {
+    const { runPerCaseGate } = await import('./per-case-gate.js')
+    return runPerCaseGate(scenario, subject, options)
+  }
   const { dataset } = scenario
   const cases = dataset.cases.length
   const predicateIsBad = options.direction === 'atMost'

@@ -4,10 +4,13 @@ import type { RoundCounts } from '../stats/dataset-rate-test.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { Trajectory } from '../trajectory/schema.js'
 import { OutcomeTally } from './sampling.js'
-import type { DatasetReport } from './schema.js'
+import type { DatasetCaseRow, DatasetReport } from './schema.js'
+
+/** A case's standing on a per-case claim. */
+export type CaseDecision = NonNullable<DatasetCaseRow['decision']>
 
 /** One case's running account. */
-interface CaseCount {
+export interface CaseCount {
   runs: number
   failures: number
   errors: number
@@ -60,6 +63,11 @@ export class DatasetTally extends OutcomeTally {
     if (outcome === '1') counts.successes++
   }
 
+  /** Case `id`'s running account (runs, failures, errors, first failing run); undefined for an unknown id. */
+  countOf(id: string): Readonly<CaseCount> | undefined {
+    return this.byCase.get(id)
+  }
+
   /**
    * The case whose runs went against the claim most often (the highest share of failures; more
    * failures, then the earlier case, break ties), or undefined when no run did.
@@ -75,8 +83,11 @@ export class DatasetTally extends OutcomeTally {
       : { id: worst.id, firstFailure: worst.count.firstFailure }
   }
 
-  /** The verdict's account of the dataset: each case's runs, failures, errors and exact interval. */
-  report(confidence: number): DatasetReport {
+  /**
+   * The verdict's account of the dataset: each case's runs, failures, errors and exact interval, and
+   * on a per-case claim each case's decision.
+   */
+  report(confidence: number, decisions?: ReadonlyMap<string, CaseDecision>): DatasetReport {
     const worst = this.worstCase()
     return {
       name: this.dataset.name,
@@ -92,8 +103,10 @@ export class DatasetTally extends OutcomeTally {
           failures,
           errors,
           interval: completed === 0 ? null : clopperPearson(failures, completed, confidence),
+          ...(decisions === undefined ? {} : { decision: decisions.get(id) ?? 'undecided' }),
         }
       }),
+      ...(decisions === undefined ? {} : { per: 'case' as const }),
     }
   }
 }

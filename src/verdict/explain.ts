@@ -23,6 +23,21 @@ export type Explanation =
       level: number
       method: string
     }
+  /**
+   * A per-case claim over a dataset (`per: 'case'`): how many cases were shown to satisfy it, which
+   * were shown to violate it (Holm across the cases, each side at `level`), and what stopped it.
+   */
+  | {
+      reason: 'per-case'
+      cases: number
+      satisfying: number
+      /** The ids of the cases shown to violate the claim, in the dataset's order. */
+      violating: string[]
+      bound: number
+      level: number
+      method: string
+      why: 'decided' | 'budget' | 'deadline' | 'max-rollouts'
+    }
   /** The sequential test had not decided when the rollouts, the budget or the test's time ran out. */
   | {
       reason: 'undecided'
@@ -104,6 +119,24 @@ export function explainVerdict(verdict: Verdict): Explanation {
       if (decision === null) return { reason: 'no-completed-rollout' }
       const { interval, method } = decision
       const level = oneSidedConfidence(interval.confidence)
+      const dataset = verdict.dataset
+      if (dataset?.per === 'case') {
+        return {
+          reason: 'per-case',
+          cases: dataset.cases,
+          satisfying: dataset.table.filter((row) => row.decision === 'satisfies').length,
+          violating: dataset.table.filter((row) => row.decision === 'violates').map((row) => row.id),
+          bound: verdict.bound,
+          level,
+          method,
+          why:
+            verdict.stop === 'budget' || verdict.stop === 'deadline'
+              ? verdict.stop
+              : verdict.stop === 'max-rollouts'
+                ? 'max-rollouts'
+                : 'decided',
+        }
+      }
       if (verdict.kind === 'inconclusive') {
         return {
           reason: 'undecided',

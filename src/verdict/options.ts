@@ -172,8 +172,19 @@ const commonFields: CommonFields = { ...runFields, ...commonTailFields }
 /** Options every rate matcher takes. */
 export type CommonMatcherOptions = z.input<StrictOptions<CommonFields>>
 
+const perField = {
+  /**
+   * Default `'dataset'`. Over a dataset (`agent.over(dataset)`), what the claim is about: `'dataset'`
+   * the mean rate over its cases; `'case'` every case on its own, with the chance of wrongly passing
+   * or wrongly naming a case kept at 1 − confidence across all of them (Holm). A failure names the
+   * cases shown to violate the claim. Refused on a claim about one input.
+   */
+  per: oneOf(['dataset', 'case']).default(DEFAULTS.per),
+}
+
 const sequentialOwnFields = {
   ...maxRolloutsField,
+  ...perField,
   /** Default 0. Rollouts to run before the test may stop (the test is valid without it; use it for coverage of rare inputs). */
   minRollouts: NonNegativeIntegerField.default(DEFAULTS.minRollouts),
   /** Default `'fail'`. What an inconclusive verdict (budget spent, interval straddling the bound) does to the test. */
@@ -215,7 +226,8 @@ const RangeField = expecting(
 
 // Every sequential option but `passK`: "k runs in a row succeed" needs a success per run, which a
 // score does not define.
-const { passK: _passK, ...scoreSequentialFields } = sequentialFields
+// Nor `per`: a score claim over a dataset is refused.
+const { passK: _passK, per: _per, ...scoreSequentialFields } = sequentialFields
 const scoreOwnFields = {
   /**
    * Default `[0, 1]`. The scores the scorer can return, `[min, max]` with min < max (a 1–5 rubric:
@@ -224,7 +236,7 @@ const scoreOwnFields = {
    */
   range: RangeField.optional(),
 }
-const scoreFields: Omit<SequentialFields, 'passK'> & typeof scoreOwnFields = {
+const scoreFields: Omit<SequentialFields, 'passK' | 'per'> & typeof scoreOwnFields = {
   ...scoreSequentialFields,
   ...scoreOwnFields,
 }
@@ -239,6 +251,7 @@ const zeroToleranceOwnFields = {
    * N bound the rate by 1 − (1 − confidence)^(1/N): 3.0% for N = 100 at 95% (the rule of three).
    */
   rollouts: PositiveIntegerField.default(DEFAULTS.zeroToleranceRollouts),
+  ...perField,
 }
 const zeroToleranceFields: CommonFields & typeof zeroToleranceOwnFields = {
   ...commonFields,

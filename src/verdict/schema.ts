@@ -148,6 +148,12 @@ export const DatasetCaseRowSchema = z.object({
    * cases. Null when no run of the case completed.
    */
   interval: EstimateSchema.nullable(),
+  /**
+   * Set on a per-case claim (`per: 'case'`): `satisfies` / `violates` when the case was shown to
+   * satisfy or violate the claim (Holm across the cases, each side at 1 − confidence), else
+   * `undecided`.
+   */
+  decision: z.enum(['satisfies', 'violates', 'undecided']).optional(),
 })
 export type DatasetCaseRow = z.infer<typeof DatasetCaseRowSchema>
 
@@ -166,6 +172,27 @@ export const DatasetReportSchema = z.object({
   worst: z.string().nullable(),
   /** One row per case, in the dataset's order. */
   table: z.array(DatasetCaseRowSchema),
+  /**
+   * What the claim was about: `case` when every case had to satisfy it on its own (`per: 'case'`);
+   * absent for the mean over cases.
+   */
+  per: z.literal('case').optional(),
+  /**
+   * A failing per-case claim's attributions, one per case shown to violate it, in the order they
+   * were attributed: the case, its first failing run, and whether the claim's budget still allowed
+   * one (`attributed: false`, the budget ran out first). The first is the verdict's own attribution.
+   */
+  attributions: z
+    .array(
+      z.object({
+        id: z.string(),
+        rollout: z.number().int().nonnegative(),
+        attributed: z.boolean(),
+        /** The causal locus found, when contrastive attribution named one. */
+        locus: z.object({ index: z.number().int().nonnegative(), name: z.string() }).nullable(),
+      }),
+    )
+    .optional(),
 })
 export type DatasetReport = z.infer<typeof DatasetReportSchema>
 

@@ -3,7 +3,8 @@ import type { Scenario } from '../agent/types.js'
 import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
 import { refuseOverDataset } from './dataset-gate.js'
-import { DatasetTally } from './dataset-tally.js'
+import { DatasetTally, type CaseDecision } from './dataset-tally.js'
+import { refusePerCaseOnOneInput } from './per-case-refusal.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedZeroTolerance } from './options.js'
 import { refuseJudgeCorrection } from './judge-correction.js'
@@ -33,13 +34,24 @@ export async function runZeroToleranceGate(
   // rounds have probability at most (1 − p̄)ⁿ (Maclaurin's inequality within a round, the AM–GM
   // inequality across whole rounds), so the bound below holds for p̄.
   const dataset = isDatasetScenario(scenario) ? scenario.dataset : undefined
+  refusePerCaseOnOneInput(scenario, options.per)
   if (isDatasetScenario(scenario)) refuseOverDataset(scenario, subject, options)
+  // Every case on its own (`per: 'case'`): one occurrence still refutes the claim for its case, with
+  // certainty, so no correction is needed to name it; the run goes on to the end of its round so
+  // that every case has had the same runs, and names every case that showed one.
+  const perCase = dataset !== undefined && options.per === 'case'
   const tally =
     dataset === undefined
       ? new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
       : new DatasetTally(dataset, subject.predicate, predicateIsBad, subject.label)
   // One rollout at a time in index order, so the first occurrence is the same at any concurrency.
-  const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, () => tally.bad > 0)
+  const sampling = await sampleInOrder(
+    scenario,
+    options,
+    options.rollouts,
+    tally,
+    () => tally.bad > 0 && (!perCase || tally.rollouts % (dataset?.cases.length ?? 1) === 0),
+  )
   const stop = STOPS[sampling.end]
 
   const kind: ZeroToleranceVerdict['kind'] =
@@ -64,9 +76,15 @@ export async function runZeroToleranceGate(
     replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
     rollouts: options.rollouts,
     oneSidedBound:
-      kind === 'pass' || stop === 'budget' || stop === 'deadline' ? oneSidedBound(tally, options) : null,
+      kind === 'pass' || stop === 'budget' || stop === 'deadline'
+        ? perCase && tally instanceof DatasetTally
+          ? perCaseBound(tally, options)
+          : oneSidedBound(tally, options)
+        : null,
     stop,
-    ...(tally instanceof DatasetTally ? { dataset: tally.report(options.confidence) } : {}),
+    ...(tally instanceof DatasetTally
+      ? { dataset: tally.report(options.confidence, perCase ? caseDecisions(tally, kind) : undefined) }
+      : {}),
   }
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }
@@ -103,4 +121,38 @@ function oneSidedBound(tally: OutcomeTally, options: ResolvedZeroTolerance): Int
         confidence: options.confidence,
         method: 'clopper-pearson',
       }
+}
+
+/**
+ * On a per-case claim, each case's standing: a case with an occurrence violates it; when the gate
+ * passed (no occurrence in any case), every case satisfies it as a claim about one input does;
+ * otherwise the rest are undecided.
+ */
+function caseDecisions(tally: DatasetTally, kind: ZeroToleranceVerdict['kind']): Map<string, CaseDecision> {
+  return new Map(
+    tally.dataset.cases.map(({ id }): [string, CaseDecision] => {
+      const failures = tally.countOf(id)?.failures ?? 0
+      return [id, failures > 0 ? 'violates' : kind === 'pass' ? 'satisfies' : 'undecided']
+    }),
+  )
+}
+
+/**
+ * What zero occurrences prove of every case at once: the exact one-sided bound of the case with
+ * the fewest completed runs, at 1 − α / N (Bonferroni across the N cases), so that all the cases'
+ * bounds hold together at the claim's confidence.
+ */
+function perCaseBound(tally: DatasetTally, options: ResolvedZeroTolerance): Interval {
+  const cases = tally.dataset.cases
+  const fewest = Math.min(
+    ...cases.map(({ id }) => {
+      const count = tally.countOf(id)
+      return count === undefined ? 0 : count.runs - count.errors
+    }),
+  )
+  const alpha = (1 - options.confidence) / cases.length
+  const high = fewest === 0 ? 1 : 1 - alpha ** (1 / fewest)
+  return options.direction === 'atMost'
+    ? { point: 0, low: 0, high, confidence: options.confidence, method: 'clopper-pearson' }
+    : { point: 1, low: 1 - high, high: 1, confidence: options.confidence, method: 'clopper-pearson' }
 }

@@ -73,6 +73,7 @@ export function sequentialGate(
       maxRollouts: 400,
       minRollouts: 0,
       onInconclusive: 'fail',
+      per: 'dataset',
     },
     overrides,
   )
@@ -82,7 +83,10 @@ export function sequentialGate(
 export function zeroToleranceGate(
   overrides: GateOverrides<ResolvedZeroTolerance<'never' | 'always'>> = {},
 ): ResolvedZeroTolerance<'never' | 'always'> {
-  return withOverrides({ ...common(), claim: 'never', direction: 'atMost', rollouts: 100 }, overrides)
+  return withOverrides(
+    { ...common(), claim: 'never', direction: 'atMost', rollouts: 100, per: 'dataset' },
+    overrides,
+  )
 }
 
 /** A resolved baseline gate (100 rollouts, no tolerance, lower is better) over {@link common} options. */
