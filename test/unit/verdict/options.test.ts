@@ -52,6 +52,7 @@ describe('resolveSequentialGate', () => {
       },
       label: undefined,
       passK: [1, 3, 8],
+      per: 'dataset',
       seed: 11,
     })
     const fromPlugin = resolveSequentialGate(
