@@ -69,8 +69,7 @@ export function executeRollout(
   /** Ends the rollout, whatever ended its run, and assembles its trajectory. */
   const end = (): RolloutResult => {
     // What a cancelled rollout cost, read before `end` lets its calls in flight settle.
-    if (cancelledWhileRunning)
-      recorder.account.chargeAbortedRollout(recorder.modelCalls, recorder.liveCallsInFlight)
+    if (cancelledWhileRunning) recorder.chargeCancelled()
     if (timed) unwatch(recorder)
     if (onOuterAbort !== undefined) outer?.removeEventListener('abort', onOuterAbort)
     // Stop any work the agent left running (a hung tool call) and make its later ctx calls throw.
@@ -94,7 +93,7 @@ export function executeRollout(
   // rather than a race against a never-settling "stopped" promise: the race cost three promises
   // and four reactions per rollout, a measurable share of a cold attribution's garbage.
   const run = new Promise<unknown>((resolve, reject) => {
-    recorder.rejectStopped = reject
+    recorder.rejectOnStop(reject)
     // Each rollout gets its own copy of the input: an agent that mutates it must not change the
     // input of later rollouts (or the recorded input). A synchronous throw (in the copy or in
     // `run`) rejects this promise, as the Promise constructor catches it.
@@ -106,7 +105,7 @@ export function executeRollout(
     try {
       recorder.throwIfStopped()
       if (output !== undefined)
-        recorder.output = copyJson(output, `The output of agent "${scenario.agent.name}"`)
+        recorder.recordOutput(copyJson(output, `The output of agent "${scenario.agent.name}"`))
     } catch (error) {
       return failed(error)
     }

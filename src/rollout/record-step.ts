@@ -17,7 +17,7 @@ export function recordStep<A extends Json>(
 ): Step {
   const { index, name, context, contextDigest, options, hit } = pending
   const { source, diverged } = pending.resolution
-  const observations = recorder.observations[index] as Observation[]
+  const observations = recorder.stepObservations(index)
   if (
     !diverged &&
     hit === undefined &&
@@ -31,7 +31,7 @@ export function recordStep<A extends Json>(
       context === undefined
         ? { index, name, action, contextDigest, source, observations }
         : { index, name, action, context, contextDigest, source, observations }
-    recorder.steps[index] = plain
+    recorder.completeStep(index, plain)
     if (options.model !== undefined) chargeModelCall(recorder, plain, hit, policyCalled)
     return plain
   }
@@ -49,8 +49,7 @@ export function recordStep<A extends Json>(
       )
     }
     step.costUsd = cost
-    recorder.costUsd += cost
-    recorder.account.chargeCost(cost)
+    recorder.chargeCost(cost)
   }
   if (hit !== undefined) {
     step.cassette = 'hit'
@@ -69,7 +68,7 @@ export function recordStep<A extends Json>(
     step.meta = copyStepValue(pending, options.meta(action as A), 'meta') as Step['meta']
   }
   step.observations = observations
-  recorder.steps[index] = step as Step
+  recorder.completeStep(index, step as Step)
   if (options.model !== undefined) chargeModelCall(recorder, step as Step, hit, policyCalled)
   return step as Step
 }
@@ -85,11 +84,10 @@ function chargeModelCall(
   hit: PendingStep<Json>['hit'],
   policyCalled: boolean,
 ): void {
-  if (hit !== undefined || policyCalled) recorder.modelCalls++
   if (hit !== undefined) {
-    recorder.account.chargeModelCall({ kind: 'cassette-hit', savedUsd: step.savedUsd, reused: hit.reused })
+    recorder.chargeModelCall({ kind: 'cassette-hit', savedUsd: step.savedUsd, reused: hit.reused })
   } else if (policyCalled) {
-    recorder.account.chargeModelCall({
+    recorder.chargeModelCall({
       kind: 'live',
       inputTokens: tokenCount(step.meta?.['inputTokens']),
       outputTokens: tokenCount(step.meta?.['outputTokens']),

@@ -6,7 +6,7 @@ import type { Json } from '../json.js'
 import type { CaseRef, Observation, RolloutError, Step, Trajectory } from '../trajectory/schema.js'
 import { assembleTrajectory, type FailedStep } from './assemble-trajectory.js'
 import { accountOf } from './budget.js'
-import type { BudgetAccount } from './budget-account.js'
+import type { BudgetAccount, ModelCallCharge } from './budget-account.js'
 import { classifyError, errorMessage } from './classify-error.js'
 import type { Execution } from './options.js'
 import type { Plan } from './plan.js'
@@ -32,8 +32,9 @@ export interface RolloutSettings {
 
 /**
  * One rollout's state while the agent runs: what it has recorded so far (steps, observations,
- * counts) and its lifecycle (stopped, timed out, ended). The step pipeline and tool calls write
- * into it; {@link finish} turns it into the trajectory.
+ * counts) and its lifecycle (stopped, timed out, ended). Its state is its own: the step pipeline,
+ * tool calls and the lifecycle change it only through the verbs below, so what a trajectory holds
+ * has one writer; {@link finish} turns it into the trajectory.
  *
  * Steps and tool calls take their index (and so their random stream and their place in the
  * trajectory) when they are *called*, not when they finish: call order is deterministic, finish
@@ -46,32 +47,32 @@ export class TrajectoryRecorder implements Watched {
   readonly account: BudgetAccount
   /** The cassette this rollout's cacheable steps and tool calls go through, if any. */
   readonly cassette: Cassette | undefined
-  /** Rejects the promise `executeRollout` awaits the agent's run through. */
-  rejectStopped: ((reason: Error) => void) | undefined
-  output: Json | undefined
-  stoppedByBudget = false
-  /** Finished steps by index; a hole is a step still running (or one whose policy failed). */
-  readonly steps: Array<Step | undefined> = []
-  /** The observation lists of every step started so far, by index (a step's tool calls land here). */
-  readonly observations: Observation[][] = []
-  /** Tool calls made before the first step. */
-  readonly preamble: Observation[] = []
-  toolCalls = 0
-  heldSteps = 0
-  matchedSteps = 0
-  costUsd = 0
-  /** Model steps recorded (live calls and cassette hits), for what an aborted rollout cost. */
-  modelCalls = 0
-  /** Live model calls started and not returned yet: those a cancellation cuts off. */
-  liveCallsInFlight = 0
-  /** True once the rollout has ended: later ctx calls throw. */
-  finished = false
-  /** Why the rollout was stopped (a timeout, a cancellation), once it was. */
-  stopReason: Error | undefined
   // The watchdog's links (see watchdog.ts).
   watchedBefore: Watched | undefined
   watchedAfter: Watched | undefined
   isWatched = false
+  /** Rejects the promise `executeRollout` awaits the agent's run through. */
+  private rejectStopped: ((reason: Error) => void) | undefined
+  private output: Json | undefined
+  private budgetStopped = false
+  /** Finished steps by index; a hole is a step still running (or one whose policy failed). */
+  private readonly steps: Array<Step | undefined> = []
+  /** The observation lists of every step started so far, by index (a step's tool calls land here). */
+  private readonly observations: Observation[][] = []
+  /** Tool calls made before the first step. */
+  private readonly preamble: Observation[] = []
+  private toolCalls = 0
+  private heldSteps = 0
+  private matchedSteps = 0
+  private costUsd = 0
+  /** Model steps recorded (live calls and cassette hits), for what an aborted rollout cost. */
+  private modelCalls = 0
+  /** Live model calls started and not returned yet: those a cancellation cuts off. */
+  private liveCallsInFlight = 0
+  /** True once the rollout has ended: later ctx calls throw. */
+  private ended = false
+  /** Why the rollout was stopped (a timeout, a cancellation), once it was. */
+  private stoppedBy: Error | undefined
   private error: RolloutError | undefined
   // Created on first use: most agents never read their signal, and an AbortController per rollout
   // (plus its abort event) is a large share of the engine's overhead on fast agents.
@@ -91,20 +92,35 @@ export class TrajectoryRecorder implements Watched {
     this.cassette = cassetteOf(scenario.agent)
   }
 
+  /** True once the rollout has ended: later ctx calls throw. */
+  get finished(): boolean {
+    return this.ended
+  }
+
+  /** Why the rollout was stopped (a timeout, a cancellation), once it was. */
+  get stopReason(): Error | undefined {
+    return this.stoppedBy
+  }
+
+  /** True when the rollout ran out of budget: not an outcome, left out of every rate. */
+  get stoppedByBudget(): boolean {
+    return this.budgetStopped
+  }
+
   /** The rollout's signal: aborted when it times out, is cancelled, or ends with work still running. */
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController()
-      if (this.stopReason !== undefined) this.controller.abort(this.stopReason)
-      else if (this.finished) this.controller.abort(new RolloutAbortedError('The rollout has ended.'))
+      if (this.stoppedBy !== undefined) this.controller.abort(this.stoppedBy)
+      else if (this.ended) this.controller.abort(new RolloutAbortedError('The rollout has ended.'))
     }
     return this.controller.signal
   }
 
   /** Stops the rollout: the run executeRollout awaits rejects with `reason`, the signal aborts. */
   stop(reason: Error): void {
-    if (this.stopReason !== undefined || this.finished) return
-    this.stopReason = reason
+    if (this.stoppedBy !== undefined || this.ended) return
+    this.stoppedBy = reason
     this.controller?.abort(reason)
     this.rejectStopped?.(reason)
   }
@@ -116,13 +132,13 @@ export class TrajectoryRecorder implements Watched {
 
   /** Throws the reason the rollout was stopped (timeout, cancellation), if it was. */
   throwIfStopped(): void {
-    if (this.stopReason !== undefined) throw this.stopReason
+    if (this.stoppedBy !== undefined) throw this.stoppedBy
   }
 
   /** Throws if the rollout was stopped, has ended, or is past its deadline. */
   checkAlive(): void {
-    if (this.stopReason !== undefined) throw this.stopReason
-    if (this.finished) throw new RolloutAbortedError('The rollout has ended.')
+    if (this.stoppedBy !== undefined) throw this.stoppedBy
+    if (this.ended) throw new RolloutAbortedError('The rollout has ended.')
     // A loop of awaits on settled promises never yields to timers, so the deadline is also
     // checked here, at every step and tool call.
     if (this.deadline !== Infinity && performance.now() > this.deadline) {
@@ -137,13 +153,108 @@ export class TrajectoryRecorder implements Watched {
   /** No policy call may start once the cost limit is reached: the rollout stops as budget-stopped. */
   stopIfCostSpent(): void {
     if (!this.account.costExhausted) return
-    this.stoppedByBudget = true
+    this.budgetStopped = true
     throw new BudgetExceededError(`The cost budget is spent (${this.account.describe()}).`, undefined)
+  }
+
+  /** Hands `reject` the reason the rollout stops, if it does: it rejects the run `executeRollout` awaits. */
+  rejectOnStop(reject: (reason: Error) => void): void {
+    this.rejectStopped = reject
+  }
+
+  /** Keeps the agent's output (its own copy) for the trajectory. */
+  recordOutput(output: Json): void {
+    this.output = output
+  }
+
+  /** Charges what a rollout cancelled midway spent: its model calls, and the live ones it cut off. */
+  chargeCancelled(): void {
+    this.account.chargeAbortedRollout(this.modelCalls, this.liveCallsInFlight)
+  }
+
+  /** The index the next step reserves. */
+  get nextStep(): number {
+    return this.observations.length
+  }
+
+  /** Counts a step the plan holds, before it is resolved: a divergence that ends the rollout counts too. */
+  countHeld(): void {
+    this.heldSteps++
+  }
+
+  /**
+   * Reserves the next step's index (see the class comment): tool calls from here on attach to it.
+   * `matched`: the step's action matched the recording it replays.
+   */
+  reserveStep(matched: boolean): void {
+    if (matched) this.matchedSteps++
+    this.observations.push([])
+  }
+
+  /** The observation list of the reserved step `index`, which its trajectory step holds. */
+  stepObservations(index: number): Observation[] {
+    return this.observations[index] as Observation[]
+  }
+
+  /** Records the reserved step `index` as finished. */
+  completeStep(index: number, step: Step): void {
+    this.steps[index] = step
+  }
+
+  /** Charges a step's cost to the rollout and its budget account. */
+  chargeCost(usd: number): void {
+    this.costUsd += usd
+    this.account.chargeCost(usd)
+  }
+
+  /** Counts a model step (a live call or a cassette hit) on the rollout and its account. */
+  chargeModelCall(charge: ModelCallCharge): void {
+    this.modelCalls++
+    this.account.chargeModelCall(charge)
+  }
+
+  /** A live model call starts: a cancellation from now until {@link liveCallEnded} cuts it off. */
+  liveCallStarted(): void {
+    this.liveCallsInFlight++
+  }
+
+  /** A live model call has returned (or failed). */
+  liveCallEnded(): void {
+    this.liveCallsInFlight--
+  }
+
+  /** Counts a tool call; returns how many the rollout has made. */
+  countToolCall(): number {
+    return ++this.toolCalls
+  }
+
+  /** The step a tool call made now follows; -1 before the first step. */
+  get currentStep(): number {
+    return this.observations.length - 1
+  }
+
+  /**
+   * The observation list a tool call made now after step `step` records into (the preamble's
+   * before the first step). The call keeps it: if its step is given back meanwhile, the call's
+   * observation lands in the list given back, not in the step that reuses the index.
+   */
+  observationsAfter(step: number): readonly Observation[] {
+    return step === -1 ? this.preamble : (this.observations[step] as Observation[])
+  }
+
+  /** Appends a tool call's observation (or the placeholder of one running) to `list`; returns its position. */
+  observe(list: readonly Observation[], observation: Observation): number {
+    return (list as Observation[]).push(observation) - 1
+  }
+
+  /** Puts a tool call's settled observation at `position` of `list`; nothing once the rollout has ended. */
+  settleObservation(list: readonly Observation[], position: number, observation: Observation): void {
+    if (!this.ended) (list as Observation[])[position] = observation
   }
 
   /** A step that will not complete: give its index back if nothing came after it, else remember the gap. */
   abandon(index: number, name: string, error: unknown): void {
-    if (this.finished) return
+    if (this.ended) return
     if (index === this.observations.length - 1) this.observations.pop()
     else this.failedStep ??= { index, name, message: errorMessage(error) }
   }
@@ -152,7 +263,7 @@ export class TrajectoryRecorder implements Watched {
   fail(error: unknown): void {
     // By the record's name, not `instanceof`: the agent may have thrown a Proxy whose traps throw.
     const record = classifyError(error)
-    if (record.name === 'BudgetExceededError') this.stoppedByBudget = true
+    if (record.name === 'BudgetExceededError') this.budgetStopped = true
     this.error ??= record
   }
 
@@ -161,12 +272,12 @@ export class TrajectoryRecorder implements Watched {
     if (this.controller !== undefined && !this.controller.signal.aborted) {
       this.controller.abort(new RolloutAbortedError('The rollout has ended.'))
     }
-    this.finished = true
+    this.ended = true
   }
 
   /** The trajectory of the ended rollout. */
   finish(): Trajectory {
-    this.finished = true
+    this.ended = true
     const { scenario, settings } = this
     const trajectory = assembleTrajectory({
       agent: scenario.agent.name,

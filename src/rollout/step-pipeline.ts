@@ -70,7 +70,7 @@ function plan<A extends Json>(
   recorder.checkAlive()
   const { settings } = recorder
   const { maxSteps } = settings.execution
-  const index = recorder.observations.length
+  const index = recorder.nextStep
   if (index >= maxSteps) {
     throw new MaxStepsExceededError(
       `The rollout took more than maxSteps (${maxSteps}) steps; the agent seems to loop (last step "${name}").`,
@@ -96,10 +96,9 @@ function plan<A extends Json>(
   }
   const directive = settings.plan.step(index, name)
   // Counted before resolving: a divergence that ends the rollout still counts its step as held.
-  if (directive.kind === 'hold') recorder.heldSteps++
+  if (directive.kind === 'hold') recorder.countHeld()
   pending.resolution = resolveStep(directive, pending, settings.onDivergence)
-  if (pending.resolution.matched) recorder.matchedSteps++
-  recorder.observations.push([])
+  recorder.reserveStep(pending.resolution.matched)
   return pending
 }
 
@@ -223,13 +222,13 @@ async function liveModelCall<A extends Json>(
       recorder.checkAlive()
       // Other rollouts may have spent the rest of the budget while this one waited.
       recorder.stopIfCostSpent()
-      recorder.liveCallsInFlight++
+      recorder.liveCallStarted()
       calling = true
       returned = await callPolicy(recorder, pending)
     } finally {
       // The slot is the call's, not the step's: the next call to the model may start now.
       modelCallSlots.release(model)
-      if (calling) recorder.liveCallsInFlight--
+      if (calling) recorder.liveCallEnded()
     }
     if (rateLimit !== undefined) await rateLimit.recordTokens(callTokens(pending.options.meta?.(returned)))
     return recordPolicy(recorder, pending, returned)

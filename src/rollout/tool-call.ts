@@ -23,26 +23,25 @@ export async function runTool<R extends Json | undefined>(
 ): Promise<R> {
   recorder.checkAlive()
   const { settings } = recorder
-  if (++recorder.toolCalls > settings.execution.maxSteps) {
+  if (recorder.countToolCall() > settings.execution.maxSteps) {
     throw new MaxStepsExceededError(
       `The rollout made more than maxSteps (${settings.execution.maxSteps}) tool calls; the agent seems to loop (last tool "${name}").`,
     )
   }
   const recordedArgs = copyJson(args, `The arguments of tool call "${name}"`)
-  const stepIndex = recorder.observations.length - 1
-  const observations =
-    stepIndex === -1 ? recorder.preamble : (recorder.observations[stepIndex] as Observation[])
+  const stepIndex = recorder.currentStep
+  const observations = recorder.observationsAfter(stepIndex)
   const position = observations.length
   let positionOfTool = 0
   for (const observation of observations) if (observation.tool === name) positionOfTool++
   const directive = settings.plan.tool({ step: stepIndex, position, positionOfTool, tool: name })
   if (directive.kind === 'recorded') {
     const result = directive.recorded.result
-    observations.push(observation(name, recordedArgs, result, 'recorded'))
+    recorder.observe(observations, observation(name, recordedArgs, result, 'recorded'))
     return (result === undefined ? undefined : copyJson(result, `The recorded result of "${name}"`)) as R
   }
   if (directive.kind === 'replaced') {
-    observations.push(observation(name, recordedArgs, directive.result, 'replaced'))
+    recorder.observe(observations, observation(name, recordedArgs, directive.result, 'replaced'))
     return copyJson(directive.result, `The replacement result of "${name}"`) as R
   }
   let miss: { cassette: Cassette; key: string; call: ToolCallKey } | undefined
@@ -58,7 +57,12 @@ export async function runTool<R extends Json | undefined>(
     if (lookup.kind === 'pending') {
       // Another rollout is making this call: hold the position (parallel calls of this step
       // may land meanwhile), and take its answer.
-      observations.push({ tool: name, args: recordedArgs, error: TOOL_STILL_RUNNING, source: 'live' })
+      recorder.observe(observations, {
+        tool: name,
+        args: recordedArgs,
+        error: TOOL_STILL_RUNNING,
+        source: 'live',
+      })
       reserved = true
       while (lookup.kind === 'pending') {
         await lookup.settled
@@ -68,8 +72,8 @@ export async function runTool<R extends Json | undefined>(
     }
     if (lookup.kind === 'hit') {
       const stored = observation(name, recordedArgs, lookup.entry.result, 'live')
-      if (reserved) observations[position] = stored
-      else observations.push(stored)
+      if (reserved) recorder.settleObservation(observations, position, stored)
+      else recorder.observe(observations, stored)
       const { result } = lookup.entry
       return (result === undefined ? undefined : copyJson(result, `The stored result of "${name}"`)) as R
     }
@@ -77,19 +81,25 @@ export async function runTool<R extends Json | undefined>(
   }
   // Reserve the position now (see the recorder's comment); it stays marked if the rollout ends first.
   if (!reserved)
-    observations.push({ tool: name, args: recordedArgs, error: TOOL_STILL_RUNNING, source: 'live' })
+    recorder.observe(observations, {
+      tool: name,
+      args: recordedArgs,
+      error: TOOL_STILL_RUNNING,
+      source: 'live',
+    })
   let result: R
   try {
     result = await impl(args)
   } catch (error) {
     miss?.cassette.release(miss.key)
+    // Read only for a rollout still running: the message may run the thrown value's own getters.
     if (!recorder.finished)
-      observations[position] = {
+      recorder.settleObservation(observations, position, {
         tool: name,
         args: recordedArgs,
         error: errorMessage(error),
         source: 'live',
-      }
+      })
     throw error
   }
   try {
@@ -100,7 +110,7 @@ export async function runTool<R extends Json | undefined>(
   }
   const recordedResult =
     result === undefined ? undefined : copyJson(result, `The result of tool call "${name}"`)
-  observations[position] = observation(name, recordedArgs, recordedResult, 'live')
+  recorder.settleObservation(observations, position, observation(name, recordedArgs, recordedResult, 'live'))
   miss?.cassette.recordTool(miss.key, miss.call, recordedResult)
   return result
 }
