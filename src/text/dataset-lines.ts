@@ -83,11 +83,12 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
 
 /**
  * A per-case failure's attributions beyond the verdict's own: each further case shown to violate
- * the claim with the locus found in its first failing run, and the cases the budget left
- * unattributed.
+ * the claim with the locus found in its first failing run, and the cases left unattributed (the
+ * budget or the test's time spent, or an attribution that threw).
  */
 function furtherAttributionLines(dataset: DatasetReport): string[] {
-  const further = dataset.attributions?.slice(1) ?? []
+  const all = dataset.attributions ?? []
+  const further = all.slice(1)
   if (further.length === 0) return []
   const lines = further
     .filter((entry) => entry.attributed)
@@ -95,10 +96,11 @@ function furtherAttributionLines(dataset: DatasetReport): string[] {
       (entry) =>
         `also attributed: rollout ${entry.rollout} of case "${showName(entry.id)}": ${entry.locus === null ? 'no causal locus found' : `causal locus step ${entry.locus.index} ${showName(entry.locus.name)}`}`,
     )
-  const skipped = further.filter((entry) => !entry.attributed).map((entry) => entry.id)
+  // The verdict's own case counts too: its attribution may have found the budget spent as well.
+  const skipped = all.filter((entry) => !entry.attributed).map((entry) => entry.id)
   if (skipped.length > 0) {
     lines.push(
-      `not attributed (the claim's budget ran out): ${namedCases(skipped)}; replay one with its rollout from the table`,
+      `not attributed (the claim's budget or the test's time ran out, or the attribution failed): ${namedCases(skipped)}; replay one with its rollout from the table`,
     )
   }
   return lines

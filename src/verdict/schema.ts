@@ -179,8 +179,9 @@ export const DatasetReportSchema = z.object({
   per: z.literal('case').optional(),
   /**
    * A failing per-case claim's attributions, one per case shown to violate it, in the order they
-   * were attributed: the case, its first failing run, and whether the claim's budget still allowed
-   * one (`attributed: false`, the budget ran out first). The first is the verdict's own attribution.
+   * were attributed (worst first): the case, its first failing run, and whether an attribution ran
+   * to a result (`attributed: false`: the claim's budget or the test's time ran out first, or the
+   * attribution threw). The first is the verdict's own attribution.
    */
   attributions: z
     .array(
