@@ -1,6 +1,6 @@
 import { CLAIMS } from '../verdict/claim-table.js'
 import type { Explanation } from '../verdict/explain.js'
-import type { DatasetReport, Verdict } from '../verdict/schema.js'
+import { worstCaseRows, type DatasetReport, type Verdict } from '../verdict/schema.js'
 import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
 import { formatTable } from './table.js'
 import { showName } from './visible.js'
@@ -44,9 +44,7 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
     )
   }
   lines.push(...furtherAttributionLines(dataset))
-  const failing = dataset.table
-    .filter((row) => row.failures > 0 || row.errors > 0)
-    .sort((a, b) => share(b) - share(a) || b.failures - a.failures || b.errors - a.errors)
+  const failing = worstCaseRows(dataset.table)
   if (failing.length === 0) {
     if (ran > 0) lines.push(`no case failed (${count(ran)} of ${plural(dataset.cases, 'case')} ran)`)
     return lines
@@ -148,10 +146,4 @@ export function namedCases(ids: readonly string[]): string {
   return ids.length > CASES_NAMED
     ? `${named.join(', ')} and ${count(ids.length - CASES_NAMED)} more`
     : named.join(', ')
-}
-
-/** A case's share of failures among its completed runs (errors rank after it, by count). */
-function share(row: DatasetReport['table'][number]): number {
-  const completed = row.runs - row.errors
-  return completed === 0 ? 0 : row.failures / completed
 }

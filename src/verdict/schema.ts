@@ -478,6 +478,53 @@ export function scoreSummary(verdict: Verdict): ScoreSummary | undefined {
   return { claim: verdict.claim, threshold: verdict.score.threshold, mean: verdict.score.mean }
 }
 
+/** How many cases a dataset summary keeps: the worst, as the message lists them. */
+export const DATASET_SUMMARY_CASES = 5
+
+/**
+ * A dataset verdict's cases in brief, for the reporter's job summary: the worst few (the highest
+ * share of failures, then more failures, then more errors; only cases that failed or errored) and
+ * how many cases it leaves out. The artifact and the HTML report hold every case.
+ */
+export const DatasetSummarySchema = z.object({
+  name: z.string(),
+  cases: z.number().int().positive(),
+  /** `case` for a per-case claim, whose rows carry their decisions; absent for the mean over cases. */
+  per: z.literal('case').optional(),
+  worst: z.array(DatasetCaseRowSchema),
+  /** The cases not in `worst`. */
+  rest: z.number().int().nonnegative(),
+})
+export type DatasetSummary = z.infer<typeof DatasetSummarySchema>
+
+/** The summary of a dataset verdict; undefined for a claim about one input. */
+export function datasetSummary(verdict: Verdict): DatasetSummary | undefined {
+  const { dataset } = verdict
+  if (dataset === undefined) return undefined
+  const worst = worstCaseRows(dataset.table).slice(0, DATASET_SUMMARY_CASES)
+  return {
+    name: dataset.name,
+    cases: dataset.cases,
+    ...(dataset.per === undefined ? {} : { per: dataset.per }),
+    worst,
+    rest: dataset.cases - worst.length,
+  }
+}
+
+/**
+ * The cases that failed or errored, worst first: the highest share of failures among completed
+ * runs, then more failures, then more errors (an errored case ranks after the failing ones).
+ */
+export function worstCaseRows(table: readonly DatasetCaseRow[]): DatasetCaseRow[] {
+  const share = (row: DatasetCaseRow) => {
+    const completed = row.runs - row.errors
+    return completed === 0 ? 0 : row.failures / completed
+  }
+  return table
+    .filter((row) => row.failures > 0 || row.errors > 0)
+    .sort((a, b) => share(b) - share(a) || b.failures - a.failures || b.errors - a.errors)
+}
+
 /**
  * A rate claim's result, as data (fast-check's RunDetails is the model): a union on `gate`, each
  * case with only the fields that mean something for it. The terminal message, the reporter line

@@ -77,4 +77,19 @@ describe('a dataset gate in a real Vitest run', () => {
     )
     expect(message.match(/also attributed: rollout \d+ of case "t-(07|23|41)"/g)).toHaveLength(2)
   })
+
+  it('leaves the worst cases in report.json for the job summary, the per-case decisions with them', async () => {
+    const report = JSON.parse(await readFile(join(project.root, '.causal-replay', 'report.json'), 'utf8'))
+    const entry = report.entries.find((each: { test: string }) =>
+      each.test.endsWith('every ticket: refunds at most 25%'),
+    )
+    expect(entry.dataset).toMatchObject({
+      name: 'tickets',
+      cases: 50,
+      per: 'case',
+      rest: 50 - entry.dataset.worst.length,
+    })
+    const violating = entry.dataset.worst.filter((row: { decision: string }) => row.decision === 'violates')
+    expect(violating.map((row: { id: string }) => row.id).sort()).toEqual(['t-07', 't-23', 't-41'])
+  })
 })
