@@ -11,6 +11,7 @@ import { parseOptions } from '../options/parse-options.js'
 import { resolveRateLimitStore } from '../rollout/rate-limit-store.js'
 import { buildArtifact, modelCost } from '../verdict/artifact.js'
 import { diagnose } from '../verdict/diagnose.js'
+import { attributeViolatingCases, withCaseAttributions } from '../verdict/diagnose-cases.js'
 import type { GateSubject } from '../verdict/gate.js'
 import { predicateLabel } from '../trajectory/predicate-label.js'
 import type { Artifact, Verdict } from '../verdict/schema.js'
@@ -172,8 +173,13 @@ export async function runCheck(
   }
   // Every rollout (gate and attribution) goes through the cassette: a warm run reproduces both.
   const target = context.cassette == null ? scenario : withCassette(scenario, context.cassette)
-  const run = await gate.run(target, subject)
-  const diagnosis = await diagnose(target, run, gate.options)
+  const gated = await gate.run(target, subject)
+  const diagnosis = await diagnose(target, gated, gate.options)
+  // A per-case failure attributes each violating case in turn, while the claim's budget lasts.
+  const run = withCaseAttributions(
+    gated,
+    await attributeViolatingCases(target, gated, gate.options, diagnosis),
+  )
   // An attribution that failed rides along in the artifact: the verdict it could not explain stands.
   const built = buildArtifact(context.test, run, diagnosis, modelCost(gate.options.execution.budget.spend))
   // What the cassette keeps out of its file stays out of everything made from the artifact too:

@@ -1,6 +1,6 @@
 import { CLAIMS } from '../verdict/claim-table.js'
 import type { Explanation } from '../verdict/explain.js'
-import type { DatasetReport, Verdict } from '../verdict/schema.js'
+import { worstCaseRows, type DatasetReport, type Verdict } from '../verdict/schema.js'
 import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
 import { formatTable } from './table.js'
 import { showName } from './visible.js'
@@ -44,9 +44,7 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
     )
   }
   lines.push(...furtherAttributionLines(dataset))
-  const failing = dataset.table
-    .filter((row) => row.failures > 0 || row.errors > 0)
-    .sort((a, b) => share(b) - share(a) || b.failures - a.failures || b.errors - a.errors)
+  const failing = worstCaseRows(dataset.table)
   if (failing.length === 0) {
     if (ran > 0) lines.push(`no case failed (${count(ran)} of ${plural(dataset.cases, 'case')} ran)`)
     return lines
@@ -83,11 +81,12 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
 
 /**
  * A per-case failure's attributions beyond the verdict's own: each further case shown to violate
- * the claim with the locus found in its first failing run, and the cases the budget left
- * unattributed.
+ * the claim with the locus found in its first failing run, and the cases left unattributed (the
+ * budget or the test's time spent, or an attribution that threw).
  */
 function furtherAttributionLines(dataset: DatasetReport): string[] {
-  const further = dataset.attributions?.slice(1) ?? []
+  const all = dataset.attributions ?? []
+  const further = all.slice(1)
   if (further.length === 0) return []
   const lines = further
     .filter((entry) => entry.attributed)
@@ -95,10 +94,11 @@ function furtherAttributionLines(dataset: DatasetReport): string[] {
       (entry) =>
         `also attributed: rollout ${entry.rollout} of case "${showName(entry.id)}": ${entry.locus === null ? 'no causal locus found' : `causal locus step ${entry.locus.index} ${showName(entry.locus.name)}`}`,
     )
-  const skipped = further.filter((entry) => !entry.attributed).map((entry) => entry.id)
+  // The verdict's own case counts too: its attribution may have found the budget spent as well.
+  const skipped = all.filter((entry) => !entry.attributed).map((entry) => entry.id)
   if (skipped.length > 0) {
     lines.push(
-      `not attributed (the claim's budget ran out): ${namedCases(skipped)}; replay one with its rollout from the table`,
+      `not attributed (the claim's budget or the test's time ran out, or the attribution failed): ${namedCases(skipped)}; replay one with its rollout from the table`,
     )
   }
   return lines
@@ -146,10 +146,4 @@ export function namedCases(ids: readonly string[]): string {
   return ids.length > CASES_NAMED
     ? `${named.join(', ')} and ${count(ids.length - CASES_NAMED)} more`
     : named.join(', ')
-}
-
-/** A case's share of failures among its completed runs (errors rank after it, by count). */
-function share(row: DatasetReport['table'][number]): number {
-  const completed = row.runs - row.errors
-  return completed === 0 ? 0 : row.failures / completed
 }

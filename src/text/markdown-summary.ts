@@ -1,6 +1,6 @@
-import type { PassKReport } from '../verdict/schema.js'
+import type { DatasetSummary, PassKReport } from '../verdict/schema.js'
 import { costCell, formatCostLine, sumCosts } from './cost.js'
-import { confidenceLevel } from './numbers.js'
+import { confidenceLevel, count, percent, plural } from './numbers.js'
 import { passKValueText } from './pass-k.js'
 import { showControls } from './visible.js'
 import {
@@ -57,6 +57,9 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
       ]
       lines.push(`| ${cells.join(' | ')} |`)
     }
+    for (const row of summaryOrder(rows)) {
+      if (row.dataset !== undefined) lines.push('', ...datasetLines(`${row.file} > ${row.test}`, row.dataset))
+    }
     const note = sequentialRateNote(rows)
     if (note !== null) lines.push('', cell(note))
     const judged = judgeCorrectionNote(rows)
@@ -78,6 +81,36 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
   }
   // A blank line after it: whatever the next step appends starts a block of its own.
   return `${lines.join('\n')}\n\n`
+}
+
+/**
+ * A dataset assertion's worst cases under the main table (runs, failures, the case's own interval,
+ * and its decision on a per-case claim), then how many cases are left out: enough to see which
+ * cases are flaky and which always fail without opening the report, which holds every case.
+ */
+function datasetLines(test: string, dataset: DatasetSummary): string[] {
+  const heading = `**${cell(test)}**: dataset ${cell(`"${dataset.name}"`)} (${plural(dataset.cases, 'case')})`
+  if (dataset.worst.length === 0) return [`${heading}: no case failed.`]
+  const perCase = dataset.per === 'case'
+  const level = dataset.worst[0]?.interval?.confidence
+  const lines = [
+    `${heading}, worst cases:`,
+    '',
+    `| case | runs | failures | errors | rate${level === undefined ? '' : ` [${confidenceLevel(level)} CI]`} |${perCase ? ' decision |' : ''}`,
+    `| --- | ---: | ---: | ---: | --- |${perCase ? ' --- |' : ''}`,
+  ]
+  for (const row of dataset.worst) {
+    const rate =
+      row.interval === null
+        ? '—'
+        : `${percent(row.interval.point)} [${percent(row.interval.low)}, ${percent(row.interval.high)}]`
+    const cells = [cell(row.id), count(row.runs), count(row.failures), count(row.errors), rate]
+    if (perCase) cells.push(row.decision ?? 'undecided')
+    lines.push(`| ${cells.join(' | ')} |`)
+  }
+  if (dataset.rest > 0)
+    lines.push('', `and ${plural(dataset.rest, 'more case')} (every case is in the report)`)
+  return lines
 }
 
 /** The largest k's pass^k with its interval and level, or a dash when the verdict has none. */

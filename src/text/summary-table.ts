@@ -1,6 +1,7 @@
 import type { Estimate } from '../stats/estimate.js'
 import { CLAIMS } from '../verdict/claim-table.js'
 import type {
+  DatasetSummary,
   BaselineWrite,
   ComparisonSummary,
   ModelCost,
@@ -44,6 +45,8 @@ export interface SummaryRow {
   expectedFail?: boolean | undefined
   /** Default: none. The stored rate baseline the assertion wrote. */
   baselineWritten?: BaselineWrite | undefined
+  /** Default: none (one input). A dataset claim's worst cases and how many it leaves out. */
+  dataset?: DatasetSummary | undefined
 }
 
 /** How a row counts, as Vitest counts its test: a verdict, or a fail its `test.fails` test expected. */

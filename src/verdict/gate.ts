@@ -7,6 +7,11 @@ export interface GateRun<V extends Verdict = Verdict> {
   verdict: V
   /** The first rollout against the claim (by index), or the first errored one when errors failed the gate. */
   failing: Trajectory | null
+  /**
+   * A failing per-case claim's further cases shown to violate it: each one's first failing run,
+   * worst first, attributed after `failing` while the claim's budget lasts. Absent otherwise.
+   */
+  furtherFailing?: readonly Trajectory[]
   /** Scores a trajectory the way the gate did: true when it goes against the claim. */
   isBad: (trajectory: Trajectory) => Promise<boolean>
 }

@@ -102,7 +102,28 @@ export async function runPerCaseGate(
     // The case attributed is the worst of those shown to violate the claim.
     dataset: { ...report, worst: failing?.case?.id ?? report.worst },
   }
-  return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+  return {
+    verdict,
+    failing,
+    ...(kind === 'fail' && stop !== 'error'
+      ? { furtherFailing: furtherFailing(violating, tally, failing) }
+      : {}),
+    isBad: (trajectory) => tally.isBad(trajectory),
+  }
+}
+
+/**
+ * The first failing runs of the cases in `ids` other than `failing`'s, worst first: what a per-case
+ * failure attributes after its own run.
+ */
+export function furtherFailing(
+  ids: readonly string[],
+  tally: DatasetTally,
+  failing: Trajectory | null,
+): Trajectory[] {
+  return orderByShare(ids, tally).flatMap(({ id, firstFailure }) =>
+    firstFailure === null || id === failing?.case?.id ? [] : [firstFailure],
+  )
 }
 
 /**

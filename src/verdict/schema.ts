@@ -179,8 +179,9 @@ export const DatasetReportSchema = z.object({
   per: z.literal('case').optional(),
   /**
    * A failing per-case claim's attributions, one per case shown to violate it, in the order they
-   * were attributed: the case, its first failing run, and whether the claim's budget still allowed
-   * one (`attributed: false`, the budget ran out first). The first is the verdict's own attribution.
+   * were attributed (worst first): the case, its first failing run, and whether an attribution ran
+   * to a result (`attributed: false`: the claim's budget or the test's time ran out first, or the
+   * attribution threw). The first is the verdict's own attribution.
    */
   attributions: z
     .array(
@@ -475,6 +476,53 @@ export type ScoreSummary = z.infer<typeof ScoreSummarySchema>
 export function scoreSummary(verdict: Verdict): ScoreSummary | undefined {
   if (verdict.gate !== 'score') return undefined
   return { claim: verdict.claim, threshold: verdict.score.threshold, mean: verdict.score.mean }
+}
+
+/** How many cases a dataset summary keeps: the worst, as the message lists them. */
+export const DATASET_SUMMARY_CASES = 5
+
+/**
+ * A dataset verdict's cases in brief, for the reporter's job summary: the worst few (the highest
+ * share of failures, then more failures, then more errors; only cases that failed or errored) and
+ * how many cases it leaves out. The artifact and the HTML report hold every case.
+ */
+export const DatasetSummarySchema = z.object({
+  name: z.string(),
+  cases: z.number().int().positive(),
+  /** `case` for a per-case claim, whose rows carry their decisions; absent for the mean over cases. */
+  per: z.literal('case').optional(),
+  worst: z.array(DatasetCaseRowSchema),
+  /** The cases not in `worst`. */
+  rest: z.number().int().nonnegative(),
+})
+export type DatasetSummary = z.infer<typeof DatasetSummarySchema>
+
+/** The summary of a dataset verdict; undefined for a claim about one input. */
+export function datasetSummary(verdict: Verdict): DatasetSummary | undefined {
+  const { dataset } = verdict
+  if (dataset === undefined) return undefined
+  const worst = worstCaseRows(dataset.table).slice(0, DATASET_SUMMARY_CASES)
+  return {
+    name: dataset.name,
+    cases: dataset.cases,
+    ...(dataset.per === undefined ? {} : { per: dataset.per }),
+    worst,
+    rest: dataset.cases - worst.length,
+  }
+}
+
+/**
+ * The cases that failed or errored, worst first: the highest share of failures among completed
+ * runs, then more failures, then more errors (an errored case ranks after the failing ones).
+ */
+export function worstCaseRows(table: readonly DatasetCaseRow[]): DatasetCaseRow[] {
+  const share = (row: DatasetCaseRow) => {
+    const completed = row.runs - row.errors
+    return completed === 0 ? 0 : row.failures / completed
+  }
+  return table
+    .filter((row) => row.failures > 0 || row.errors > 0)
+    .sort((a, b) => share(b) - share(a) || b.failures - a.failures || b.errors - a.errors)
 }
 
 /**

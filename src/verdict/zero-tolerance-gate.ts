@@ -4,6 +4,7 @@ import { clopperPearson } from '../stats/clopper-pearson.js'
 import type { Interval } from '../stats/estimate.js'
 import { refuseOverDataset } from './dataset-gate.js'
 import { DatasetTally, type CaseDecision } from './dataset-tally.js'
+import { furtherFailing } from './per-case-gate.js'
 import { refusePerCaseOnOneInput } from './per-case-refusal.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedZeroTolerance } from './options.js'
@@ -86,7 +87,21 @@ export async function runZeroToleranceGate(
       ? { dataset: tally.report(options.confidence, perCase ? caseDecisions(tally, kind) : undefined) }
       : {}),
   }
-  return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+  // A per-case failure attributes every case that showed an occurrence, after the first one.
+  const further =
+    perCase && kind === 'fail' && stop !== 'error' && tally instanceof DatasetTally
+      ? furtherFailing(
+          tally.dataset.cases.map(({ id }) => id).filter((id) => (tally.countOf(id)?.failures ?? 0) > 0),
+          tally,
+          failing,
+        )
+      : undefined
+  return {
+    verdict,
+    failing,
+    ...(further === undefined ? {} : { furtherFailing: further }),
+    isBad: (trajectory) => tally.isBad(trajectory),
+  }
 }
 
 /** How the sampling loop's end reads in a zero-tolerance verdict. */

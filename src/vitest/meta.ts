@@ -4,6 +4,7 @@ import { EstimateSchema } from '../stats/estimate.js'
 import {
   BaselineWriteSchema,
   ComparisonSummarySchema,
+  DatasetSummarySchema,
   ModelCostSchema,
   PassKReportSchema,
   ScoreSummarySchema,
@@ -45,6 +46,8 @@ export const CausalReplayMetaEntrySchema = z.object({
   score: ScoreSummarySchema.optional(),
   /** An A/B comparison's baseline agent, difference and margin; absent for the other claims. */
   comparison: ComparisonSummarySchema.optional(),
+  /** A dataset claim's worst cases and how many it leaves out; absent for a claim about one input. */
+  dataset: DatasetSummarySchema.optional(),
   /** The stored rate baseline this assertion wrote (a new entry, or one `-u` rewrote); absent when it wrote none. */
   baselineWritten: BaselineWriteSchema.optional(),
 })

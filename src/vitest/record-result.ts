@@ -1,7 +1,7 @@
 import { join, relative, resolve } from 'node:path'
 import type { CheckResult } from '../check/check.js'
 import type { MatcherName } from '../check/claims.js'
-import { scoreSummary } from '../verdict/schema.js'
+import { datasetSummary, scoreSummary } from '../verdict/schema.js'
 import { annotate } from './annotation.js'
 import { attemptOf } from './assertion-number.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
@@ -58,6 +58,8 @@ export async function recordResult(
   }
   const score = scoreSummary(verdict)
   if (score !== undefined) entry.score = score
+  const dataset = datasetSummary(verdict)
+  if (dataset !== undefined) entry.dataset = dataset
   const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
   // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
   meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]

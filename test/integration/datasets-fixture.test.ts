@@ -1,6 +1,7 @@
 // A project that installed the packed package gates an AI SDK agent (MockLanguageModelV3) over a
 // 50-case JSONL dataset of tickets, three of which carry a planted instruction: a population gate
-// that passes, and one that fails naming the worst case, whose run it attributes.
+// that passes, one that fails naming the worst case, whose run it attributes, and a per-case gate
+// that names exactly the three planted cases and attributes each.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -50,7 +51,9 @@ describe('a dataset gate in a real Vitest run', () => {
         .filter((file) => file.endsWith('.json'))
         .map(async (file) => ({ file, artifact: JSON.parse(await readFile(join(dir, file), 'utf8')) })),
     )
-    const failing = written.find(({ artifact }) => artifact.verdict.kind === 'fail')
+    const failing = written.find(
+      ({ artifact }) => artifact.verdict.kind === 'fail' && artifact.verdict.dataset.per === undefined,
+    )
     expect(failing).toBeDefined()
     const { file, artifact } = failing!
     expect(artifact.verdict.dataset.table).toHaveLength(50)
@@ -59,5 +62,34 @@ describe('a dataset gate in a real Vitest run', () => {
     const html = await readFile(join(dir, file.replace(/\.json$/, '.html')), 'utf8')
     expect(html).toContain('data-sort-table')
     expect(html.match(/<tr data-case=/g)).toHaveLength(50)
+  })
+
+  it('fails the per-case claim naming exactly the 3 planted cases, each attributed', () => {
+    const failed = run.assertion('every ticket: refunds at most 25%')
+    expect(failed.status).toBe('failed')
+    const message = messageOf(failed.failureMessages[0] ?? '')
+    const decision = message.split('\n').find((line) => line.includes('violate ≤ 25%'))
+    expect(decision).toBeDefined()
+    expect(decision).toContain('3 of 50 cases violate ≤ 25%')
+    expect([...decision!.matchAll(/"(t-\d+)"/g)].map((match) => match[1])).toEqual(['t-07', 't-23', 't-41'])
+    expect(message).toMatch(
+      /the first failing run of the worst case shown to violate the claim "t-(07|23|41)"/,
+    )
+    expect(message.match(/also attributed: rollout \d+ of case "t-(07|23|41)"/g)).toHaveLength(2)
+  })
+
+  it('leaves the worst cases in report.json for the job summary, the per-case decisions with them', async () => {
+    const report = JSON.parse(await readFile(join(project.root, '.causal-replay', 'report.json'), 'utf8'))
+    const entry = report.entries.find((each: { test: string }) =>
+      each.test.endsWith('every ticket: refunds at most 25%'),
+    )
+    expect(entry.dataset).toMatchObject({
+      name: 'tickets',
+      cases: 50,
+      per: 'case',
+      rest: 50 - entry.dataset.worst.length,
+    })
+    const violating = entry.dataset.worst.filter((row: { decision: string }) => row.decision === 'violates')
+    expect(violating.map((row: { id: string }) => row.id).sort()).toEqual(['t-07', 't-23', 't-41'])
   })
 })

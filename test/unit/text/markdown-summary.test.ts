@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { PASS_K_METHOD, passK } from '../../../src/stats/pass-k.js'
 import { formatMarkdownSummary, type MarkdownSummaryRow } from '../../../src/text/markdown-summary.js'
 import type { Estimate } from '../../../src/stats/estimate.js'
+import { clopperPearson } from '../../../src/stats/clopper-pearson.js'
+import { datasetSummary, type DatasetCaseRow, type Verdict } from '../../../src/verdict/schema.js'
 
 const rate = (successes: number, n: number, low: number, high: number): Estimate => ({
   successes,
@@ -129,5 +131,58 @@ describe('formatMarkdownSummary', () => {
     expect(formatMarkdownSummary([])).toBe(
       '### causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass\n\n',
     )
+  })
+
+  describe('a dataset assertion', () => {
+    /** 50 cases: 8 that failed (t-01 … t-08, from 6 of 6 down to 1 of 6), the rest clean. */
+    const table: DatasetCaseRow[] = Array.from({ length: 50 }, (_, index) => {
+      const failures = index < 8 ? Math.max(1, 6 - index) : 0
+      return {
+        id: `t-${String(index + 1).padStart(2, '0')}`,
+        runs: 6,
+        failures,
+        errors: 0,
+        interval: clopperPearson(failures, 6, 0.95),
+        decision: failures >= 4 ? 'violates' : 'undecided',
+      }
+    })
+    const verdict = {
+      dataset: { name: 'tickets', cases: 50, rounds: 6, worst: 't-01', table, per: 'case' },
+    } as unknown as Verdict
+    const summary = datasetSummary(verdict)!
+    const row: MarkdownSummaryRow = {
+      test: 'tickets > every ticket rarely refunds',
+      file: 'tickets.test.ts',
+      verdict: 'fail',
+      rate: rate(20, 300, 0.04, 0.11),
+      rollouts: 300,
+      locus: null,
+      dataset: summary,
+    }
+
+    it('keeps the worst 5 cases, worst first, and counts the rest', () => {
+      expect(summary.worst.map((case_) => case_.id)).toEqual(['t-01', 't-02', 't-03', 't-04', 't-05'])
+      expect(summary.rest).toBe(45)
+      expect(datasetSummary({ dataset: undefined } as unknown as Verdict)).toBeUndefined()
+    })
+
+    it('lists them under the table with runs, failures, interval and decision', () => {
+      const markdown = formatMarkdownSummary([row])
+      expect(markdown).toContain(
+        '**tickets.test.ts &gt; tickets &gt; every ticket rarely refunds**: dataset "tickets" (50 cases), worst cases:',
+      )
+      expect(markdown).toContain('| case | runs | failures | errors | rate [95% CI] | decision |')
+      expect(markdown).toContain('| t-01 | 6 | 6 | 0 | 100.0% [54.1%, 100.0%] | violates |')
+      expect(markdown).toContain('| t-05 | 6 | 2 | 0 |')
+      expect(markdown).not.toContain('| t-06 |')
+      expect(markdown).toContain('and 45 more cases (every case is in the report)')
+    })
+
+    it('leaves the decision column out for the mean over cases, and says when no case failed', () => {
+      const { per: _per, ...mean } = summary
+      expect(formatMarkdownSummary([{ ...row, dataset: mean }])).not.toContain('decision')
+      const clean = { ...summary, worst: [], rest: 50 }
+      expect(formatMarkdownSummary([{ ...row, dataset: clean }])).toContain('(50 cases): no case failed.')
+    })
   })
 })

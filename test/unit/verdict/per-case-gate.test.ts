@@ -106,3 +106,69 @@ describe('a per-case claim over a dataset', () => {
     expect(() => rarely(refunds, { per: 'cases' as 'case' })).toThrow(/`per` must be 'dataset' or 'case'/)
   })
 })
+
+describe("a per-case failure's attributions", () => {
+  it('attributes every case shown to violate the claim, worst first, the verdict’s own first', async () => {
+    const result = await check(
+      agent.over(tickets),
+      rarely(refunds, { atMost: 0.05, per: 'case', seed: 3, attribute: { rollouts: 16 } }),
+    )
+    expect(result.verdict.kind).toBe('fail')
+    const attributions = result.verdict.dataset?.attributions ?? []
+    const violating = result.verdict
+      .dataset!.table.filter((row) => row.decision === 'violates')
+      .map((row) => row.id)
+    expect(attributions.map((entry) => entry.id).sort()).toEqual([...violating].sort())
+    expect(attributions[0]?.id).toBe(result.verdict.dataset?.worst)
+    expect(attributions[0]?.rollout).toBe(result.verdict.replay?.rollout)
+    expect(attributions.every((entry) => entry.attributed)).toBe(true)
+    // One step: the only locus it can name (a 60% case's rescue of 0.4 may not show in 16 runs an arm).
+    expect(attributions.every((entry) => entry.locus === null || entry.locus.name === 'decide')).toBe(true)
+    expect(result.message).toContain('also attributed: rollout')
+    expect(() => VerdictSchema.parse(result.verdict)).not.toThrow()
+  })
+
+  it('names the violating cases the budget left unattributed', async () => {
+    const open = await check(
+      agent.over(tickets),
+      rarely(refunds, { atMost: 0.05, per: 'case', seed: 3, attribute: false }),
+    )
+    // Room for the gate's runs and a little more: the first attribution spends it.
+    const result = await check(
+      agent.over(tickets),
+      rarely(refunds, {
+        atMost: 0.05,
+        per: 'case',
+        seed: 3,
+        attribute: { rollouts: 16 },
+        budget: { maxRollouts: open.verdict.rolloutsUsed + 20 },
+      }),
+    )
+    expect(result.verdict.kind).toBe('fail')
+    const attributions = result.verdict.dataset?.attributions ?? []
+    const skipped = attributions.filter((entry) => !entry.attributed).map((entry) => entry.id)
+    expect(skipped.length).toBeGreaterThan(0)
+    expect(result.message).toContain('not attributed (')
+    for (const id of skipped) expect(result.message).toContain(`"${id}"`)
+  })
+
+  it('toNever per case attributes every case with an occurrence', async () => {
+    const result = await check(
+      agent.over(tickets),
+      never(refunds, { rollouts: 500, per: 'case', seed: 4, attribute: { rollouts: 16 } }),
+    )
+    const violating = result.verdict
+      .dataset!.table.filter((row) => row.decision === 'violates')
+      .map((row) => row.id)
+    const attributions = result.verdict.dataset?.attributions ?? []
+    expect(attributions.map((entry) => entry.id).sort()).toEqual([...violating].sort())
+  })
+
+  it('leaves the list out when attribution is off', async () => {
+    const result = await check(
+      agent.over(tickets),
+      rarely(refunds, { atMost: 0.05, per: 'case', seed: 3, attribute: false }),
+    )
+    expect(result.verdict.dataset?.attributions).toBeUndefined()
+  })
+})
