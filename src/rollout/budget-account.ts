@@ -152,6 +152,17 @@ export class BudgetAccount {
     return true
   }
 
+  /**
+   * Gives back `count` rollouts charged by {@link tryChargeRollouts} (here and in the parents):
+   * rollouts an attribution ran ahead of its next look and then cut off, which held their charge
+   * only while they ran, so that what the budget counts, and where it runs out, are the rollouts the
+   * attribution used (see `RolloutPool.withdraw`).
+   */
+  refundRollouts(count: number): void {
+    this.parent?.refundRollouts(count)
+    this.rollouts -= count
+  }
+
   /** Charges the cost of a policy call that already happened. */
   chargeCost(usd: number): void {
     this.parent?.chargeCost(usd)

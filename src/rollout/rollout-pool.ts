@@ -53,6 +53,23 @@ export interface PoolResult<R> {
 }
 
 /**
+ * A run submitted tentatively ({@link RolloutPool.submit}): its rollouts queue and start like any
+ * other's, but whether it is needed is decided later, by {@link confirm} or {@link withdraw}.
+ */
+export interface PoolSubmission<R> {
+  /** How the run ended; a withdrawn run ends `cancelled` with nothing finished. */
+  readonly result: Promise<PoolResult<R>>
+  /** The run is needed: it becomes an ordinary run, and a charge it waits for is tried for real. */
+  confirm(): void
+  /**
+   * The run is not needed: its rollouts not started never start, and the charges of those that
+   * started are given back (the caller cancels them through their signal). Returns how many had
+   * started: run ahead and cut off.
+   */
+  withdraw(): number
+}
+
+/**
  * The one pool every batch of rollouts runs through: `runRollouts`, `replay`, the sampling gates
  * and the attribution arms.
  *
@@ -63,14 +80,23 @@ export interface PoolResult<R> {
  * starts: a spent budget is a way for a run to end (`ended: 'budget'`), returned as data for the
  * caller to report, never thrown. Where the money runs out under a cost limit may depend on timing.
  *
+ * Tentative runs ({@link submit}) let a caller queue work it may not need (an attribution's next
+ * looks, while the current one runs) without moving where the budget runs out: a tentative rollout
+ * is charged when it starts, like any other, but a charge that fails does not spend the budget; the
+ * queue waits there until the run is confirmed (the charge is tried again, for real) or withdrawn
+ * (the charges of its started rollouts are given back). With confirmed runs queued before tentative
+ * ones, the rollouts a caller confirms are charged as if only they had been submitted.
+ *
  * Why it schedules by hand (after Vitest's `limitConcurrency`, but over batches): a slot per task
  * as a promise, an async function per rollout and `Promise.allSettled` over a batch were a quarter
  * of what a cold attribution allocated. Here a batch waits in a FIFO with a cursor, a slot is a
  * counter, and a rollout whose handler answers synchronously settles without another promise.
  */
 export class RolloutPool {
-  /** Rollouts charged and started, over every `run` (those the cost limit stopped included). */
+  /** Rollouts charged and started, over every `run` (those the cost limit stopped included), net of withdrawn ones. */
   started = 0
+  /** Rollouts of withdrawn runs that had started: charged while they ran, then given back. */
+  cutOff = 0
   /** True once a charge failed or the cost limit stopped a rollout: nothing more starts. */
   budgetSpent = false
   /** Rollouts in flight. */
@@ -80,6 +106,8 @@ export class RolloutPool {
   private head = 0
   /** True while {@link startWaiting} runs, so a rollout that settles synchronously does not re-enter it. */
   private starting = false
+  /** True while the head of the queue is a tentative rollout whose charge failed: nothing starts. */
+  private parked = false
 
   constructor(private readonly settings: RolloutPoolSettings) {}
 
@@ -90,23 +118,87 @@ export class RolloutPool {
    */
   run<T extends PooledRollout, R>(tasks: readonly T[], handlers: PoolHandlers<T, R>): Promise<PoolResult<R>> {
     return new Promise<PoolResult<R>>((resolve, reject) => {
-      const batch: PoolBatch<T, R> = {
-        tasks,
-        handlers,
-        next: 0,
-        unsettled: tasks.length,
-        values: new Array<R | typeof NOT_RUN>(tasks.length),
-        failure: undefined,
-        resolve,
-        reject,
-      }
-      if (tasks.length === 0) {
-        this.settle(batch)
-        return
-      }
-      this.waiting.push(batch as unknown as PoolBatch<PooledRollout, unknown>)
-      this.startWaiting()
+      this.enqueue(tasks, handlers, false, resolve, reject)
     })
+  }
+
+  /**
+   * Queues `tasks` as {@link run} does; `tentative`: until it is confirmed, a charge one of its
+   * rollouts cannot get holds the queue instead of spending the budget (see the class comment).
+   */
+  submit<T extends PooledRollout, R>(
+    tasks: readonly T[],
+    handlers: PoolHandlers<T, R>,
+    tentative: boolean,
+  ): PoolSubmission<R> {
+    let batch: PoolBatch<T, R> | undefined
+    const result = new Promise<PoolResult<R>>((resolve, reject) => {
+      batch = this.enqueue(tasks, handlers, tentative, resolve, reject)
+    })
+    const submitted = batch as PoolBatch<T, R>
+    return {
+      result,
+      confirm: () => this.confirm(submitted),
+      withdraw: () => this.withdraw(submitted),
+    }
+  }
+
+  private enqueue<T extends PooledRollout, R>(
+    tasks: readonly T[],
+    handlers: PoolHandlers<T, R>,
+    tentative: boolean,
+    resolve: (result: PoolResult<R>) => void,
+    reject: (error: unknown) => void,
+  ): PoolBatch<T, R> {
+    const batch: PoolBatch<T, R> = {
+      tasks,
+      handlers,
+      next: 0,
+      unsettled: tasks.length,
+      values: new Array<R | typeof NOT_RUN>(tasks.length),
+      failure: undefined,
+      tentative,
+      withdrawn: false,
+      charged: 0,
+      resolve,
+      reject,
+    }
+    if (tasks.length === 0) {
+      this.settle(batch)
+      return batch
+    }
+    this.waiting.push(batch as unknown as PoolBatch<PooledRollout, unknown>)
+    this.startWaiting()
+    return batch
+  }
+
+  private confirm<T extends PooledRollout, R>(batch: PoolBatch<T, R>): void {
+    if (!batch.tentative || batch.withdrawn) return
+    batch.tentative = false
+    this.unpark()
+  }
+
+  private withdraw<T extends PooledRollout, R>(batch: PoolBatch<T, R>): number {
+    if (batch.withdrawn) return 0
+    batch.withdrawn = true
+    // Given back now, not when the cancelled rollouts settle: a charge the queue waits for is tried
+    // again right away, so where the budget runs out does not depend on how fast they stop.
+    const cut = batch.charged
+    if (cut > 0) accountOf(this.settings.execution.budget).refundRollouts(cut)
+    batch.charged = 0
+    this.started -= cut
+    this.cutOff += cut
+    const skipped = batch.tasks.length - batch.next
+    batch.next = batch.tasks.length
+    batch.unsettled -= skipped
+    if (skipped > 0 && batch.unsettled === 0) this.settle(batch)
+    this.unpark()
+    return cut
+  }
+
+  private unpark(): void {
+    this.parked = false
+    this.startWaiting()
   }
 
   /** Starts waiting rollouts, in submission order, while a slot is free. */
@@ -114,41 +206,66 @@ export class RolloutPool {
     if (this.starting) return
     this.starting = true
     const { waiting } = this
-    while (this.running < this.settings.execution.concurrency && this.head < waiting.length) {
+    while (!this.parked && this.running < this.settings.execution.concurrency && this.head < waiting.length) {
       const batch = waiting[this.head] as PoolBatch<PooledRollout, unknown>
-      const index = batch.next++
+      // A withdrawn run leaves nothing to start.
       if (batch.next === batch.tasks.length) {
-        waiting[this.head++] = undefined as unknown as PoolBatch<PooledRollout, unknown>
-        // An array with a moving head avoids O(n) shifts; emptied, it starts over.
-        if (this.head === waiting.length) {
-          waiting.length = 0
-          this.head = 0
+        this.popHead()
+        continue
+      }
+      let charged = false
+      if (batch.tentative && !this.budgetSpent) {
+        const task = batch.tasks[batch.next] as PooledRollout
+        if (!(task.signal ?? this.settings.execution.signal)?.aborted) {
+          if (!accountOf(this.settings.execution.budget).tryChargeRollouts(1)) {
+            // Not a spent budget yet: the queue waits here until the run is confirmed or withdrawn.
+            this.parked = true
+            break
+          }
+          charged = true
         }
       }
+      const index = batch.next++
+      if (batch.next === batch.tasks.length) this.popHead()
       this.running++
-      this.startOne(batch, index)
+      this.startOne(batch, index, charged)
     }
     this.starting = false
   }
 
+  private popHead(): void {
+    const { waiting } = this
+    waiting[this.head++] = undefined as unknown as PoolBatch<PooledRollout, unknown>
+    // An array with a moving head avoids O(n) shifts; emptied, it starts over.
+    if (this.head === waiting.length) {
+      waiting.length = 0
+      this.head = 0
+    }
+  }
+
   /** Starts rollout `index` of `batch`, or refuses it (a spent budget, an aborted signal). */
-  private startOne<T extends PooledRollout, R>(batch: PoolBatch<T, R>, index: number): void {
+  private startOne<T extends PooledRollout, R>(
+    batch: PoolBatch<T, R>,
+    index: number,
+    charged: boolean,
+  ): void {
     const { settings } = this
     const { execution } = settings
     const task = batch.tasks[index] as T
     const signal = task.signal ?? execution.signal
-    if (this.budgetSpent || signal?.aborted) {
+    if (!charged && (this.budgetSpent || signal?.aborted)) {
       this.done(batch, index, NOT_RUN)
       return
     }
     let running: Promise<RolloutResult>
     try {
       // Charged before it starts, so the rollout limit holds at any concurrency.
-      if (!accountOf(execution.budget).tryChargeRollouts(1)) {
+      if (!charged && !accountOf(execution.budget).tryChargeRollouts(1)) {
         this.budgetSpent = true
         this.done(batch, index, NOT_RUN)
         return
       }
+      batch.charged++
       this.started++
       batch.handlers.started?.(task)
       running = executeRollout(settings.scenario, {
@@ -176,6 +293,11 @@ export class RolloutPool {
     index: number,
     { trajectory, stoppedByBudget }: RolloutResult,
   ): void {
+    // A withdrawn run's rollouts were cut off: not outcomes, and their charges were given back.
+    if (batch.withdrawn) {
+      this.done(batch, index, NOT_RUN)
+      return
+    }
     if (stoppedByBudget) {
       // The cost limit was reached mid-rollout: not an outcome, and nothing more may start.
       this.budgetSpent = true
@@ -201,6 +323,10 @@ export class RolloutPool {
   }
 
   private failed<T extends PooledRollout, R>(batch: PoolBatch<T, R>, index: number, error: unknown): void {
+    if (batch.withdrawn) {
+      this.done(batch, index, NOT_RUN)
+      return
+    }
     // The first failure in submission order, so the same one at any concurrency.
     if (batch.failure === undefined || index < batch.failure.index) batch.failure = { index, error }
     this.done(batch, index, NOT_RUN)
@@ -219,6 +345,10 @@ export class RolloutPool {
   }
 
   private settle<T extends PooledRollout, R>(batch: PoolBatch<T, R>): void {
+    if (batch.withdrawn) {
+      batch.resolve({ ended: 'cancelled', finished: [] })
+      return
+    }
     if (batch.failure !== undefined) {
       batch.reject(batch.failure.error)
       return
@@ -241,6 +371,12 @@ interface PoolBatch<T extends PooledRollout, R> {
   readonly values: Array<R | typeof NOT_RUN>
   /** The failure of the first rollout in submission order that failed. */
   failure: { index: number; error: unknown } | undefined
+  /** True until a tentative run is confirmed (see {@link RolloutPool.submit}). */
+  tentative: boolean
+  /** True once a tentative run was withdrawn: nothing more starts, and what settles is dropped. */
+  withdrawn: boolean
+  /** Rollouts of the run charged to the budget, given back if it is withdrawn. */
+  charged: number
   readonly resolve: (result: PoolResult<R>) => void
   readonly reject: (error: unknown) => void
 }

@@ -1,3 +1,4 @@
+import { cassetteOf } from '../../cassette/attach.js'
 import { deriveSeed } from '../../random/streams.js'
 import type { Plan } from '../../rollout/plan.js'
 import { PAIRED_E_PROCESS_METHOD } from '../../stats/paired-confidence-sequence.js'
@@ -20,6 +21,7 @@ import {
   type RunningEffectBounds,
 } from './arm-comparison.js'
 import { isFutile, sequentialStop } from './arm-decision.js'
+import { LookPipeline } from './look-pipeline.js'
 import { combinedPValue, signTestPValue, type FixedSizeTest } from './probe-tests.js'
 import {
   actionMatchRate,
@@ -78,8 +80,9 @@ export type ArmReport = Pick<
  * futile when it only steers a search (see `isFutile`), or at its cap. A fixed-K arm runs its cap
  * in one batch. The reference arm is extended to the longest arm of each batch, first, so every
  * arm's pairs exist when it is looked at. Rollouts go through one pool: a spent budget ends the
- * attribution cleanly (`truncated`) with what was done. Decisions are made between batches, never
- * while rollouts are in flight, so a seeded run is byte-identical at any concurrency.
+ * attribution cleanly (`truncated`) with what was done. Decisions are made at looks, on the looked-at
+ * batches' rollouts alone: the next batches run ahead meanwhile ({@link LookPipeline}) but reach no
+ * arm until a look asks for them, so a seeded run is byte-identical at any concurrency.
  */
 export class PairedArms {
   readonly kind: ComparisonKind
@@ -150,25 +153,65 @@ export class PairedArms {
     rejections: RescueRejections<T>,
     futility = false,
   ): Promise<void> {
-    const { rollouts, sequential, batchSize } = this.settings
-    const batch = sequential ? batchSize : rollouts
-    const { reference } = this
+    const { sequential, concurrency, lockstep, scenario } = this.settings
+    // Lockstep where nothing runs ahead on purpose: one slot (nothing to fill), the bench's old
+    // schedule, and a cassette, whose recorded calls must stay a function of the seed (a replay cut
+    // off midway would leave a hole that a warm run fills with a live call).
+    const pipelined =
+      sequential && concurrency > 1 && lockstep !== true && cassetteOf(scenario.agent) === undefined
+    if (!pipelined) {
+      await this.advanceInLockstep(group, rejections, futility)
+      return
+    }
+    const pipeline = new LookPipeline(this.replay, this.reference, this.settings.batchSize, concurrency)
+    try {
+      while (!this.truncated) {
+        const running = group.filter((tested) => tested.state === 'running')
+        if (running.length === 0) return
+        const look = pipeline.look(this.lookRequests(running))
+        pipeline.queueAhead(running)
+        const { budgetSpent } = await look
+        if (budgetSpent) this.truncated = true
+        this.look(running, rejections, futility)
+      }
+    } finally {
+      pipeline.withdrawAll()
+    }
+  }
+
+  /** {@link advance} one batch at a time, each submitted once the look before it has decided. */
+  private async advanceInLockstep<T extends TestedArm>(
+    group: readonly T[],
+    rejections: RescueRejections<T>,
+    futility: boolean,
+  ): Promise<void> {
     while (!this.truncated) {
       const running = group.filter((tested) => tested.state === 'running')
       if (running.length === 0) return
-      const requests: ArmRequest[] = running.map((tested) => ({
-        arm: tested.arm,
-        from: tested.arm.requested,
-        to: Math.min(tested.cap, tested.arm.requested + batch),
-      }))
-      const referenceTo = Math.max(...requests.map((request) => request.to))
-      if (reference.requested < referenceTo) {
-        requests.unshift({ arm: reference, from: reference.requested, to: referenceTo })
-      }
-      const { budgetSpent } = await this.replay.run(requests)
+      const { budgetSpent } = await this.replay.run(this.lookRequests(running))
       if (budgetSpent) this.truncated = true
       this.look(running, rejections, futility)
     }
+  }
+
+  /**
+   * The batch of the next look: each running arm's next `batchSize` pairs (all `rollouts` at a fixed
+   * K) up to its cap, and first the reference arm's extension to the longest of them.
+   */
+  private lookRequests(running: readonly TestedArm[]): ArmRequest[] {
+    const { rollouts, sequential, batchSize } = this.settings
+    const batch = sequential ? batchSize : rollouts
+    const { reference } = this
+    const requests: ArmRequest[] = running.map((tested) => ({
+      arm: tested.arm,
+      from: tested.arm.requested,
+      to: Math.min(tested.cap, tested.arm.requested + batch),
+    }))
+    const referenceTo = Math.max(...requests.map((request) => request.to))
+    if (reference.requested < referenceTo) {
+      requests.unshift({ arm: reference, from: reference.requested, to: referenceTo })
+    }
+    return requests
   }
 
   /** Decides, after a batch, which running arms stop. */

@@ -145,6 +145,28 @@ interface ArmRollout {
   readonly seed: number
   readonly plan: Plan
   readonly rollout: number
+  readonly signal?: AbortSignal
+}
+
+/**
+ * The rollouts of one {@link ArmRequest} submitted to the pool ({@link ReplayArms.submit}). A
+ * tentative one runs ahead of the look that will ask for it: nothing of it reaches its arm (outcomes,
+ * `rolloutsRun`, `requested`, progress) or the judge until it is confirmed, so a look sees exactly
+ * the rollouts it would have seen had it been submitted then; withdrawn, it leaves no trace but
+ * the cost of what had started.
+ */
+export interface ArmRun {
+  readonly request: ArmRequest
+  /**
+   * Asked once the run is confirmed: settles once every rollout has settled and been scored,
+   * `budgetSpent` when the budget refused some. Rejects with a RolloutAbortedError when the signal
+   * aborted, or with what scoring threw (the lowest rollout index's).
+   */
+  settled(): Promise<{ budgetSpent: boolean }>
+  /** The run is needed: its finished rollouts are scored into the arm, and the rest as they finish. */
+  confirm(): void
+  /** The run is not needed: rollouts not started never start, those running are cancelled. */
+  withdraw(): void
 }
 
 /**
@@ -157,11 +179,13 @@ interface ArmRollout {
 export class ReplayArms {
   errors = 0
   private completed = 0
+  private readonly execution: Execution
   private readonly pool: RolloutPool
 
   constructor(private readonly settings: ReplayArmsSettings) {
+    this.execution = createExecution(settings)
     this.pool = new RolloutPool({
-      execution: createExecution(settings),
+      execution: this.execution,
       scenario: settings.scenario,
       onDivergence: 'count',
     })
@@ -170,6 +194,11 @@ export class ReplayArms {
   /** Rollouts started over every `run` (errors, and a rollout the cost limit stopped, included). */
   get rolloutsUsed(): number {
     return this.pool.started
+  }
+
+  /** Rollouts of withdrawn runs that had started: run ahead of a look, then cut off. */
+  get rolloutsCutOff(): number {
+    return this.pool.cutOff
   }
 
   /** True once the budget refused a rollout: no later rollout of the attribution starts. */
@@ -199,6 +228,112 @@ export class ReplayArms {
       throw new RolloutAbortedError(`${this.settings.caller}: cancelled after ${this.rolloutsUsed} rollouts.`)
     }
     return { budgetSpent: ended === 'budget' }
+  }
+
+  /**
+   * Submits the rollouts of `request` as one run of the pool, queued after every run submitted
+   * before it; `tentative`, it waits for {@link ArmRun.confirm} or {@link ArmRun.withdraw} (see
+   * {@link ArmRun}). A scoring error is kept with its rollout index, so that the one `settled`
+   * rejects with is the lowest index's, whichever order rollouts finished and runs were confirmed in.
+   */
+  submit(request: ArmRequest, tentative: boolean): ArmRun {
+    const { arm, from, to } = request
+    const stop = tentative ? new AbortController() : undefined
+    const outer = this.execution.signal
+    const signal =
+      stop === undefined
+        ? undefined
+        : outer === undefined
+          ? stop.signal
+          : AbortSignal.any([outer, stop.signal])
+    const tasks: ArmRollout[] = []
+    for (let rollout = from; rollout < to; rollout++)
+      tasks.push({
+        arm,
+        seed: arm.seed,
+        plan: arm.plan,
+        rollout,
+        ...(signal === undefined ? {} : { signal }),
+      })
+    let confirmed = !tentative
+    let withdrawn = false
+    // Rollouts started, and those finished, while the run was tentative.
+    let startedAhead = 0
+    const finishedAhead: Array<{ task: ArmRollout; trajectory: Trajectory }> = []
+    const scorings: Array<Promise<void>> = []
+    const failures: Array<{ rollout: number; error: unknown }> = []
+    const score = (task: ArmRollout, trajectory: Trajectory): void | Promise<void> => {
+      try {
+        const value = this.record(task, trajectory)
+        if (value !== undefined)
+          return value.then(
+            undefined,
+            (error: unknown) => void failures.push({ rollout: task.rollout, error }),
+          )
+      } catch (error) {
+        failures.push({ rollout: task.rollout, error })
+      }
+    }
+    const reserve = () => {
+      // Reserve the indices, so `requested` grows even for rollouts the budget refuses.
+      if (arm.outcomes.length < to) arm.outcomes.length = to
+    }
+    if (confirmed) reserve()
+    const submission = this.pool.submit(
+      tasks,
+      {
+        started: (task) => {
+          if (confirmed) task.arm.rolloutsRun++
+          else startedAhead++
+        },
+        finished: (task, trajectory) => {
+          if (confirmed) return score(task, trajectory)
+          finishedAhead.push({ task, trajectory })
+        },
+      },
+      tentative,
+    )
+    const { result } = submission
+    // Observed at once: a run withdrawn before anyone asks must not surface as an unhandled rejection.
+    result.catch(() => {})
+    const settled = async (): Promise<{ budgetSpent: boolean }> => {
+      const { ended } = await result
+      if (withdrawn) return { budgetSpent: false }
+      await Promise.all(scorings)
+      if (failures.length > 0) {
+        throw failures.reduce((first, failure) => (failure.rollout < first.rollout ? failure : first)).error
+      }
+      if (ended === 'cancelled') {
+        throw new RolloutAbortedError(
+          `${this.settings.caller}: cancelled after ${this.rolloutsUsed} rollouts.`,
+        )
+      }
+      return { budgetSpent: ended === 'budget' }
+    }
+    return {
+      request,
+      settled,
+      confirm: () => {
+        if (confirmed || withdrawn) return
+        confirmed = true
+        reserve()
+        arm.rolloutsRun += startedAhead
+        finishedAhead.sort((a, b) => a.task.rollout - b.task.rollout)
+        for (const { task, trajectory } of finishedAhead) {
+          const scoring = score(task, trajectory)
+          if (scoring !== undefined) scorings.push(scoring)
+        }
+        finishedAhead.length = 0
+        submission.confirm()
+      },
+      withdraw: () => {
+        if (confirmed || withdrawn) return
+        withdrawn = true
+        finishedAhead.length = 0
+        submission.withdraw()
+        stop?.abort(new RolloutAbortedError('The attribution no longer needs this replay.'))
+      },
+    }
   }
 
   /**

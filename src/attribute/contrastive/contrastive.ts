@@ -68,7 +68,8 @@ import {
  * otherwise it is null (abstain) rather than a guess.
  *
  * Deterministic: the same seed gives a byte-identical result at any concurrency (decisions are made
- * between batches, never while rollouts are in flight).
+ * at looks on the looked-at batches alone; rollouts run ahead for the next looks count only once a
+ * look asks for them).
  */
 export async function contrastive(
   target: AgentOrScenario,

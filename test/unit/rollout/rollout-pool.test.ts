@@ -107,3 +107,39 @@ describe('RolloutPool', () => {
     expect(await pool.run([], { finished: () => 0 })).toEqual({ ended: 'budget', finished: [] })
   })
 })
+
+describe('RolloutPool tentative runs', () => {
+  it('charges a confirmed run as if the withdrawn one queued before it had never been submitted', async () => {
+    const budget = new Budget({ maxRollouts: 5 })
+    const { pool } = delayedPool([1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 8, budget)
+    const first = pool.run(tasks(0, 2), { finished: (_task, trajectory) => trajectory.output })
+    // Three tentative rollouts: all start (5 charged), and the next run waits behind them.
+    const ahead = pool.submit(tasks(2, 5), { finished: (_task, trajectory) => trajectory.output }, true)
+    const later = pool.submit(tasks(5, 8), { finished: (_task, trajectory) => trajectory.output }, true)
+    expect(budget.spentRollouts).toBe(5)
+    await first
+    // Withdrawn: its charges come back, and the later run gets them, in order, until the budget is spent.
+    expect(ahead.withdraw()).toBe(3)
+    expect(pool.cutOff).toBe(3)
+    expect(budget.spentRollouts).toBe(5)
+    later.confirm()
+    expect(await ahead.result).toEqual({ ended: 'cancelled', finished: [] })
+    expect(await later.result).toEqual({ ended: 'done', finished: [5, 6, 7] })
+    expect(pool.started).toBe(5)
+    expect(pool.budgetSpent).toBe(false)
+  })
+
+  it('waits at a tentative charge the budget refuses, and spends the budget there once confirmed', async () => {
+    const budget = new Budget({ maxRollouts: 3 })
+    const { pool } = delayedPool([1, 1, 1, 1, 1, 1], 8, budget)
+    const first = pool.run(tasks(0, 2), { finished: (_task, trajectory) => trajectory.output })
+    const ahead = pool.submit(tasks(2, 5), { finished: (_task, trajectory) => trajectory.output }, true)
+    expect(budget.spentRollouts).toBe(3)
+    expect(pool.budgetSpent).toBe(false)
+    await first
+    expect(pool.budgetSpent).toBe(false)
+    ahead.confirm()
+    expect(await ahead.result).toEqual({ ended: 'budget', finished: [2] })
+    expect(pool.budgetSpent).toBe(true)
+  })
+})
