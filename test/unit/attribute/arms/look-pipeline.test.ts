@@ -116,16 +116,15 @@ describe('looks run ahead of themselves without changing a result', () => {
   it('runs out of a rollout budget at the same place at any concurrency, counting only what it used', async () => {
     const slow = withLatency(pivotal)
     const factual = await firstBadRun(slow.agent, 3, (trajectory) => trajectory.output === 'bad')
-    for (const maxRollouts of [10, 23, 37]) {
+    const isBad = (trajectory: Trajectory) => trajectory.output === 'bad'
+    const full = await contrastive(slow.agent, factual, { isBad, seed: 11, concurrency: 1 })
+    // Budgets that stop the first look, a later one, and the last ones, where arms that stopped at a
+    // look had rollouts running ahead (charged while they ran) that the budget must not count.
+    for (const maxRollouts of [10, 23, 37, full.rolloutsUsed - 10, full.rolloutsUsed - 3]) {
       const results: string[] = []
       for (const concurrency of [1, 3, 8]) {
         const budget = new Budget({ maxRollouts })
-        const result = await contrastive(slow.agent, factual, {
-          isBad: (trajectory) => trajectory.output === 'bad',
-          seed: 11,
-          concurrency,
-          budget,
-        })
+        const result = await contrastive(slow.agent, factual, { isBad, seed: 11, concurrency, budget })
         expect(result.truncated).toBe(true)
         expect(budget.spentRollouts).toBe(result.rolloutsUsed)
         results.push(JSON.stringify(result))
