@@ -6,8 +6,14 @@ import type { Trajectory } from '../trajectory/schema.js'
 import { DatasetTally } from './dataset-tally.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedCommon, ResolvedSequentialGate } from './options.js'
-import { sampleInOrder, SEQUENTIAL_STOPS, tallyFields } from './sampling.js'
+import { sampleInOrder, SEQUENTIAL_STOPS } from './sampling.js'
 import type { SequentialVerdict } from './schema.js'
+import {
+  confidenceSequenceInterval,
+  observedMean,
+  sequentialKind,
+  sequentialVerdict,
+} from './sequential-verdict.js'
 
 /**
  * The sequential gate of `toRarely` / `toUsually` / `toSometimes` over a dataset
@@ -53,50 +59,22 @@ export async function runDatasetGate(
   const stop = SEQUENTIAL_STOPS[sampling.end]
   const test =
     tally.n === 0 ? null : datasetRateTest({ cases, rounds: tally.rounds, bound: options.bound, alpha })
-  const decision = test?.decision ?? 'undecided'
-  const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
-  const kind: SequentialVerdict['kind'] =
-    stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
+  const kind = sequentialKind(stop, test?.decision ?? 'undecided', options.direction)
   const failing: Trajectory | null =
     kind === 'pass' ? null : stop === 'error' ? tally.firstError : (tally.worstCase()?.firstFailure ?? null)
-  const verdict: SequentialVerdict = {
-    gate: 'sequential',
-    claim: options.claim,
+  const verdict = sequentialVerdict(subject, options, tally, sampling, {
     kind,
-    ...tallyFields(subject, options, tally, sampling),
+    stop,
     // The mean over cases with the dataset test's own confidence sequence (each end one-sided at
     // the claim's confidence): the pooled share of the runs is its point.
-    observed: {
-      point: test?.point ?? 0,
-      low: test?.low ?? 0,
-      high: test?.high ?? 1,
-      successes: tally.successes,
-      n: tally.n,
-      confidence: 1 - 2 * alpha,
-      method: 'confidence-sequence',
-    },
-    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
-    bound: options.bound,
-    maxRollouts: options.maxRollouts,
+    observed: observedMean(test, tally, alpha),
+    failing,
     decision:
-      test === null
-        ? null
-        : {
-            interval: {
-              point: test.point,
-              low: test.low,
-              high: test.high,
-              confidence: 1 - 2 * alpha,
-              method: 'confidence-sequence',
-            },
-            method: test.method,
-          },
+      test === null ? null : { interval: confidenceSequenceInterval(test, alpha), method: test.method },
     // The dataset test has no projection of the runs a claim needs; the message says what ran.
     rolloutsToDecide: null,
-    onInconclusive: options.onInconclusive,
-    stop,
-    dataset: tally.report(options.confidence),
-  }
+    extra: { dataset: tally.report(options.confidence) },
+  })
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }
 
