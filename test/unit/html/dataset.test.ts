@@ -41,20 +41,35 @@ describe("the page's per-case table", () => {
     expect(verdict.kind).toBe('fail')
     const attributions = artifact.verdict.dataset?.attributions ?? []
     expect(attributions.map((entry) => entry.id).sort()).toEqual(['case-0', 'case-3'])
-    // The one step decides: both attributions name it.
-    expect(attributions.every((entry) => entry.attributed && entry.locus?.name === 'decide')).toBe(true)
+    // A case bad every time stays bad whatever its one step redraws: nothing rescues it.
+    expect(attributions.every((entry) => entry.attributed && entry.locus === null)).toBe(true)
     const page = renderReportHtml(artifact)
     expect(page).toContain('data-sort-key="attribution"')
     const table = cells(page)
     for (const entry of attributions) {
       const last = table.get(entry.id)?.at(-1)
-      expect(last).toContain(`rollout ${entry.rollout}`)
-      if (entry.attributed && entry.locus !== null) {
-        expect(last).toContain(`step ${entry.locus.index} "${entry.locus.name}"`)
-      }
+      expect(last).toBe(`rollout ${entry.rollout}: no causal locus found`)
     }
     // A case shown to satisfy the claim was not attributed: its cell is empty.
     expect(table.get('case-1')?.at(-1)).toBe('—')
+
+    // A locus found, and a case the budget left unattributed, as the page shows them (names escaped).
+    const dataset = artifact.verdict.dataset!
+    const shown = renderReportHtml({
+      ...artifact,
+      verdict: {
+        ...artifact.verdict,
+        dataset: {
+          ...dataset,
+          attributions: [
+            { id: 'case-0', rollout: 4, attributed: true, locus: { index: 0, name: 'decide <b>' } },
+            { id: 'case-3', rollout: 9, attributed: false, locus: null },
+          ],
+        },
+      },
+    })
+    expect(shown).toContain('step 0 &quot;decide &lt;b&gt;&quot;')
+    expect(cells(shown).get('case-3')?.at(-1)).toContain('not attributed (rollout 9')
   })
 
   it('has no attribution column when nothing was attributed', async () => {
