@@ -175,6 +175,19 @@ export function datasetLogEValues(
   return logEValuesAtLogOdds(cases, rounds, Math.log(bound / (1 - bound)))
 }
 
+/**
+ * {@link datasetLogEValues} with the null given as log-odds θ = ln(b / (1 − b)), so that a search over
+ * the null can run on the whole real line without rates rounding to 0 or 1.
+ */
+export function datasetLogEValuesAtLogOdds(
+  cases: number,
+  rounds: readonly RoundCounts[],
+  theta: number,
+): MixtureLogEValues {
+  assertInput('datasetLogEValuesAtLogOdds', cases, rounds, 0.05)
+  return logEValuesAtLogOdds(cases, rounds, theta)
+}
+
 function logEValuesAtLogOdds(
   cases: number,
   rounds: readonly RoundCounts[],
