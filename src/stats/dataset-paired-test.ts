@@ -1,5 +1,4 @@
-import { bisect } from './bisect.js'
-import { datasetLogEValuesAtLogOdds, type RoundCounts } from './dataset-rate-test.js'
+import { datasetLogEValuesAtLogOdds, datasetRateBounds, type RoundCounts } from './dataset-rate-test.js'
 import { mixtureLogEValuesAtLogOdds, type MixtureLogEValues } from './mixture-e-process.js'
 import type { SequentialDecision } from './sequential-rate-test.js'
 import { assertAlpha } from './validate.js'
@@ -78,25 +77,23 @@ export function datasetPairedTest(input: DatasetPairedInput): DatasetPairedResul
   const { cases, worse, better, margin, alpha = 0.05 } = input
   assertPairedInput('datasetPairedTest', cases, worse, better, margin, alpha)
   const half = alpha / 2
-  const worseHigh = rateEnd(cases, worse, half, 'high')
-  const worseLow = rateEnd(cases, worse, half, 'low')
-  const betterHigh = rateEnd(cases, better, half, 'high')
-  const betterLow = rateEnd(cases, better, half, 'low')
-  const high = worseHigh - betterLow
-  const low = worseLow - betterHigh
+  const w = datasetRateBounds(cases, worse, half)
+  const b = datasetRateBounds(cases, better, half)
+  const high = w.high - b.low
+  const low = w.low - b.high
   const decision = decide(cases, worse, better, margin, alpha)
-  const w = pooledSuccesses(worse)
-  const b = pooledSuccesses(better)
+  const worsePairs = pooledSuccesses(worse)
+  const betterPairs = pooledSuccesses(better)
   const n = pooledRuns(worse)
   return {
     decision,
     cases,
     n,
-    worse: w,
-    better: b,
+    worse: worsePairs,
+    better: betterPairs,
     margin,
     alpha,
-    point: n === 0 ? 0 : (w - b) / n,
+    point: n === 0 ? 0 : (worsePairs - betterPairs) / n,
     low: Math.max(-1, low),
     high: Math.min(1, high),
     method: DATASET_PAIRED_METHOD,
@@ -145,12 +142,12 @@ function decide(
   const above = (q: number, logE: (q: number) => MixtureLogEValues) =>
     q < 1 && logE(Math.max(q, expit(-MAX_LOG_ODDS))).above >= threshold
   if (below(margin + observedBetter, pooledWorse)) {
-    const q = margin + rateEnd(cases, better, half, 'low')
+    const q = margin + datasetRateBounds(cases, better, half).low
     // At q ≥ 1 every rate of the worse pairs is below it: only δ̄ ≤ 1 − B⁻ < margin remains.
     if (below(q, correctedWorse)) return 'below'
   }
   if (above(margin + observedBetter, pooledWorse)) {
-    const q = margin + rateEnd(cases, better, half, 'high')
+    const q = margin + datasetRateBounds(cases, better, half).high
     if (above(q, correctedWorse)) return 'above'
   }
   return 'undecided'
@@ -158,31 +155,6 @@ function decide(
 
 function logit(q: number): number {
   return Math.log(q / (1 - q))
-}
-
-/**
- * One end of the dataset test's confidence sequence for a mean rate, one-sided at `alpha`: `high`
- * is the least rate whose 'below' e-value has not reached 1/alpha (every larger null is rejected),
- * `low` the greatest whose 'above' e-value has not.
- */
-function rateEnd(
-  cases: number,
-  rounds: readonly RoundCounts[],
-  alpha: number,
-  which: 'low' | 'high',
-): number {
-  const threshold = Math.log(1 / alpha)
-  const side: keyof MixtureLogEValues = which === 'high' ? 'below' : 'above'
-  const tolerance = 1e-10
-  const logE = (theta: number): number => datasetLogEValuesAtLogOdds(cases, rounds, theta)[side]
-  if (which === 'high') {
-    // E_below rises with the null: the upper end is where it first reaches the threshold.
-    if (logE(MAX_LOG_ODDS) < threshold) return 1
-    return expit(bisect((theta) => logE(theta) >= threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, tolerance))
-  }
-  // E_above falls with the null: the lower end is where it drops below the threshold.
-  if (logE(-MAX_LOG_ODDS) < threshold) return 0
-  return expit(bisect((theta) => logE(theta) < threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, tolerance))
 }
 
 function pooledSuccesses(rounds: readonly RoundCounts[]): number {

@@ -154,6 +154,18 @@ export const DatasetCaseRowSchema = z.object({
    * `undecided`.
    */
   decision: z.enum(['satisfies', 'violates', 'undecided']).optional(),
+  /**
+   * Set on an A/B comparison over a dataset: the baseline agent's failures on the case's runs (the
+   * same rollout indices, so the same case), and the case's pairs bad for the candidate only
+   * (`worse`) and for the baseline only (`better`).
+   */
+  pairs: z
+    .object({
+      baselineFailures: z.number().int().nonnegative(),
+      worse: z.number().int().nonnegative(),
+      better: z.number().int().nonnegative(),
+    })
+    .optional(),
 })
 export type DatasetCaseRow = z.infer<typeof DatasetCaseRowSchema>
 
@@ -384,6 +396,11 @@ export const AgentComparisonSchema = z.object({
   margin: z.number().min(0).lt(1),
   /** Which direction is better: `lower` for a bad-outcome predicate, `higher` for a success predicate. */
   better: z.enum(['lower', 'higher']),
+  /**
+   * The test that decided, when it is not the paired betting e-process of pairs drawn independently:
+   * over a dataset, the round-permutation test of the mean difference over cases.
+   */
+  method: z.string().optional(),
 })
 export type AgentComparison = z.infer<typeof AgentComparisonSchema>
 
