@@ -29,6 +29,7 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
     `cost in runs: ${plural(verdict.rolloutsUsed, 'run')} over ${count(ran)} of ${plural(dataset.cases, 'case')}; running every case once takes ${count(dataset.cases)}`,
   ]
   if (verdict.gate === 'comparison') return [...lines, ...comparisonCaseLines(verdict, dataset, ran)]
+  if (verdict.gate === 'baseline') lines.push(...baselineCaseLines(verdict))
   const perCase = dataset.per === 'case'
   const worstRow = dataset.worst === null ? undefined : dataset.table.find((row) => row.id === dataset.worst)
   // A per-case `never` / `always` names the cases that showed an occurrence (its decision line
@@ -77,6 +78,35 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
     ]),
   )
   lines.push(...table.map((line) => `  ${line}`))
+  return lines
+}
+
+/**
+ * A stored baseline's cases: which were shown worse than their own stored counts (Holm across the
+ * cases), and which were added or removed since the baseline was stored.
+ *
+ *   cases worse than their baseline (2 of 50 compared; Holm …, one-sided at 95%): "t-07", "t-23"
+ *   cases added since the baseline (no stored runs, not compared; vitest -u stores them): "t-51"
+ */
+function baselineCaseLines(verdict: Extract<Verdict, { gate: 'baseline' }>): string[] {
+  const cases = verdict.baseline.cases
+  if (cases === undefined) return []
+  const how = `${cases.method}, one-sided at ${confidenceLevel(verdict.confidence)}`
+  const lines = [
+    cases.regressed.length > 0
+      ? `cases worse than their baseline (${count(cases.regressed.length)} of ${count(cases.compared)} compared; ${how}): ${namedCases(cases.regressed)}`
+      : `no case shown worse than its baseline (${count(cases.compared)} compared; ${how})`,
+  ]
+  if (cases.added.length > 0) {
+    lines.push(
+      `cases added since the baseline (no stored runs, not compared; vitest -u stores them): ${namedCases(cases.added)}`,
+    )
+  }
+  if (cases.removed.length > 0) {
+    lines.push(
+      `cases removed since the baseline (stored, no longer in the dataset): ${namedCases(cases.removed)}`,
+    )
+  }
   return lines
 }
 

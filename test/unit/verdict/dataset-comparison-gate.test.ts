@@ -10,7 +10,7 @@ import { DATASET_PAIRED_METHOD } from '../../../src/stats/dataset-paired-test.js
 import { ArtifactSchema, VerdictSchema } from '../../../src/verdict/schema.js'
 
 /** A case's input: the chance its run goes bad, and whether the change broke it. */
-interface Ticket {
+type Ticket = {
   rate: number
   planted: boolean
 }
