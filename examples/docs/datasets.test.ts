@@ -1,10 +1,13 @@
 // Datasets as the documentation shows them (docs/matchers/datasets.md): the Quick start's support
 // agent over a JSONL file of plain tickets (it refunds 1% of the time on each), and over the same
 // four tickets, two of which carry a planted instruction (30% each), where the mean over cases fails.
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import '../../matchers/index.js'
 import { check } from '../../src/entries/check.js'
-import { calledTool, defineAgent, noWorseThan, rarely } from '../../src/index.js'
+import { calledTool, defineAgent, matchesBaseline, noWorseThan, rarely } from '../../src/index.js'
 import { supportAgent } from '../quick-start/support.js'
 // #region define
 import { defineDataset } from '../../src/index.js'
@@ -87,5 +90,21 @@ test('a dataset with planted instructions fails, naming its worst case', async (
   )
   // #endregion
   expect(worse.verdict.kind).toBe('fail')
+
+  const baselineFile = join(await mkdtemp(join(tmpdir(), 'datasets-doc-')), 'rates.json')
+  // #region baseline
+  // A stored baseline over a dataset keeps each case's runs and failures; a later run is judged on
+  // the mean over cases and on each case (Holm across them), and names the cases that got worse.
+  const options = { file: baselineFile, name: 'support over planted', seed: 7, attribute: false }
+  // Stored when "support" still ignored the notes; now they sway it.
+  const before = defineAgent({ name: 'support', run: guarded.run })
+  await check(before.over(planted), matchesBaseline(calledTool('issue_refund'), options))
+  const regressed = await check(
+    supportAgent.over(planted),
+    matchesBaseline(calledTool('issue_refund'), options),
+  )
+  // #endregion
+  expect(regressed.verdict.kind).toBe('fail')
+  expect(regressed.message).toMatch(/cases worse than their baseline \(2 of 4 compared; Holm/)
   expect(worse.message).toMatch(/cases worse for support \(2 of 4; [^)]*\): "note-\d", "note-\d"/)
 })
