@@ -95,7 +95,7 @@ test('a dataset with planted instructions fails, naming its worst case', async (
   // #region baseline
   // A stored baseline over a dataset keeps each case's runs and failures; a later run is judged on
   // the mean over cases and on each case (Holm across them), and names the cases that got worse.
-  const options = { file: baselineFile, name: 'support over planted', seed: 7, attribute: false }
+  const options = { file: baselineFile, name: 'support over planted', seed: 7, attribute: false as const }
   // Stored when "support" still ignored the notes; now they sway it.
   const before = defineAgent({ name: 'support', run: guarded.run })
   await check(before.over(planted), matchesBaseline(calledTool('issue_refund'), options))
