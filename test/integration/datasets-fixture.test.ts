@@ -1,7 +1,8 @@
 // A project that installed the packed package gates an AI SDK agent (MockLanguageModelV3) over a
 // 50-case JSONL dataset of tickets, three of which carry a planted instruction: a population gate
 // that passes, one that fails naming the worst case, whose run it attributes, and a per-case gate
-// that names exactly the three planted cases and attributes each.
+// that names exactly the three planted cases and attributes each; and an A/B over the same tickets
+// against a fixed agent (ab.test.js) that passes one way and fails the other, naming the planted cases.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -52,7 +53,10 @@ describe('a dataset gate in a real Vitest run', () => {
         .map(async (file) => ({ file, artifact: JSON.parse(await readFile(join(dir, file), 'utf8')) })),
     )
     const failing = written.find(
-      ({ artifact }) => artifact.verdict.kind === 'fail' && artifact.verdict.dataset.per === undefined,
+      ({ artifact }) =>
+        artifact.verdict.gate === 'sequential' &&
+        artifact.verdict.kind === 'fail' &&
+        artifact.verdict.dataset.per === undefined,
     )
     expect(failing).toBeDefined()
     const { file, artifact } = failing!
@@ -91,5 +95,32 @@ describe('a dataset gate in a real Vitest run', () => {
     })
     const violating = entry.dataset.worst.filter((row: { decision: string }) => row.decision === 'violates')
     expect(violating.map((row: { id: string }) => row.id).sort()).toEqual(['t-07', 't-23', 't-41'])
+  })
+
+  it('passes the A/B in which the fixed agent is the candidate', () => {
+    expect(
+      run.assertion('A/B over the tickets: the fixed agent refunds no more often than the planted one')
+        .status,
+    ).toBe('passed')
+  })
+
+  it('fails the A/B in which the planted agent is the candidate, naming the planted cases worst first', () => {
+    const failed = run.assertion(
+      'A/B over the tickets: the planted agent refunds no more often than the fixed one',
+    )
+    expect(failed.status).toBe('failed')
+    const message = messageOf(failed.failureMessages[0] ?? '')
+    expect(message).toContain(
+      'round-permutation mixture e-processes on worse and better pairs (Hoeffding bound, Bonferroni)',
+    )
+    const named = message.split('\n').find((line) => line.includes('cases worse for support'))
+    expect(named).toBeDefined()
+    expect([...named!.matchAll(/"(t-\d+)"/g)].map((match) => match[1]).sort()).toEqual([
+      't-07',
+      't-23',
+      't-41',
+    ])
+    expect(message).toMatch(/attributed: rollout \d+, the first worse pair of case "t-(07|23|41)"/)
+    expect(message).toMatch(/causal attribution of rollout \d+/)
   })
 })
