@@ -85,20 +85,7 @@ export function datasetRateTest(input: DatasetRateInput): DatasetRateResult {
   const decision: SequentialDecision =
     atBound.below >= threshold ? 'below' : atBound.above >= threshold ? 'above' : 'undecided'
   const { successes, n } = pooled(rounds)
-  const logE = (side: keyof MixtureLogEValues) => (theta: number) =>
-    logEValueAtLogOdds(cases, rounds, theta, side)
-  const logEBelow = logE('below')
-  const logEAbove = logE('above')
-  // E_below rises with the null: the upper end is where it first reaches the threshold.
-  const high =
-    logEBelow(MAX_LOG_ODDS) < threshold
-      ? 1
-      : expit(bisect((theta) => logEBelow(theta) >= threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
-  // E_above falls with the null: the lower end is where it drops below the threshold.
-  const low =
-    logEAbove(-MAX_LOG_ODDS) < threshold
-      ? 0
-      : expit(bisect((theta) => logEAbove(theta) < threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
+  const { low, high } = datasetRateBounds(cases, rounds, alpha)
   return {
     decision,
     cases,
