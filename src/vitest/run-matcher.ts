@@ -4,6 +4,7 @@ import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import type { MatcherName } from '../check/claims.js'
 import { matcherClaim } from './matcher-claim.js'
+import { rememberDatasetReport } from './dataset-reports.js'
 import { watchForMissingAwait } from './missing-await.js'
 import { recordEmptyShard, recordResult } from './record-result.js'
 import { isEmptyShard, shardFromEnvironment, shardOutcome, shardPartOf, shardRun } from './dataset-shard.js'
@@ -64,6 +65,8 @@ export async function runMatcher(
   const shardPart = sharded === null ? undefined : shardPartOf(sharded, result)
   if (task !== undefined)
     await recordResult(task, matcher, result, { reportDir: settings.reportDir, cwd, shard: shardPart })
+  if (task !== undefined && result.verdict.dataset !== undefined)
+    rememberDatasetReport(task, result.verdict.dataset)
   if (sharded !== null) return shardOutcome(sharded, result)
   return {
     pass: result.passed,
