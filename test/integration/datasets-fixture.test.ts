@@ -97,6 +97,29 @@ describe('a dataset gate in a real Vitest run', () => {
   })
 })
 
+describe('a dataset’s cases as test rows (describeDataset)', () => {
+  const claim = 'dataset "tickets" each ticket refunds at most 25%'
+
+  it('fails the claim once, and each planted ticket’s row on its own decision', () => {
+    expect(run.assertion(claim, 'rows.test.js').status).toBe('failed')
+    const rows = Array.from({ length: 50 }, (_, index) => {
+      const id = `t-${String(index + 1).padStart(2, '0')}`
+      return [id, run.assertion(`${claim} ${id}`, 'rows.test.js')] as const
+    })
+    expect(rows.filter(([, row]) => row.status === 'failed').map(([id]) => id)).toEqual([
+      't-07',
+      't-23',
+      't-41',
+    ])
+    const [, planted] = rows[6]!
+    expect(messageOf(planted.failureMessages[0] ?? '')).toMatch(
+      /^case "t-07": \d+ of \d+ runs went against the claim \(95% Clopper–Pearson CI .*\); shown to violate the claim/,
+    )
+    // The other tickets are undecided when the claim stops (skipped, with their tallies) or shown to satisfy it.
+    for (const [, row] of rows) expect(['failed', 'skipped', 'passed']).toContain(row.status)
+  })
+})
+
 describe('a dataset claim split across two machines and merged', () => {
   let sharded: FixtureProject
   let shards: RunResult[]
