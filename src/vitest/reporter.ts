@@ -45,7 +45,9 @@ const PAINT: Record<Standing, (text: string) => string> = {
  * `report.json` plus `index.html` in the report directory; on GitHub Actions (`GITHUB_STEP_SUMMARY`
  * set), the same table in Markdown, appended to the job summary. It reads each test's `task.meta`, which survives blob files, so after
  * `vitest --merge-reports` the summary covers every shard (annotations are not re-emitted there,
- * meta is). In a `--shard` run that writes blobs it stays quiet: the merge writes the summary. In
+ * meta is). In a `--shard` run that writes blobs it stays quiet: the merge writes the summary. A
+ * dataset claim whose cases were split across machines (`CAUSAL_REPLAY_SHARD`) is decided here, once,
+ * from every shard's tallies (see `mergeShards`), and a failing or inconclusive one fails the run. In
  * watch mode the table shows the tests of each rerun; the files keep the latest result of every test.
  */
 export default class CausalReplayReporter implements Reporter {
