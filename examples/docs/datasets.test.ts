@@ -108,3 +108,27 @@ test('a dataset with planted instructions fails, naming its worst case', async (
   expect(regressed.message).toMatch(/cases worse than their baseline \(2 of 4 compared; Holm/)
   expect(worse.message).toMatch(/cases worse for support \(2 of 4; [^)]*\): "note-\d", "note-\d"/)
 })
+
+// #region rows
+import { describeDataset } from '../../matchers/index.js'
+
+// One test for the claim, with one set of runs, and under it a test row per ticket that reports
+// the claim's runs of it: a report or an IDE's test tree lists each case.
+describeDataset(tickets, (dataset) => {
+  dataset.claim('refunds wrongly at most 10% on average', async () => {
+    await expect(supportAgent.over(tickets)).toRarely(calledTool('issue_refund'), { atMost: 0.1 })
+  })
+})
+// #endregion
+
+test('every ticket a fixed number of times, as the shards of a CI matrix run it', async () => {
+  // #region shards
+  // With CAUSAL_REPLAY_SHARD=i/n, each machine runs its own tickets (by id) 40 times each, and
+  // `vitest --merge-reports` decides the mean over all of them from every machine's runs. Without
+  // it, every ticket runs 40 times here.
+  await expect(supportAgent.over(tickets)).toRarely(calledTool('issue_refund'), {
+    atMost: 0.1,
+    runsPerCase: 40,
+  })
+  // #endregion
+})

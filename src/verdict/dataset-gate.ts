@@ -34,9 +34,10 @@ import {
 export async function runDatasetGate(
   scenario: DatasetScenario<unknown, unknown>,
   subject: GateSubject,
-  options: ResolvedSequentialGate<SequentialVerdict['claim']>,
+  given: ResolvedSequentialGate<SequentialVerdict['claim']>,
 ): Promise<GateRun<SequentialVerdict>> {
-  refuseOverDataset(scenario, subject, options)
+  refuseOverDataset(scenario, subject, given)
+  const options = withRunsPerCase(scenario, given)
   if (options.per === 'case') {
     const { runPerCaseGate } = await import('./per-case-gate.js')
     return runPerCaseGate(scenario, subject, options)
@@ -76,6 +77,30 @@ export async function runDatasetGate(
     extra: { dataset: tally.report(options.confidence) },
   })
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+}
+
+/**
+ * `runsPerCase: K` as the runs it fixes: K rounds of every case, no fewer and no more (the test is
+ * anytime-valid, so deciding at a fixed stop keeps its error rate). Refused with `per: 'case'`,
+ * whose decisions are each case's own and stop with Holm's.
+ */
+function withRunsPerCase(
+  scenario: DatasetScenario<unknown, unknown>,
+  options: ResolvedSequentialGate<SequentialVerdict['claim']>,
+): ResolvedSequentialGate<SequentialVerdict['claim']> {
+  const { runsPerCase } = options
+  if (runsPerCase === undefined) return options
+  if (options.per === 'case') {
+    throw new InvalidOptionError({
+      caller: `a claim over dataset "${scenario.dataset.name}"`,
+      option: 'runsPerCase',
+      expected: "absent with per: 'case'",
+      received: String(runsPerCase),
+      hint: "A per-case claim stops when Holm's procedure decides every case; use maxRollouts to cap it.",
+    })
+  }
+  const runs = runsPerCase * scenario.dataset.cases.length
+  return { ...options, minRollouts: runs, maxRollouts: runs }
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Scenario } from '../agent/types.js'
 import { mixtureLogEValues } from '../stats/mixture-e-process.js'
 import { confidenceSequence } from '../stats/confidence-sequence.js'
 import { sequentialRateTest } from '../stats/sequential-rate-test.js'
-import { refusePerCaseOnOneInput } from './per-case-refusal.js'
+import { refusePerCaseOnOneInput, refuseRunsPerCaseOnOneInput } from './per-case-refusal.js'
 import type { GateRun, GateSubject } from './gate.js'
 import { passKReport } from './pass-k-report.js'
 import type { ResolvedSequentialGate } from './options.js'
@@ -42,6 +42,7 @@ export async function runSequentialGate(
   // Over a dataset the claim is about the mean over cases, which the dataset test decides, or
   // about every case (`per: 'case'`).
   refusePerCaseOnOneInput(scenario, options.per)
+  refuseRunsPerCaseOnOneInput(scenario, options.runsPerCase)
   if (isDatasetScenario(scenario)) {
     const { runDatasetGate } = await import('./dataset-gate.js')
     return runDatasetGate(scenario, subject, options)

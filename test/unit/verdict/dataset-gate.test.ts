@@ -150,3 +150,25 @@ describe('what a claim over a dataset refuses', () => {
     ).rejects.toThrow(/`target` must be one input/)
   })
 })
+
+describe('runsPerCase', () => {
+  it('runs every case exactly K times, however early the test could have stopped', async () => {
+    const { verdict } = await check(
+      agent.over(tickets(12, 0)),
+      rarely(refunds, { atMost: 0.5, runsPerCase: 3, seed: 2 }),
+    )
+    expect(verdict.rolloutsUsed).toBe(36)
+    expect(verdict.dataset?.table.every((row) => row.runs === 3)).toBe(true)
+    expect(verdict.dataset?.rounds).toBe(3)
+  })
+
+  it('is refused on a claim about one input and with per: case, naming the option', async () => {
+    await expect(check(agent.on({ rate: 0 }), rarely(refunds, { runsPerCase: 2 }))).rejects.toMatchObject({
+      name: 'InvalidOptionError',
+      option: 'runsPerCase',
+    })
+    await expect(
+      check(agent.over(tickets(4, 0)), rarely(refunds, { runsPerCase: 2, per: 'case' })),
+    ).rejects.toMatchObject({ name: 'InvalidOptionError', option: 'runsPerCase' })
+  })
+})
