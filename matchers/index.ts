@@ -10,6 +10,9 @@ expect.extend(matcherFunctions())
 // Each test file's cassette (its recorded model calls) is saved when the file ends.
 saveCassetteAfterEachFile()
 
+// A dataset's cases as test rows under its claims (the rows report the claim's own runs).
+export { describeDataset, type DatasetClaims } from '../src/vitest/describe-dataset.js'
+
 // A type-only export keeps the reference in the emitted .d.ts (an empty `import type {}` is
 // dropped there), so `types: ['vitest-causal-replay/matchers']` still brings the augmentation.
 export type { RateMatchers } from '../src/vitest/rate-matchers.js'

@@ -3,7 +3,7 @@
 // claim gets when it is made. The matchers (`src/vitest`, `matchers/`) make the same claims from the
 // same rows, so a claim on an existing gate is its row plus its builder's export here.
 import { z } from 'zod'
-import { toScenario, type AgentOrScenario } from '../agent/define-agent.js'
+import { isAgent, toScenario, type AgentOrScenario } from '../agent/define-agent.js'
 import type { Agent, Scenario } from '../agent/types.js'
 import type { Json } from '../json.js'
 import type { Predicate } from '../trajectory/queries.js'
@@ -94,8 +94,12 @@ export type RateClaim<I = Json, O = Json> =
   | {
       readonly kind: ClaimKindTaking<'baseline, predicate'>
       readonly predicate: Predicate<I, O>
-      /** The agent (or scenario) the candidate is compared with, run on the same seed. */
-      readonly baseline: Scenario<unknown, unknown>
+      /**
+       * The agent (or scenario) the candidate is compared with, run on the same seed. An agent runs
+       * over the candidate's dataset when the candidate is `agent.over(dataset)`, else on its
+       * default input.
+       */
+      readonly baseline: Scenario<unknown, unknown> | Agent<unknown, unknown>
       readonly options: NoWorseThanOptions
     }
 
@@ -253,10 +257,10 @@ function comparisonClaimOf(
   options: unknown,
   caller: string,
 ): Claim {
-  const scenario = toScenario(baseline as AgentOrScenario, `${caller}(baseline)`) as Scenario<
-    unknown,
-    unknown
-  >
+  // An agent stays one: over a dataset it runs the candidate's cases, which the check knows.
+  const scenario = isAgent(baseline)
+    ? baseline
+    : (toScenario(baseline as AgentOrScenario, `${caller}(baseline)`) as Scenario<unknown, unknown>)
   const claim: Claim = {
     kind,
     predicate: checkPredicate(caller, predicate),

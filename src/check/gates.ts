@@ -5,10 +5,12 @@
 // parsed when its claim is made; the gate itself (its statistics, and the engine under it) is loaded
 // when a claim of its kind is first checked, not with the package root that every test file imports.
 import { isAbsolute, relative, resolve } from 'node:path'
-import type { Scenario } from '../agent/types.js'
+import { isDatasetScenario } from '../agent/define-agent.js'
+import type { Agent, Scenario } from '../agent/types.js'
 import { withCassette } from '../cassette/attach.js'
 import type { Cassette } from '../cassette/cassette.js'
 import { isCi, type Environment } from '../options/environment.js'
+import { comparisonBaseline } from './comparison-baseline.js'
 import type { Predicate } from '../trajectory/queries.js'
 import type { TrajectoryScorer } from '../trajectory/score-result.js'
 import type { BaselineTarget } from '../verdict/baseline-gate.js'
@@ -141,20 +143,34 @@ export const baselineGate: ClaimGate<PredicateClaim<ClaimKindOfGate<'baseline'>>
   })
 }
 
-/** The paired comparison gate: the candidate against a baseline agent, on the same seed. */
+/**
+ * The paired comparison gate: the candidate against a baseline agent, on the same seed; over a
+ * dataset (`agent.over(dataset)`), pair by pair on the same cases.
+ */
 export const comparisonGate: ClaimGate<
-  PredicateClaim<ClaimKindOfGate<'comparison'>> & { readonly baseline: Scenario<unknown, unknown> }
+  PredicateClaim<ClaimKindOfGate<'comparison'>> & {
+    readonly baseline: Scenario<unknown, unknown> | Agent<unknown, unknown>
+  }
 > = (claim, caller) =>
-  parsedClaim(parseComparison(caller, claim.options), (options, context) => {
+  parsedClaim(parseComparison(caller, claim.options), (options, context) => async (scenario, subject) => {
+    const resolved = comparisonBaseline(scenario, claim.baseline, caller)
     // The baseline's model calls go through the cassette too, so a warm run replays both agents.
     const baseline = {
-      name: claim.baseline.agent.name,
-      scenario: context.cassette == null ? claim.baseline : withCassette(claim.baseline, context.cassette),
+      name: resolved.agent.name,
+      scenario: context.cassette == null ? resolved : withCassette(resolved, context.cassette),
     }
-    return async (scenario, subject) => {
-      const { runComparisonGate } = await import('../verdict/comparison-gate.js')
-      return runComparisonGate(scenario, baseline, { ...subject, predicate: claim.predicate }, options)
+    const predicateSubject = { ...subject, predicate: claim.predicate }
+    if (isDatasetScenario(scenario) && isDatasetScenario(baseline.scenario)) {
+      const { runDatasetComparisonGate } = await import('../verdict/dataset-comparison-gate.js')
+      return runDatasetComparisonGate(
+        scenario,
+        { name: baseline.name, scenario: baseline.scenario },
+        predicateSubject,
+        options,
+      )
     }
+    const { runComparisonGate } = await import('../verdict/comparison-gate.js')
+    return runComparisonGate(scenario, baseline, predicateSubject, options)
   })
 
 /** The score gate: an anytime-valid betting test of the scorer's mean against the threshold. */

@@ -1,5 +1,5 @@
 import { confidenceLevel, count, methodName, percent } from '../text/numbers.js'
-import type { Artifact, DatasetCaseRow } from '../verdict/schema.js'
+import type { Artifact, DatasetCaseRow, DatasetReport } from '../verdict/schema.js'
 import { markup, type Markup } from './markup.js'
 
 /** The columns of the per-case table: what each sorts by. */
@@ -22,7 +22,13 @@ export function renderDatasetCases(artifact: Artifact): Markup | null {
   if (dataset === undefined) return null
   const level = confidenceLevel(verdict.confidence)
   const perCase = dataset.per === 'case'
-  const columns = perCase ? [...COLUMNS, DECISION_COLUMN] : COLUMNS
+  // A per-case failure attributes each case shown to violate the claim: the column says what each found.
+  const attributions = new Map((dataset.attributions ?? []).map((entry) => [entry.id, entry]))
+  const columns = [
+    ...COLUMNS,
+    ...(perCase ? [DECISION_COLUMN] : []),
+    ...(attributions.size > 0 ? [ATTRIBUTION_COLUMN] : []),
+  ]
   const rows = [...dataset.table].sort(
     (a, b) => rate(b) - rate(a) || b.failures - a.failures || b.errors - a.errors,
   )
@@ -36,7 +42,7 @@ export function renderDatasetCases(artifact: Artifact): Markup | null {
       markup`<th scope="col" aria-sort="${column.key === 'rate' ? 'descending' : 'none'}"><button type="button" data-sort-key="${column.key}" data-sort-numeric="${column.numeric ? 'true' : 'false'}">${column.header}</button></th>`,
   )}</tr></thead>
 <tbody>
-${rows.map((row) => caseRow(row, row.id === dataset.worst, perCase))}
+${rows.map((row) => caseRow(row, row.id === dataset.worst, perCase, attributions))}
 </tbody>
 </table>
 </section>`
@@ -45,7 +51,17 @@ ${rows.map((row) => caseRow(row, row.id === dataset.worst, perCase))}
 /** A per-case claim's column: what the claim concluded about each case (sorted as text). */
 const DECISION_COLUMN = { key: 'decision', header: 'Decision', numeric: false }
 
-function caseRow(row: DatasetCaseRow, worst: boolean, perCase: boolean): Markup {
+/** A failing per-case claim's column: the run each violating case's attribution replayed, and its locus. */
+const ATTRIBUTION_COLUMN = { key: 'attribution', header: 'Attribution', numeric: false }
+
+type CaseAttribution = NonNullable<DatasetReport['attributions']>[number]
+
+function caseRow(
+  row: DatasetCaseRow,
+  worst: boolean,
+  perCase: boolean,
+  attributions: ReadonlyMap<string, CaseAttribution>,
+): Markup {
   const interval = row.interval
   return markup`<tr data-case="${row.id}"${worst ? markup` data-worst="true"` : null}>
 <td data-sort-value="${row.id}"><code>${row.id}</code>${worst ? ' (attributed)' : null}</td>
@@ -57,8 +73,26 @@ function caseRow(row: DatasetCaseRow, worst: boolean, perCase: boolean): Markup 
       ? markup`
 <td data-sort-value="${row.decision ?? 'undecided'}" data-decision="${row.decision ?? 'undecided'}">${row.decision ?? 'undecided'}</td>`
       : null
-  }
+  }${attributions.size > 0 ? attributionCell(attributions.get(row.id)) : null}
 </tr>`
+}
+
+/**
+ * What a case's attribution found: the causal locus in the run it replayed, none found, or why it
+ * did not run (the claim's budget or the test's time ran out first, or it failed). Empty for a case
+ * not shown to violate the claim.
+ */
+function attributionCell(entry: CaseAttribution | undefined): Markup {
+  const text =
+    entry === undefined
+      ? ''
+      : !entry.attributed
+        ? `not attributed (rollout ${entry.rollout}: the budget or the time ran out, or the attribution failed)`
+        : entry.locus === null
+          ? `rollout ${entry.rollout}: no causal locus found`
+          : `rollout ${entry.rollout}: step ${entry.locus.index} "${entry.locus.name}"`
+  return markup`
+<td data-sort-value="${text}" data-attributed="${entry === undefined ? 'none' : String(entry.attributed)}">${text === '' ? '—' : text}</td>`
 }
 
 /** A case's share of failures, -1 for a case with no completed run (sorted last). */

@@ -1,6 +1,6 @@
 /**
  * The process environment as the library reads it: `CI`, `CAUSAL_REPLAY_SEED`, `CAUSAL_REPLAY_CACHE`,
- * `CAUSAL_REPLAY_RATE_LIMIT_STORE`. Read once where the library is entered, in the top layer (the
+ * `CAUSAL_REPLAY_RATE_LIMIT_STORE`, `CAUSAL_REPLAY_SHARD`. Read once where the library is entered, in the top layer (the
  * matchers, the plugin, and the public `check` and `openCassette`), and passed down with the call's
  * other settings: nothing past that boundary reads `process.env`, so a test or a caller can hand
  * any environment in.

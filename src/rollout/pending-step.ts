@@ -3,6 +3,7 @@ import type { Cassette, CassetteLookup } from '../cassette/cassette.js'
 import type { StepCallKey } from '../cassette/key.js'
 import type { StepEntry } from '../cassette/schema.js'
 import { copyJson, isJsonPrimitive, type Json } from '../json.js'
+import type { TrajectoryRecorder } from './recorder.js'
 import type { StepCall, StepResolution } from './resolve-step.js'
 
 /** A cacheable step the cassette did not hold: recorded once its policy returns. */
@@ -30,7 +31,30 @@ export interface PendingStep<A extends Json> extends StepCall<A> {
   hit: CassetteHit | undefined
   /** The cassette stage's miss: the call is recorded in the cassette once its policy returns. */
   miss: CassetteMiss | undefined
+  /** The model whose call slot the step holds, from the slot's grant until its call settles. */
+  slot: string | undefined
+  /** A live model call of the step is in flight (counted by the recorder until it settles). */
+  calling: boolean
+  /** The policy's answer, kept while the rate limit counts its tokens. */
+  returned: A | undefined
+  /** What a stage that returned {@link WAIT} waits for, and the stage that takes its value. */
+  waitingOn: unknown
+  resumeAt: Stage<A> | undefined
 }
+
+/**
+ * One stage of the step pipeline: reads and fills in the pending step, and returns the action to
+ * hand to the agent, goes on to the next stage by calling it, or returns {@link WAIT} having named
+ * what it waits for (`waitFor` in `stage-loop.ts`). `input` is the value waited for, if any.
+ */
+export type Stage<A extends Json> = (
+  recorder: TrajectoryRecorder,
+  pending: PendingStep<A>,
+  input: unknown,
+) => A | typeof WAIT
+
+/** A stage's answer when its step must wait: never an action, which is JSON. */
+export const WAIT: unique symbol = Symbol('wait')
 
 /**
  * What a pending step's `resolution` holds from its creation until the plan stage resolves it,

@@ -5,13 +5,14 @@ import { entryRebuild } from '../cassette/redact-entry.js'
 import { MaxStepsExceededError } from '../errors.js'
 import { contextDigest, copyJson, type Json, type JsonObject } from '../json.js'
 import { stepStream } from '../random/streams.js'
-import { copyStepValue, UNRESOLVED, type PendingStep } from './pending-step.js'
+import { copyStepValue, UNRESOLVED, type PendingStep, type WAIT } from './pending-step.js'
 import { PolicyView } from './policy-view.js'
 import { modelCallSlots } from './model-call-slots.js'
 import type { TrajectoryRecorder } from './recorder.js'
 import { recordStep, tokenCount } from './record-step.js'
 import { resolveStep, type StepResolution } from './resolve-step.js'
 import { isPromiseLike } from './promise-like.js'
+import { endLiveCall, runStages, waitFor } from './stage-loop.js'
 
 const NO_OPTIONS: StepOptions = Object.freeze({})
 
@@ -20,12 +21,11 @@ const NO_OPTIONS: StepOptions = Object.freeze({})
  * {@link PendingStep}. A held or forced step goes from plan straight to record; a cassette hit
  * from cassette to record.
  *
- * Not an async function, nor are the stages of a step that needs no waiting: an async function's
- * frame is a heap object, large while the code is still interpreted, and as one `ctx.step`
- * allocated 22% of every byte of a cold Shapley call (sampled heap profile). Errors still arrive
- * as rejections, never as synchronous throws. Once the plan stage has reserved the step's index,
- * a failure gives it back ({@link giveUp}) exactly once: where it is thrown synchronously, or in
- * the async stage it happens in.
+ * The plan stage runs first, on its own: until it has reserved the step's index there is nothing to
+ * give back, and its errors reject the step as they are. From there {@link runStages} drives the
+ * rest and gives the step back on any failure; each stage is a plain function that calls the next
+ * or names what it waits for (`waitFor`), so a new stage is one function. Errors arrive as
+ * rejections, never as synchronous throws.
  */
 export function runStep<A extends Json>(
   recorder: TrajectoryRecorder,
@@ -39,21 +39,7 @@ export function runStep<A extends Json>(
   } catch (error) {
     return Promise.reject(error)
   }
-  try {
-    const { resolution } = pending
-    if (resolution.kind === 'given') {
-      // Recorded and forced actions are shared by every rollout of the replay: the agent and the
-      // new trajectory each get their own copy.
-      recordStep(recorder, pending, copyStepValue(pending, resolution.action, 'action'), false)
-      return Promise.resolve(copyStepValue(pending, resolution.action, 'action') as A)
-    }
-    const answered = fromCassette(recorder, pending)
-    if (answered !== undefined) return answered
-    return limit(recorder, pending)
-  } catch (error) {
-    giveUp(recorder, pending, error)
-    return Promise.reject(error)
-  }
+  return runStages(recorder, pending, afterPlan)
 }
 
 /**
@@ -93,6 +79,11 @@ function plan<A extends Json>(
     resolution: UNRESOLVED,
     hit: undefined,
     miss: undefined,
+    slot: undefined,
+    calling: false,
+    returned: undefined,
+    waitingOn: undefined,
+    resumeAt: undefined,
   }
   const directive = settings.plan.step(index, name)
   // Counted before resolving: a divergence that ends the rollout still counts its step as held.
@@ -102,17 +93,26 @@ function plan<A extends Json>(
   return pending
 }
 
+/** After the plan: a given action is recorded as it is; a policy call goes on to the cassette. */
+function afterPlan<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): A | typeof WAIT {
+  const { resolution } = pending
+  if (resolution.kind !== 'given') return fromCassette(recorder, pending)
+  // Recorded and forced actions are shared by every rollout of the replay: the agent and the new
+  // trajectory each get their own copy.
+  recordStep(recorder, pending, copyStepValue(pending, resolution.action, 'action'), false)
+  return copyStepValue(pending, resolution.action, 'action') as A
+}
+
 /**
  * The cassette stage: a cassette answers a cacheable call before anything is spent. A hit calls
  * nothing; a call of the same key in flight for another rollout is waited for, not made twice; a
  * miss is noted on the step, to be recorded once its policy returns. A step whose policy was
  * swapped is not cacheable: its key would name the agent's model, not the one swapped in.
- * Undefined when the step goes on to the limit stage.
  */
 function fromCassette<A extends Json>(
   recorder: TrajectoryRecorder,
   pending: PendingStep<A>,
-): Promise<A> | undefined {
+): A | typeof WAIT {
   const { cassette } = recorder
   const { options, resolution } = pending
   if (
@@ -121,23 +121,48 @@ function fromCassette<A extends Json>(
     resolution.source === 'swapped' ||
     !(options.cache ?? options.model !== undefined)
   )
-    return undefined
+    return limit(recorder, pending)
+  return lookUp(recorder, pending, cassette, cassetteCall(recorder, pending))
+}
+
+/** The cassette's key for the step's call. */
+function cassetteCall<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): StepCallKey {
   const { seed, rollout } = recorder.settings
-  const call: StepCallKey = {
+  const { options, resolution } = pending
+  return {
     name: pending.name,
     model: options.model,
     // What the policy is asked: an edited step's key is its edited context's.
-    request: resolution.source === 'edited' ? resolution.sees : pending.context,
+    request: resolution.kind === 'call' && resolution.source === 'edited' ? resolution.sees : pending.context,
     stream: { seed, rollout, step: pending.index },
   }
+}
+
+/**
+ * Asks the cassette for the call: a hit answers the step; a call of the same key another rollout
+ * is making is waited for, then asked again (that rollout may have given it up: it failed, or
+ * ended first); a miss goes on to make the call.
+ */
+function lookUp<A extends Json>(
+  recorder: TrajectoryRecorder,
+  pending: PendingStep<A>,
+  cassette: Cassette,
+  call: StepCallKey,
+): A | typeof WAIT {
   const lookup = cassette.findStep(call)
   if (lookup.kind === 'hit') {
     pending.hit = lookup
-    return Promise.resolve(recordHit(recorder, pending))
+    return recordHit(recorder, pending)
   }
-  if (lookup.kind === 'pending') return awaitCassette(recorder, pending, cassette, call, lookup.settled)
+  if (lookup.kind === 'pending') return waitFor(pending, lookup.settled, lookUpAgain)
   pending.miss = { cassette, key: lookup.key, call }
-  return undefined
+  return limit(recorder, pending)
+}
+
+/** The cassette stage again, once the same call in another rollout has settled. */
+function lookUpAgain<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): A | typeof WAIT {
+  recorder.checkAlive()
+  return lookUp(recorder, pending, recorder.cassette as Cassette, cassetteCall(recorder, pending))
 }
 
 /** Records a step its cassette hit answers: the stored action and meta, no policy call. */
@@ -148,94 +173,73 @@ function recordHit<A extends Json>(recorder: TrajectoryRecorder, pending: Pendin
 }
 
 /**
- * The rest of the cassette stage when another rollout is making the same call: wait for it, then
- * take its answer, or go on to make the call if that rollout gave it up (it failed, or ended first).
- */
-async function awaitCassette<A extends Json>(
-  recorder: TrajectoryRecorder,
-  pending: PendingStep<A>,
-  cassette: Cassette,
-  call: StepCallKey,
-  settled: Promise<void>,
-): Promise<A> {
-  try {
-    for (;;) {
-      await settled
-      recorder.checkAlive()
-      const lookup = cassette.findStep(call)
-      if (lookup.kind === 'hit') {
-        pending.hit = lookup
-        return recordHit(recorder, pending)
-      }
-      if (lookup.kind === 'miss') {
-        pending.miss = { cassette, key: lookup.key, call }
-        break
-      }
-      settled = lookup.settled
-    }
-  } catch (error) {
-    giveUp(recorder, pending, error)
-    throw error
-  }
-  try {
-    return limit(recorder, pending)
-  } catch (error) {
-    // A synchronous failure; an asynchronous one gives up in the stage it happened in.
-    giveUp(recorder, pending, error)
-    throw error
-  }
-}
-
-/**
  * The limit stage, before a live call: no policy call may start once the cost limit is reached,
  * and a live model call waits for its model's slot and the rate limit, if any (a hit called
- * nothing). Throws synchronously for the caller to give up; an asynchronous failure gives up here.
+ * nothing).
  */
-function limit<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): Promise<A> {
+function limit<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): A | typeof WAIT {
   recorder.stopIfCostSpent()
   const { model } = pending.options
-  if (model !== undefined) return liveModelCall(recorder, pending, model)
+  if (model !== undefined) {
+    // A slot of the process-wide budget of calls in flight to the model (see `model-call-slots.ts`).
+    const { execution } = recorder.settings
+    const slot = modelCallSlots.acquire(
+      model,
+      execution.modelConcurrency ?? execution.concurrency,
+      recorder.signal,
+    )
+    return waitFor(pending, slot, slotGranted)
+  }
   const returned = callPolicy(recorder, pending)
-  if (isPromiseLike(returned)) return settlePolicy(recorder, pending, returned)
-  return Promise.resolve(recordPolicy(recorder, pending, returned))
+  if (isPromiseLike(returned)) return waitFor(pending, returned, policyReturned)
+  return recordPolicy(recorder, pending, returned)
+}
+
+/** A live model call holds its slot from here until the call settles; next, the rate limit. */
+function slotGranted<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): A | typeof WAIT {
+  pending.slot = pending.options.model
+  const { rateLimit } = recorder.account
+  if (rateLimit !== undefined) return waitFor(pending, rateLimit.acquire(recorder.signal), startLiveCall)
+  return startLiveCall(recorder, pending)
+}
+
+/** The policy stage of a live model call, once its slot and the rate limit allow it. */
+function startLiveCall<A extends Json>(
+  recorder: TrajectoryRecorder,
+  pending: PendingStep<A>,
+): A | typeof WAIT {
+  recorder.checkAlive()
+  // Other rollouts may have spent the rest of the budget while this one waited.
+  recorder.stopIfCostSpent()
+  recorder.liveCallStarted()
+  pending.calling = true
+  return waitFor(pending, callPolicy(recorder, pending), liveCallReturned)
 }
 
 /**
- * The limit and policy stages of a live model call: wait for a slot of the process-wide budget of
- * calls in flight to `model` (see `model-call-slots.ts`) and for the rate limit, call the policy,
- * then count the call's tokens. Tokens are known only once the call returns, so they are counted
- * after it: later calls wait for them, this one could not.
+ * A live call returned: its slot is free for the next call to the model, and its tokens are
+ * counted by the rate limit before it is recorded. Tokens are known only once the call returns,
+ * so later calls wait for them; this one could not.
  */
-async function liveModelCall<A extends Json>(
+function liveCallReturned<A extends Json>(
   recorder: TrajectoryRecorder,
   pending: PendingStep<A>,
-  model: string,
-): Promise<A> {
+  returned: unknown,
+): A | typeof WAIT {
+  endLiveCall(recorder, pending)
   const { rateLimit } = recorder.account
-  const { execution } = recorder.settings
-  try {
-    await modelCallSlots.acquire(model, execution.modelConcurrency ?? execution.concurrency, recorder.signal)
-    let returned: A
-    let calling = false
-    try {
-      if (rateLimit !== undefined) await rateLimit.acquire(recorder.signal)
-      recorder.checkAlive()
-      // Other rollouts may have spent the rest of the budget while this one waited.
-      recorder.stopIfCostSpent()
-      recorder.liveCallStarted()
-      calling = true
-      returned = await callPolicy(recorder, pending)
-    } finally {
-      // The slot is the call's, not the step's: the next call to the model may start now.
-      modelCallSlots.release(model)
-      if (calling) recorder.liveCallEnded()
-    }
-    if (rateLimit !== undefined) await rateLimit.recordTokens(callTokens(pending.options.meta?.(returned)))
-    return recordPolicy(recorder, pending, returned)
-  } catch (error) {
-    giveUp(recorder, pending, error)
-    throw error
-  }
+  if (rateLimit === undefined) return recordPolicy(recorder, pending, returned as A)
+  pending.returned = returned as A
+  return waitFor(
+    pending,
+    rateLimit.recordTokens(callTokens(pending.options.meta?.(returned as A))),
+    tokensCounted,
+  )
+}
+
+/** The record stage of a live call whose tokens the rate limit has counted. */
+function tokensCounted<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>): A {
+  return recordPolicy(recorder, pending, pending.returned as A)
 }
 
 /** The policy stage: calls the step's policy with the step's own stream and its view. */
@@ -253,18 +257,13 @@ function callPolicy<A extends Json>(
   )
 }
 
-/** The rest of the policy stage for a policy that returned a promise. */
-async function settlePolicy<A extends Json>(
+/** The record stage of a policy that returned a promise. */
+function policyReturned<A extends Json>(
   recorder: TrajectoryRecorder,
   pending: PendingStep<A>,
-  returned: PromiseLike<A>,
-): Promise<A> {
-  try {
-    return recordPolicy(recorder, pending, await returned)
-  } catch (error) {
-    giveUp(recorder, pending, error)
-    throw error
-  }
+  returned: unknown,
+): A {
+  return recordPolicy(recorder, pending, returned as A)
 }
 
 /** Records the action a policy returned (and, on a cassette miss, stores it); returns it to hand to the agent. */
@@ -287,13 +286,6 @@ function recordPolicy<A extends Json>(recorder: TrajectoryRecorder, pending: Pen
     )
   }
   return returned
-}
-
-/** A step that will not complete: the recorder takes its index back, the cassette its key. */
-function giveUp<A extends Json>(recorder: TrajectoryRecorder, pending: PendingStep<A>, error: unknown): void {
-  recorder.abandon(pending.index, pending.name, error)
-  const { miss } = pending
-  miss?.cassette.release(miss.key)
 }
 
 /** Input plus output tokens of a call, from the meta its step will record. */

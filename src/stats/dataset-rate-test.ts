@@ -85,20 +85,7 @@ export function datasetRateTest(input: DatasetRateInput): DatasetRateResult {
   const decision: SequentialDecision =
     atBound.below >= threshold ? 'below' : atBound.above >= threshold ? 'above' : 'undecided'
   const { successes, n } = pooled(rounds)
-  const logE = (side: keyof MixtureLogEValues) => (theta: number) =>
-    logEValueAtLogOdds(cases, rounds, theta, side)
-  const logEBelow = logE('below')
-  const logEAbove = logE('above')
-  // E_below rises with the null: the upper end is where it first reaches the threshold.
-  const high =
-    logEBelow(MAX_LOG_ODDS) < threshold
-      ? 1
-      : expit(bisect((theta) => logEBelow(theta) >= threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
-  // E_above falls with the null: the lower end is where it drops below the threshold.
-  const low =
-    logEAbove(-MAX_LOG_ODDS) < threshold
-      ? 0
-      : expit(bisect((theta) => logEAbove(theta) < threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
+  const { low, high } = datasetRateBounds(cases, rounds, alpha)
   return {
     decision,
     cases,
@@ -114,6 +101,34 @@ export function datasetRateTest(input: DatasetRateInput): DatasetRateResult {
     eAbove: Math.min(Math.exp(atBound.above), Number.MAX_VALUE),
     method: DATASET_E_PROCESS_METHOD,
   }
+}
+
+/**
+ * The ends of the dataset test's confidence sequence for the mean rate over cases, each one-sided at
+ * `alpha` (two-sided 1 − 2α), with no bound to align them to: `high` is where the 'below' e-value
+ * first reaches 1/α (every larger mean is rejected), `low` where the 'above' e-value drops below it.
+ * [0, 1] with no run.
+ */
+export function datasetRateBounds(
+  cases: number,
+  rounds: readonly RoundCounts[],
+  alpha: number,
+): { low: number; high: number } {
+  assertInput('datasetRateBounds', cases, rounds, alpha)
+  const threshold = Math.log(1 / alpha)
+  const logE = (side: keyof MixtureLogEValues) => (theta: number) =>
+    logEValueAtLogOdds(cases, rounds, theta, side)
+  const logEBelow = logE('below')
+  const logEAbove = logE('above')
+  const high =
+    logEBelow(MAX_LOG_ODDS) < threshold
+      ? 1
+      : expit(bisect((theta) => logEBelow(theta) >= threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
+  const low =
+    logEAbove(-MAX_LOG_ODDS) < threshold
+      ? 0
+      : expit(bisect((theta) => logEAbove(theta) < threshold, -MAX_LOG_ODDS, MAX_LOG_ODDS, 1e-10))
+  return { low, high }
 }
 
 /**
@@ -173,6 +188,19 @@ export function datasetLogEValues(
   if (!(bound > 0 && bound < 1))
     throw new RangeError(`datasetLogEValues: bound must be in (0, 1), e.g. 0.05, got ${bound}`)
   return logEValuesAtLogOdds(cases, rounds, Math.log(bound / (1 - bound)))
+}
+
+/**
+ * {@link datasetLogEValues} with the null given as log-odds θ = ln(b / (1 − b)), so that a search over
+ * the null can run on the whole real line without rates rounding to 0 or 1.
+ */
+export function datasetLogEValuesAtLogOdds(
+  cases: number,
+  rounds: readonly RoundCounts[],
+  theta: number,
+): MixtureLogEValues {
+  assertInput('datasetLogEValuesAtLogOdds', cases, rounds, 0.05)
+  return logEValuesAtLogOdds(cases, rounds, theta)
 }
 
 function logEValuesAtLogOdds(

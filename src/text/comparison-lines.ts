@@ -3,7 +3,7 @@ import type { AgentComparison, ComparisonSummary, ComparisonVerdict } from '../v
 import { confidenceLevel, count, percent, plural, rateIntervalText, signedPercent } from './numbers.js'
 
 /** How a comparison's difference interval names its method. */
-const METHOD = 'paired betting confidence sequence, anytime-valid'
+const PAIRED_METHOD = 'paired betting confidence sequence, anytime-valid'
 
 /** The margin signed in the worse direction: "+5.0%" when lower is better, "-5.0%" when higher is. */
 export function marginText(comparison: AgentComparison): string {
@@ -68,7 +68,8 @@ export function comparisonLines(verdict: ComparisonVerdict, explanation: Explana
     )
   }
   if (explanation.reason === 'comparison') lines.push(standingText(verdict, explanation))
-  if (verdict.replay !== null && verdict.stop !== 'error' && worse > 0) {
+  // Over a dataset the run attributed is the first worse pair of the case with the most: its own line says so.
+  if (verdict.replay !== null && verdict.stop !== 'error' && worse > 0 && verdict.dataset === undefined) {
     lines.push(
       `rollout ${verdict.replay.rollout} is the first where ${verdict.agent} was bad and ${comparison.baselineAgent} was not: attributed on ${verdict.agent}`,
     )
@@ -90,11 +91,12 @@ function standingText(
   const rates = `difference ${signedPercent(difference.point)} (${verdict.agent} − ${comparison.baselineAgent})`
   const used = plural(verdict.rolloutsUsed, 'pair')
   const level_ = confidenceLevel(level)
+  const method = comparison.method ?? PAIRED_METHOD
   switch (explanation.finding) {
     case 'no-worse':
-      return `decided after ${used}: ${rates}, ${level_} ${worseSide} bound ${signedPercent(worseEnd)} within the margin ${margin} (${METHOD}) → no worse`
+      return `decided after ${used}: ${rates}, ${level_} ${worseSide} bound ${signedPercent(worseEnd)} within the margin ${margin} (${method}) → no worse`
     case 'worse':
-      return `decided after ${used}: ${rates}, ${level_} ${betterSide} bound ${signedPercent(betterEnd)} beyond the margin ${margin} (${METHOD}) → worse`
+      return `decided after ${used}: ${rates}, ${level_} ${betterSide} bound ${signedPercent(betterEnd)} beyond the margin ${margin} (${method}) → worse`
     case 'undecided': {
       const why =
         explanation.why === 'budget'
@@ -102,7 +104,7 @@ function standingText(
           : explanation.why === 'deadline'
             ? `undecided after ${used}, when the test's timeout was near`
             : `undecided after ${used} (maxRollouts ${count(verdict.maxRollouts)})`
-      return `${why}: ${rates}, ${level_} bounds ${signedPercent(difference.low)} to ${signedPercent(difference.high)} straddle the margin ${margin} (${METHOD}); raise maxRollouts, or a margin the change may use`
+      return `${why}: ${rates}, ${level_} bounds ${signedPercent(difference.low)} to ${signedPercent(difference.high)} straddle the margin ${margin} (${method}); raise maxRollouts, or a margin the change may use`
     }
   }
 }

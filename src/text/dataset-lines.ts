@@ -1,6 +1,6 @@
 import { CLAIMS } from '../verdict/claim-table.js'
 import type { Explanation } from '../verdict/explain.js'
-import { worstCaseRows, type DatasetReport, type Verdict } from '../verdict/schema.js'
+import { worstCaseRows, type DatasetCaseRow, type DatasetReport, type Verdict } from '../verdict/schema.js'
 import { confidenceLevel, count, methodName, percent, plural } from './numbers.js'
 import { formatTable } from './table.js'
 import { showName } from './visible.js'
@@ -28,6 +28,8 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
   const lines = [
     `cost in runs: ${plural(verdict.rolloutsUsed, 'run')} over ${count(ran)} of ${plural(dataset.cases, 'case')}; running every case once takes ${count(dataset.cases)}`,
   ]
+  if (verdict.gate === 'comparison') return [...lines, ...comparisonCaseLines(verdict, dataset, ran)]
+  if (verdict.gate === 'baseline') lines.push(...baselineCaseLines(verdict))
   const perCase = dataset.per === 'case'
   const worstRow = dataset.worst === null ? undefined : dataset.table.find((row) => row.id === dataset.worst)
   // A per-case `never` / `always` names the cases that showed an occurrence (its decision line
@@ -73,6 +75,93 @@ export function datasetLines(verdict: Verdict, dataset: DatasetReport): string[]
         ? '—'
         : `${percent(row.interval.point)} [${percent(row.interval.low)}, ${percent(row.interval.high)}]`,
       ...(perCase ? [row.decision ?? 'undecided'] : []),
+    ]),
+  )
+  lines.push(...table.map((line) => `  ${line}`))
+  return lines
+}
+
+/**
+ * A stored baseline's cases: which were shown worse than their own stored counts (Holm across the
+ * cases), and which were added or removed since the baseline was stored.
+ *
+ *   cases worse than their baseline (2 of 50 compared; Holm …, one-sided at 95%): "t-07", "t-23"
+ *   cases added since the baseline (no stored runs, not compared; vitest -u stores them): "t-51"
+ */
+function baselineCaseLines(verdict: Extract<Verdict, { gate: 'baseline' }>): string[] {
+  const cases = verdict.baseline.cases
+  if (cases === undefined) return []
+  const how = `${cases.method}, one-sided at ${confidenceLevel(verdict.confidence)}`
+  const lines = [
+    cases.regressed.length > 0
+      ? `cases worse than their baseline (${count(cases.regressed.length)} of ${count(cases.compared)} compared; ${how}): ${namedCases(cases.regressed)}`
+      : `no case shown worse than its baseline (${count(cases.compared)} compared; ${how})`,
+  ]
+  if (cases.added.length > 0) {
+    lines.push(
+      `cases added since the baseline (no stored runs, not compared; vitest -u stores them): ${namedCases(cases.added)}`,
+    )
+  }
+  if (cases.removed.length > 0) {
+    lines.push(
+      `cases removed since the baseline (stored, no longer in the dataset): ${namedCases(cases.removed)}`,
+    )
+  }
+  return lines
+}
+
+/**
+ * An A/B comparison's cases: the case attributed, and the cases that got worse (more pairs bad for
+ * the candidate alone than for the baseline alone), worst first.
+ *
+ *   attributed: rollout 7, the first worse pair of case "t-07" (4 of 4 pairs worse, 0 better)
+ *   cases worse for support-v2 (3 of 50; pairs per case, worst first):
+ *     case  pairs  support-v2 failures  support-v1 failures  worse  better
+ *     t-07  4      4                    0                    4      0
+ */
+function comparisonCaseLines(
+  verdict: Extract<Verdict, { gate: 'comparison' }>,
+  dataset: DatasetReport,
+  ran: number,
+): string[] {
+  const lines: string[] = []
+  const { baselineAgent } = verdict.comparison
+  const attributed =
+    dataset.worst === null ? undefined : dataset.table.find((row) => row.id === dataset.worst)
+  if (verdict.replay !== null && verdict.stop !== 'error' && attributed?.pairs !== undefined) {
+    lines.push(
+      `attributed: rollout ${verdict.replay.rollout}, the first worse pair of case "${showName(attributed.id)}" (${count(attributed.pairs.worse)} of ${plural(attributed.runs, 'pair')} worse, ${count(attributed.pairs.better)} better)`,
+    )
+  }
+  const net = (row: DatasetCaseRow) => (row.pairs === undefined ? 0 : row.pairs.worse - row.pairs.better)
+  const worse = dataset.table
+    .filter((row) => net(row) > 0)
+    .sort((a, b) => net(b) - net(a) || (b.pairs?.worse ?? 0) - (a.pairs?.worse ?? 0))
+  if (worse.length === 0) {
+    if (ran > 0) lines.push(`no case got worse (${count(ran)} of ${plural(dataset.cases, 'case')} ran)`)
+    return lines
+  }
+  const shown = worse.slice(0, WORST_CASES_SHOWN)
+  const more = worse.length > shown.length ? `, ${count(worse.length)} worse` : ''
+  lines.push(
+    `cases worse for ${verdict.agent} (${count(shown.length)} of ${count(dataset.cases)}${more}; pairs per case, the most worse pairs net first): ${namedCases(worse.map((row) => row.id))}`,
+  )
+  const table = formatTable(
+    [
+      { header: 'case' },
+      { header: 'pairs', align: 'right' },
+      { header: `${verdict.agent} failures`, align: 'right' },
+      { header: `${baselineAgent} failures`, align: 'right' },
+      { header: 'worse', align: 'right' },
+      { header: 'better', align: 'right' },
+    ],
+    shown.map((row) => [
+      showName(row.id),
+      count(row.runs),
+      count(row.failures),
+      count(row.pairs?.baselineFailures ?? 0),
+      count(row.pairs?.worse ?? 0),
+      count(row.pairs?.better ?? 0),
     ]),
   )
   lines.push(...table.map((line) => `  ${line}`))

@@ -58,6 +58,7 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
       lines.push(`| ${cells.join(' | ')} |`)
     }
     for (const row of summaryOrder(rows)) {
+      if (row.merged !== undefined) lines.push('', mergedLine(`${row.file} > ${row.test}`, row.merged))
       if (row.dataset !== undefined) lines.push('', ...datasetLines(`${row.file} > ${row.test}`, row.dataset))
     }
     const note = sequentialRateNote(rows)
@@ -81,6 +82,11 @@ export function formatMarkdownSummary(rows: readonly MarkdownSummaryRow[]): stri
   }
   // A blank line after it: whatever the next step appends starts a block of its own.
   return `${lines.join('\n')}\n\n`
+}
+
+/** How a dataset claim split across shards was decided: the shards merged and the verdict's reason. */
+function mergedLine(test: string, merged: NonNullable<SummaryRow['merged']>): string {
+  return `**${cell(test)}**: merged from ${merged.merged.length} of ${plural(merged.shards, 'shard')}: ${cell(merged.reason)}`
 }
 
 /**

@@ -47,6 +47,11 @@ export interface SummaryRow {
   baselineWritten?: BaselineWrite | undefined
   /** Default: none (one input). A dataset claim's worst cases and how many it leaves out. */
   dataset?: DatasetSummary | undefined
+  /**
+   * Default: none. A dataset claim whose cases were split across shards and decided after
+   * `--merge-reports`: which shards it was merged from and the reason of its verdict.
+   */
+  merged?: { shards: number; merged: readonly number[]; reason: string } | undefined
 }
 
 /** How a row counts, as Vitest counts its test: a verdict, or a fail its `test.fails` test expected. */

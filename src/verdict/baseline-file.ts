@@ -36,6 +36,28 @@ export const BaselineEntrySchema = z
       .string()
       .regex(/^[01-]*$/, 'outcomes must be a string of 1, 0 and -')
       .optional(),
+    /**
+     * Default: absent (an entry for one input, or written before datasets were measured). Over a
+     * dataset (`agent.over(dataset)`): its name and each case's runs and failures (runs that went
+     * against the claim) in this measurement, in the dataset's order, on the entry's seed.
+     */
+    dataset: z
+      .looseObject({
+        name: z.string(),
+        cases: z.array(
+          z
+            .looseObject({
+              id: z.string(),
+              runs: z.number().int().nonnegative(),
+              failures: z.number().int().nonnegative(),
+            })
+            .refine((entry) => entry.failures <= entry.runs, {
+              message: 'failures must not exceed runs',
+              path: ['failures'],
+            }),
+        ),
+      })
+      .optional(),
   })
   .refine((entry) => entry.successes <= entry.n, {
     message: 'successes must not exceed n',

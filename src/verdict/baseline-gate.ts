@@ -1,4 +1,7 @@
+import { isDatasetScenario } from '../agent/define-agent.js'
 import type { Scenario } from '../agent/types.js'
+import { caseOfRollout } from '../dataset/case-order.js'
+import type { Dataset } from '../dataset/schema.js'
 import { clopperPearson } from '../stats/clopper-pearson.js'
 import {
   comparePairedWithBaseline,
@@ -13,12 +16,15 @@ import {
   type BaselineEntry,
   type UpdateState,
 } from './baseline-file.js'
+import { compareCasesWithBaseline, type CaseBaselineResult, type CurrentCase } from './baseline-cases.js'
+import { refuseOverDataset } from './dataset-gate.js'
+import { DatasetTally } from './dataset-tally.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedBaseline } from './options.js'
 import { passKReport } from './pass-k-report.js'
 import { refuseJudgeCorrection } from './judge-correction.js'
 import { failingRun, OutcomeTally, sampleInOrder, tallyFields } from './sampling.js'
-import type { BaselineComparison, BaselineVerdict } from './schema.js'
+import type { BaselineComparison, BaselineVerdict, DatasetReport } from './schema.js'
 
 /** Where the baseline lives and how the run may change it. */
 export interface BaselineTarget {
@@ -57,7 +63,12 @@ export async function runBaselineGate(
   const previous = storedEntry(await readBaselines(target.file), target.key)
 
   const predicateIsBad = options.better === 'lower'
-  const tally = new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
+  const dataset = isDatasetScenario(scenario) ? scenario.dataset : undefined
+  if (isDatasetScenario(scenario)) refuseOverDataset(scenario, subject, options)
+  const tally =
+    dataset === undefined
+      ? new OutcomeTally(subject.predicate, predicateIsBad, subject.label)
+      : new DatasetTally(dataset, subject.predicate, predicateIsBad, subject.label)
   const sampling = await sampleInOrder(scenario, options, options.rollouts, tally, () => false)
   // A fixed sample: it only ends early on an error outcome, a spent budget or the test's deadline.
   const stop: BaselineVerdict['stop'] =
@@ -75,6 +86,7 @@ export async function runBaselineGate(
     predicate: subject.label,
     better: options.better,
     outcomes: tally.outcomes.join(''),
+    ...(tally instanceof DatasetTally ? { dataset: storedCases(tally) } : {}),
   }
   const measured = stop === 'completed' && tally.n > 0
 
@@ -87,6 +99,7 @@ export async function runBaselineGate(
   let difference: BaselineComparison['difference'] = null
   let finding: BaselineFinding | null = null
   let pairs: BaselinePairs | null = null
+  let cases: CaseBaselineResult | undefined
   let kind: BaselineVerdict['kind']
   if (mismatched && target.updateState !== 'all') {
     status = 'mismatch'
@@ -112,18 +125,48 @@ export async function runBaselineGate(
     // On the stored seed the two runs share every rollout's numbers: compare them pair by pair. An
     // entry from an earlier version has no outcomes to pair with; a run on another seed is
     // independent of the stored one.
+    // Over a dataset whose cases changed since the entry was stored, rollout r no longer runs the
+    // same case: the population is compared on the cases both have, as independent samples.
+    const changed =
+      tally instanceof DatasetTally && previous.dataset !== undefined && !sameCases(tally.dataset, previous)
     const compared =
-      previous.outcomes !== undefined && previous.seed === options.seed
-        ? comparePairedWithBaseline(tally.outcomes, previous.outcomes, options)
-        : { ...compareWithBaseline(tally, previous, options), pairs: null }
+      changed && tally instanceof DatasetTally && previous.dataset !== undefined
+        ? {
+            ...compareWithBaseline(...commonCounts(tally, previous.dataset.cases, predicateIsBad), options),
+            pairs: null,
+          }
+        : previous.outcomes !== undefined && previous.seed === options.seed
+          ? comparePairedWithBaseline(tally.outcomes, previous.outcomes, options)
+          : { ...compareWithBaseline(tally, previous, options), pairs: null }
     difference = compared.difference
     pairs = compared.pairs
     finding = reproduces(previous, entry) ? 'reproduced' : compared.finding
-    kind = finding === 'reproduced' || finding === 'within' ? 'pass' : 'fail'
+    if (tally instanceof DatasetTally && previous.dataset !== undefined) {
+      cases = compareCasesWithBaseline(
+        currentCases(tally, previous, options.seed, predicateIsBad, changed),
+        previous.dataset.cases,
+        options,
+      )
+    }
+    kind =
+      (finding === 'reproduced' || finding === 'within') &&
+      (cases === undefined || cases.regressed.length === 0)
+        ? 'pass'
+        : 'fail'
   }
 
-  const failing = failingRun(tally, kind, stop)
-  const passK = passKReport(observed, options.better === 'lower', options.passK)
+  // Over a dataset, a regressed case's first failing run (the most clearly regressed case first).
+  const regressedCase = cases?.regressed[0]
+  const failing =
+    regressedCase !== undefined && tally instanceof DatasetTally && stop !== 'error'
+      ? (tally.countOf(regressedCase)?.firstFailure ?? failingRun(tally, kind, stop))
+      : tally instanceof DatasetTally && kind !== 'pass' && stop !== 'error'
+        ? (tally.worstCase()?.firstFailure ?? failingRun(tally, kind, stop))
+        : failingRun(tally, kind, stop)
+  // Over a dataset pass^k is left out, as the dataset gate leaves it: a mixture of cases' pass^k is
+  // not the pooled rate's power.
+  const passK =
+    dataset === undefined ? passKReport(observed, options.better === 'lower', options.passK) : undefined
   const verdict: BaselineVerdict = {
     gate: 'baseline',
     claim: 'baseline',
@@ -149,8 +192,22 @@ export async function runBaselineGate(
       finding,
       tolerance: options.tolerance,
       better: options.better,
+      ...(cases === undefined
+        ? {}
+        : {
+            cases: {
+              compared: cases.compared,
+              regressed: [...cases.regressed],
+              added: [...cases.added],
+              removed: [...cases.removed],
+              method: cases.method,
+            },
+          }),
     },
     stop,
+    ...(tally instanceof DatasetTally
+      ? { dataset: datasetReport(tally, options.confidence, previous, regressedCase) }
+      : {}),
   }
   return {
     verdict,
@@ -171,4 +228,107 @@ function reproduces(stored: BaselineEntry, current: BaselineEntry): boolean {
   return stored.outcomes === undefined
     ? stored.successes === current.successes
     : stored.outcomes === current.outcomes
+}
+
+/** The entry's per-case counts of a dataset run, in the dataset's order. */
+function storedCases(tally: DatasetTally): NonNullable<BaselineEntry['dataset']> {
+  return {
+    name: tally.dataset.name,
+    cases: tally.dataset.cases.map(({ id }) => {
+      const count = tally.countOf(id)
+      return { id, runs: count?.runs ?? 0, failures: count?.failures ?? 0 }
+    }),
+  }
+}
+
+/** Whether the stored entry was measured over the same cases, in the same order. */
+function sameCases(dataset: Dataset<unknown>, stored: BaselineEntry): boolean {
+  const storedCases = stored.dataset?.cases ?? []
+  return (
+    storedCases.length === dataset.cases.length &&
+    storedCases.every((entry, i) => entry.id === dataset.cases[i]?.id)
+  )
+}
+
+/**
+ * The new and stored predicate counts over the cases both have, for a population comparison after
+ * cases were added or removed. The stored counts are of failures; the predicate's are recovered.
+ */
+function commonCounts(
+  tally: DatasetTally,
+  stored: NonNullable<BaselineEntry['dataset']>['cases'],
+  predicateIsBad: boolean,
+): [{ successes: number; n: number }, { successes: number; n: number }] {
+  let now = { successes: 0, n: 0 }
+  let then = { successes: 0, n: 0 }
+  for (const entry of stored) {
+    const count = tally.countOf(entry.id)
+    if (count === undefined) continue
+    const completed = count.runs - count.errors
+    now = {
+      successes: now.successes + (predicateIsBad ? count.failures : completed - count.failures),
+      n: now.n + completed,
+    }
+    then = {
+      successes: then.successes + (predicateIsBad ? entry.failures : entry.runs - entry.failures),
+      n: then.n + entry.runs,
+    }
+  }
+  return [now, { successes: then.successes, n: Math.max(then.n, 1) }]
+}
+
+/**
+ * The new run's cases for the per-case comparison: each with its runs and failures, and, when the
+ * run reuses the stored seed over the same cases with the stored outcomes at hand, its outcomes
+ * paired rollout by rollout with the stored ones (as bad `1` / not `0`).
+ */
+function currentCases(
+  tally: DatasetTally,
+  previous: BaselineEntry,
+  seed: number,
+  predicateIsBad: boolean,
+  changed: boolean,
+): CurrentCase[] {
+  const canPair = !changed && previous.outcomes !== undefined && previous.seed === seed
+  const paired = new Map<string, { current: string; stored: string }>()
+  if (canPair) {
+    const stored = previous.outcomes as string
+    const bad = (outcome: string | undefined) =>
+      outcome === '-' || outcome === undefined ? '-' : (outcome === '1') === predicateIsBad ? '1' : '0'
+    tally.outcomes.forEach((outcome, rollout) => {
+      const { id } = caseOfRollout(tally.dataset, seed, rollout)
+      const entry = paired.get(id) ?? { current: '', stored: '' }
+      paired.set(id, { current: entry.current + bad(outcome), stored: entry.stored + bad(stored[rollout]) })
+    })
+  }
+  return tally.dataset.cases.map(({ id }) => {
+    const count = tally.countOf(id)
+    const pairs = paired.get(id)
+    return {
+      id,
+      runs: (count?.runs ?? 0) - (count?.errors ?? 0),
+      failures: count?.failures ?? 0,
+      ...(pairs === undefined ? {} : { paired: pairs }),
+    }
+  })
+}
+
+/** The verdict's per-case table, each case with its stored counts (null: added since the baseline). */
+function datasetReport(
+  tally: DatasetTally,
+  confidence: number,
+  previous: BaselineEntry | null,
+  regressedCase: string | undefined,
+): DatasetReport {
+  const report = tally.report(confidence)
+  const stored = new Map((previous?.dataset?.cases ?? []).map((entry) => [entry.id, entry]))
+  return {
+    ...report,
+    worst: regressedCase ?? report.worst,
+    table: report.table.map((row) => {
+      if (previous?.dataset === undefined) return row
+      const entry = stored.get(row.id)
+      return { ...row, stored: entry === undefined ? null : { runs: entry.runs, failures: entry.failures } }
+    }),
+  }
 }

@@ -33,9 +33,10 @@ export type GateFamily = 'sequential' | 'zero-tolerance' | 'baseline' | 'compari
 
 /**
  * The gates that decide a claim over a dataset (`agent.over(dataset)`), about the mean rate over
- * its cases. A claim on another gate (a baseline, an A/B comparison, a score) is refused over one.
+ * its cases (an A/B comparison: the mean difference over them; a stored baseline: the mean and each
+ * case against its stored counts). A claim on another gate (a score) is refused over one.
  */
-export const DATASET_GATES: readonly GateFamily[] = ['sequential', 'zero-tolerance']
+export const DATASET_GATES: readonly GateFamily[] = ['sequential', 'zero-tolerance', 'baseline', 'comparison']
 
 /** One kind of claim. */
 export interface ClaimRow {

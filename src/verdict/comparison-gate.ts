@@ -141,7 +141,7 @@ export function comparisonDecision(
 }
 
 /** Whether two rollouts made the same steps (names, in order): then rollout r of each drew the same streams at each step. */
-function sameSteps(a: Trajectory, b: Trajectory): boolean {
+export function sameSteps(a: Trajectory, b: Trajectory): boolean {
   return a.steps.length === b.steps.length && a.steps.every((step, i) => step.name === b.steps[i]?.name)
 }
 
@@ -152,7 +152,7 @@ function sameSteps(a: Trajectory, b: Trajectory): boolean {
  * are allowed; `score` answering `'stop'` ends it. When the budget cuts a batch short, only the
  * indices both agents finished are scored. `rolloutsRun` counts the rollouts of both agents.
  */
-async function samplePairsInOrder(
+export async function samplePairsInOrder(
   candidate: Scenario<unknown, unknown>,
   baseline: Scenario<unknown, unknown>,
   options: ResolvedComparison,

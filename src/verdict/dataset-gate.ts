@@ -6,8 +6,14 @@ import type { Trajectory } from '../trajectory/schema.js'
 import { DatasetTally } from './dataset-tally.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedCommon, ResolvedSequentialGate } from './options.js'
-import { sampleInOrder, SEQUENTIAL_STOPS, tallyFields } from './sampling.js'
+import { sampleInOrder, SEQUENTIAL_STOPS } from './sampling.js'
 import type { SequentialVerdict } from './schema.js'
+import {
+  confidenceSequenceInterval,
+  observedMean,
+  sequentialKind,
+  sequentialVerdict,
+} from './sequential-verdict.js'
 
 /**
  * The sequential gate of `toRarely` / `toUsually` / `toSometimes` over a dataset
@@ -28,9 +34,10 @@ import type { SequentialVerdict } from './schema.js'
 export async function runDatasetGate(
   scenario: DatasetScenario<unknown, unknown>,
   subject: GateSubject,
-  options: ResolvedSequentialGate<SequentialVerdict['claim']>,
+  given: ResolvedSequentialGate<SequentialVerdict['claim']>,
 ): Promise<GateRun<SequentialVerdict>> {
-  refuseOverDataset(scenario, subject, options)
+  refuseOverDataset(scenario, subject, given)
+  const options = withRunsPerCase(scenario, given)
   if (options.per === 'case') {
     const { runPerCaseGate } = await import('./per-case-gate.js')
     return runPerCaseGate(scenario, subject, options)
@@ -53,51 +60,47 @@ export async function runDatasetGate(
   const stop = SEQUENTIAL_STOPS[sampling.end]
   const test =
     tally.n === 0 ? null : datasetRateTest({ cases, rounds: tally.rounds, bound: options.bound, alpha })
-  const decision = test?.decision ?? 'undecided'
-  const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
-  const kind: SequentialVerdict['kind'] =
-    stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
+  const kind = sequentialKind(stop, test?.decision ?? 'undecided', options.direction)
   const failing: Trajectory | null =
     kind === 'pass' ? null : stop === 'error' ? tally.firstError : (tally.worstCase()?.firstFailure ?? null)
-  const verdict: SequentialVerdict = {
-    gate: 'sequential',
-    claim: options.claim,
+  const verdict = sequentialVerdict(subject, options, tally, sampling, {
     kind,
-    ...tallyFields(subject, options, tally, sampling),
+    stop,
     // The mean over cases with the dataset test's own confidence sequence (each end one-sided at
     // the claim's confidence): the pooled share of the runs is its point.
-    observed: {
-      point: test?.point ?? 0,
-      low: test?.low ?? 0,
-      high: test?.high ?? 1,
-      successes: tally.successes,
-      n: tally.n,
-      confidence: 1 - 2 * alpha,
-      method: 'confidence-sequence',
-    },
-    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
-    bound: options.bound,
-    maxRollouts: options.maxRollouts,
+    observed: observedMean(test, tally, alpha),
+    failing,
     decision:
-      test === null
-        ? null
-        : {
-            interval: {
-              point: test.point,
-              low: test.low,
-              high: test.high,
-              confidence: 1 - 2 * alpha,
-              method: 'confidence-sequence',
-            },
-            method: test.method,
-          },
+      test === null ? null : { interval: confidenceSequenceInterval(test, alpha), method: test.method },
     // The dataset test has no projection of the runs a claim needs; the message says what ran.
     rolloutsToDecide: null,
-    onInconclusive: options.onInconclusive,
-    stop,
-    dataset: tally.report(options.confidence),
-  }
+    extra: { dataset: tally.report(options.confidence) },
+  })
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
+}
+
+/**
+ * `runsPerCase: K` as the runs it fixes: K rounds of every case, no fewer and no more (the test is
+ * anytime-valid, so deciding at a fixed stop keeps its error rate). Refused with `per: 'case'`,
+ * whose decisions are each case's own and stop with Holm's.
+ */
+function withRunsPerCase(
+  scenario: DatasetScenario<unknown, unknown>,
+  options: ResolvedSequentialGate<SequentialVerdict['claim']>,
+): ResolvedSequentialGate<SequentialVerdict['claim']> {
+  const { runsPerCase } = options
+  if (runsPerCase === undefined) return options
+  if (options.per === 'case') {
+    throw new InvalidOptionError({
+      caller: `a claim over dataset "${scenario.dataset.name}"`,
+      option: 'runsPerCase',
+      expected: "absent with per: 'case'",
+      received: String(runsPerCase),
+      hint: "A per-case claim stops when Holm's procedure decides every case; use maxRollouts to cap it.",
+    })
+  }
+  const runs = runsPerCase * scenario.dataset.cases.length
+  return { ...options, minRollouts: runs, maxRollouts: runs }
 }
 
 /**

@@ -182,9 +182,21 @@ const perField = {
   per: oneOf(['dataset', 'case']).default(DEFAULTS.per),
 }
 
+const runsPerCaseField = {
+  /**
+   * Default: none (the test decides as soon as it can). Over a dataset, run every case exactly this
+   * many times (K rounds, whatever `minRollouts` and `maxRollouts` say) and decide on those runs.
+   * Required when the cases are split across machines (`CAUSAL_REPLAY_SHARD`): each machine runs its
+   * cases K times and `--merge-reports` decides on every case's K runs. Refused on a claim about one
+   * input and with `per: 'case'`.
+   */
+  runsPerCase: PositiveIntegerField.optional(),
+}
+
 const sequentialOwnFields = {
   ...maxRolloutsField,
   ...perField,
+  ...runsPerCaseField,
   /** Default 0. Rollouts to run before the test may stop (the test is valid without it; use it for coverage of rare inputs). */
   minRollouts: NonNegativeIntegerField.default(DEFAULTS.minRollouts),
   /** Default `'fail'`. What an inconclusive verdict (budget spent, interval straddling the bound) does to the test. */
@@ -226,8 +238,8 @@ const RangeField = expecting(
 
 // Every sequential option but `passK`: "k runs in a row succeed" needs a success per run, which a
 // score does not define.
-// Nor `per`: a score claim over a dataset is refused.
-const { passK: _passK, per: _per, ...scoreSequentialFields } = sequentialFields
+// Nor `per` and `runsPerCase`: a score claim over a dataset is refused.
+const { passK: _passK, per: _per, runsPerCase: _runsPerCase, ...scoreSequentialFields } = sequentialFields
 const scoreOwnFields = {
   /**
    * Default `[0, 1]`. The scores the scorer can return, `[min, max]` with min < max (a 1–5 rubric:
@@ -236,7 +248,7 @@ const scoreOwnFields = {
    */
   range: RangeField.optional(),
 }
-const scoreFields: Omit<SequentialFields, 'passK' | 'per'> & typeof scoreOwnFields = {
+const scoreFields: Omit<SequentialFields, 'passK' | 'per' | 'runsPerCase'> & typeof scoreOwnFields = {
   ...scoreSequentialFields,
   ...scoreOwnFields,
 }

@@ -6,8 +6,9 @@ import { DatasetTally } from './dataset-tally.js'
 import type { GateRun, GateSubject } from './gate.js'
 import type { ResolvedSequentialGate } from './options.js'
 import { PerCaseTests } from './per-case-tests.js'
-import { sampleInOrder, SEQUENTIAL_STOPS, tallyFields } from './sampling.js'
+import { sampleInOrder, SEQUENTIAL_STOPS } from './sampling.js'
 import type { SequentialVerdict } from './schema.js'
+import { confidenceSequenceInterval, observedMean, sequentialVerdict } from './sequential-verdict.js'
 
 /** The method a per-case claim names. */
 export const PER_CASE_METHOD = `Holm across cases over each case's ${MIXTURE_E_PROCESS_METHOD} (anytime-valid p-values)`
@@ -68,40 +69,17 @@ export async function runPerCaseGate(
   // The mean over cases describes the dataset beside the per-case decisions; it decides nothing here.
   const test =
     tally.n === 0 ? null : datasetRateTest({ cases, rounds: tally.rounds, bound: options.bound, alpha })
-  const interval =
-    test === null
-      ? null
-      : {
-          point: test.point,
-          low: test.low,
-          high: test.high,
-          confidence: 1 - 2 * alpha,
-          method: 'confidence-sequence' as const,
-        }
-  const verdict: SequentialVerdict = {
-    gate: 'sequential',
-    claim: options.claim,
+  const verdict = sequentialVerdict(subject, options, tally, sampling, {
     kind,
-    ...tallyFields(subject, options, tally, sampling),
-    observed: {
-      point: interval?.point ?? 0,
-      low: interval?.low ?? 0,
-      high: interval?.high ?? 1,
-      successes: tally.successes,
-      n: tally.n,
-      confidence: 1 - 2 * alpha,
-      method: 'confidence-sequence',
-    },
-    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
-    bound: options.bound,
-    maxRollouts: options.maxRollouts,
-    decision: interval === null ? null : { interval, method: PER_CASE_METHOD },
-    rolloutsToDecide: null,
-    onInconclusive: options.onInconclusive,
     stop,
+    observed: observedMean(test, tally, alpha),
+    failing,
+    decision:
+      test === null ? null : { interval: confidenceSequenceInterval(test, alpha), method: PER_CASE_METHOD },
+    rolloutsToDecide: null,
     // The case attributed is the worst of those shown to violate the claim.
-    dataset: { ...report, worst: failing?.case?.id ?? report.worst },
-  }
+    extra: { dataset: { ...report, worst: failing?.case?.id ?? report.worst } },
+  })
   return {
     verdict,
     failing,

@@ -76,6 +76,22 @@ export const BaselineComparisonSchema = z.object({
   tolerance: z.number().min(0).max(1),
   /** Which direction is better: `lower` for a bad-outcome predicate, `higher` for a success predicate. */
   better: z.enum(['lower', 'higher']),
+  /**
+   * Over a dataset whose stored entry kept its cases: each case against its own stored counts, Holm
+   * across the `compared` cases at the gate's confidence. `regressed` are the cases shown worse by
+   * more than the tolerance (smallest adjusted p-value first); `added` the dataset's cases with no
+   * stored counts (not compared), `removed` the stored cases the dataset no longer has. Absent for
+   * one input and for entries stored without cases.
+   */
+  cases: z
+    .object({
+      compared: z.number().int().nonnegative(),
+      regressed: z.array(z.string()),
+      added: z.array(z.string()),
+      removed: z.array(z.string()),
+      method: z.string(),
+    })
+    .optional(),
 })
 export type BaselineComparison = z.infer<typeof BaselineComparisonSchema>
 
@@ -154,6 +170,26 @@ export const DatasetCaseRowSchema = z.object({
    * `undecided`.
    */
   decision: z.enum(['satisfies', 'violates', 'undecided']).optional(),
+  /**
+   * Set on an A/B comparison over a dataset: the baseline agent's failures on the case's runs (the
+   * same rollout indices, so the same case), and the case's pairs bad for the candidate only
+   * (`worse`) and for the baseline only (`better`).
+   */
+  /**
+   * Set on a stored baseline over a dataset: the case's stored runs and failures, null for a case
+   * added since the baseline was stored.
+   */
+  stored: z
+    .object({ runs: z.number().int().nonnegative(), failures: z.number().int().nonnegative() })
+    .nullable()
+    .optional(),
+  pairs: z
+    .object({
+      baselineFailures: z.number().int().nonnegative(),
+      worse: z.number().int().nonnegative(),
+      better: z.number().int().nonnegative(),
+    })
+    .optional(),
 })
 export type DatasetCaseRow = z.infer<typeof DatasetCaseRowSchema>
 
@@ -384,6 +420,11 @@ export const AgentComparisonSchema = z.object({
   margin: z.number().min(0).lt(1),
   /** Which direction is better: `lower` for a bad-outcome predicate, `higher` for a success predicate. */
   better: z.enum(['lower', 'higher']),
+  /**
+   * The test that decided, when it is not the paired betting e-process of pairs drawn independently:
+   * over a dataset, the round-permutation test of the mean difference over cases.
+   */
+  method: z.string().optional(),
 })
 export type AgentComparison = z.infer<typeof AgentComparisonSchema>
 

@@ -3,18 +3,12 @@ import type { Scenario } from '../agent/types.js'
 import { mixtureLogEValues } from '../stats/mixture-e-process.js'
 import { confidenceSequence } from '../stats/confidence-sequence.js'
 import { sequentialRateTest } from '../stats/sequential-rate-test.js'
-import { refusePerCaseOnOneInput } from './per-case-refusal.js'
+import { refusePerCaseOnOneInput, refuseRunsPerCaseOnOneInput } from './per-case-refusal.js'
 import type { GateRun, GateSubject } from './gate.js'
 import { passKReport } from './pass-k-report.js'
 import type { ResolvedSequentialGate } from './options.js'
-import {
-  failingRun,
-  OutcomeTally,
-  sampleInOrder,
-  SEQUENTIAL_STOPS,
-  tallyFields,
-  type Sampling,
-} from './sampling.js'
+import { failingRun, OutcomeTally, sampleInOrder, SEQUENTIAL_STOPS, type Sampling } from './sampling.js'
+import { confidenceSequenceInterval, sequentialKind, sequentialVerdict } from './sequential-verdict.js'
 import type { PassKReport, SequentialVerdict } from './schema.js'
 import type { Estimate } from '../stats/estimate.js'
 import { JUDGE_CORRECTION_METHOD } from '../stats/judge-corrected-test.js'
@@ -48,6 +42,7 @@ export async function runSequentialGate(
   // Over a dataset the claim is about the mean over cases, which the dataset test decides, or
   // about every case (`per: 'case'`).
   refusePerCaseOnOneInput(scenario, options.per)
+  refuseRunsPerCaseOnOneInput(scenario, options.runsPerCase)
   if (isDatasetScenario(scenario)) {
     const { runDatasetGate } = await import('./dataset-gate.js')
     return runDatasetGate(scenario, subject, options)
@@ -80,44 +75,23 @@ export async function runSequentialGate(
     tally.n === 0
       ? null
       : sequentialRateTest({ successes: tally.successes, n: tally.n, bound: options.bound, alpha })
-  const decision = test?.decision ?? 'undecided'
-  const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
-  const kind: SequentialVerdict['kind'] =
-    stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
+  const kind = sequentialKind(stop, test?.decision ?? 'undecided', options.direction)
   const more = test === null ? null : test.moreRolloutsToDecide
   const failing = failingRun(tally, kind, stop)
   const observed = confidenceSequence(tally.successes, tally.n, 2 * alpha)
-  const passK = passKReport(observed, predicateIsBad, options.passK)
-  const verdict: SequentialVerdict = {
-    gate: 'sequential',
-    claim: options.claim,
+  const verdict = sequentialVerdict(subject, options, tally, sampling, {
     kind,
-    ...tallyFields(subject, options, tally, sampling),
+    stop,
     // The rate's interval is the anytime-valid confidence sequence the test decides with (each end
     // one-sided at 1 − α): a fixed-sample interval read where the test stopped covers less than its
     // level (a Wilson 95% covered 85–90% after early stops), and its point leans toward the verdict.
     observed,
-    ...(passK === undefined ? {} : { passK }),
-    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
-    bound: options.bound,
-    maxRollouts: options.maxRollouts,
+    passK: passKReport(observed, predicateIsBad, options.passK),
+    failing,
     decision:
-      test === null
-        ? null
-        : {
-            interval: {
-              point: test.point,
-              low: test.low,
-              high: test.high,
-              confidence: 1 - 2 * alpha,
-              method: 'confidence-sequence',
-            },
-            method: test.method,
-          },
+      test === null ? null : { interval: confidenceSequenceInterval(test, alpha), method: test.method },
     rolloutsToDecide: kind === 'inconclusive' && more !== null && more > 0 ? tally.n + more : null,
-    onInconclusive: options.onInconclusive,
-    stop,
-  }
+  })
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }
 
@@ -137,25 +111,21 @@ function correctedGateRun(
 ): GateRun<SequentialVerdict> {
   const predicateIsBad = options.direction === 'atMost'
   const stop = SEQUENTIAL_STOPS[sampling.end]
-  const decision = correctedDecision(tally.successes, tally.n, correction)
-  const passes = options.direction === 'atMost' ? decision === 'below' : decision === 'above'
-  const kind: SequentialVerdict['kind'] =
-    stop === 'error' ? 'fail' : decision === 'undecided' ? 'inconclusive' : passes ? 'pass' : 'fail'
+  const kind = sequentialKind(
+    stop,
+    correctedDecision(tally.successes, tally.n, correction),
+    options.direction,
+  )
   const failing = failingRun(tally, kind, stop)
   const { apparent, corrected } = correctedRates(tally.successes, tally.n, correction)
-  const passK = correctedPassK(corrected, predicateIsBad, options.passK)
   const toDecide =
     kind === 'inconclusive' ? correctedRolloutsToDecide(tally.successes, tally.n, correction) : null
-  const verdict: SequentialVerdict = {
-    gate: 'sequential',
-    claim: options.claim,
+  const verdict = sequentialVerdict(subject, options, tally, sampling, {
     kind,
-    ...tallyFields(subject, options, tally, sampling),
+    stop,
     observed: corrected,
-    ...(passK === undefined ? {} : { passK }),
-    replay: failing === null ? null : { seed: options.seed, rollout: failing.rollout },
-    bound: options.bound,
-    maxRollouts: options.maxRollouts,
+    passK: correctedPassK(corrected, predicateIsBad, options.passK),
+    failing,
     decision:
       tally.n === 0
         ? null
@@ -170,10 +140,8 @@ function correctedGateRun(
             method: JUDGE_CORRECTION_METHOD,
           },
     rolloutsToDecide: toDecide !== null && toDecide > tally.n ? toDecide : null,
-    onInconclusive: options.onInconclusive,
-    stop,
-    judgeCorrection: judgeCorrectionRecord(correction, apparent),
-  }
+    extra: { judgeCorrection: judgeCorrectionRecord(correction, apparent) },
+  })
   return { verdict, failing, isBad: (trajectory) => tally.isBad(trajectory) }
 }
 

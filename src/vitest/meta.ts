@@ -10,6 +10,7 @@ import {
   ScoreSummarySchema,
 } from '../verdict/schema.js'
 import { MatcherNameSchema } from '../check/claims.js'
+import { ShardPartSchema } from './shard-part.js'
 
 /**
  * What a rate assertion leaves in `task.meta.causalReplay` (one entry per assertion of a test):
@@ -48,6 +49,12 @@ export const CausalReplayMetaEntrySchema = z.object({
   comparison: ComparisonSummarySchema.optional(),
   /** A dataset claim's worst cases and how many it leaves out; absent for a claim about one input. */
   dataset: DatasetSummarySchema.optional(),
+  /**
+   * A dataset claim run on one shard of its cases (`CAUSAL_REPLAY_SHARD`): its cases' tallies, which
+   * `--merge-reports` combines with the other shards' into the verdict (this entry's own is
+   * `inconclusive`); absent for a claim run on every case.
+   */
+  shard: ShardPartSchema.optional(),
   /** The stored rate baseline this assertion wrote (a new entry, or one `-u` rewrote); absent when it wrote none. */
   baselineWritten: BaselineWriteSchema.optional(),
 })

@@ -6,6 +6,9 @@ import { annotate } from './annotation.js'
 import { attemptOf } from './assertion-number.js'
 import { META_KEY, type CausalReplayMetaEntry } from './meta.js'
 import type { CurrentTest } from './test-context.js'
+import type { ShardRun } from './dataset-shard.js'
+import type { ShardPart } from './shard-part.js'
+import { clopperPearson } from '../stats/clopper-pearson.js'
 
 /**
  * Leaves the summary in `task.meta` for the reporter and, for a failure, an annotation with the
@@ -15,7 +18,7 @@ export async function recordResult(
   task: CurrentTest,
   matcher: MatcherName,
   result: CheckResult,
-  { reportDir, cwd }: { reportDir: string; cwd: string },
+  { reportDir, cwd, shard }: { reportDir: string; cwd: string; shard?: ShardPart | undefined },
 ): Promise<void> {
   const { verdict } = result
   const locus = result.attribution?.steps.find((step) => step.index === result.attribution?.locus)
@@ -60,10 +63,49 @@ export async function recordResult(
   if (score !== undefined) entry.score = score
   const dataset = datasetSummary(verdict)
   if (dataset !== undefined) entry.dataset = dataset
-  const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
-  // A retry (or repeat) reuses the task: entries of earlier attempts are not this run's result.
-  meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
-  if (verdict.kind === 'pass') return
+  if (shard !== undefined) {
+    // One shard's runs decide nothing about the mean over every case: the merge does.
+    entry.verdict = 'inconclusive'
+    entry.shard = shard
+  }
+  keepEntry(task, entry)
+  if (verdict.kind === 'pass' || shard !== undefined) return
   const written = entry.html ?? entry.artifact
   await annotate(task, entry, written === null ? null : join(reportDir, written))
+}
+
+/** Adds `entry` to the test's meta; a retry (or repeat) reuses the task, so entries of earlier attempts go. */
+function keepEntry(task: CurrentTest, entry: CausalReplayMetaEntry): void {
+  const meta = task.meta as { [META_KEY]?: CausalReplayMetaEntry[] }
+  meta[META_KEY] = [...(meta[META_KEY] ?? []).filter((earlier) => earlier.attempt === entry.attempt), entry]
+}
+
+/**
+ * The meta entry of a dataset claim on a shard that none of the dataset's cases fall on: nothing
+ * ran, but the merge must see that this shard took part.
+ */
+export function recordEmptyShard(
+  task: CurrentTest,
+  matcher: MatcherName,
+  run: ShardRun,
+  reportDir: string,
+): void {
+  const { agent } = run.scenario
+  keepEntry(task, {
+    matcher,
+    agent: agent.name,
+    predicate: '',
+    verdict: 'inconclusive',
+    rate: clopperPearson(0, 0),
+    rolloutsUsed: 0,
+    errors: 0,
+    locus: null,
+    seed: 0,
+    replay: null,
+    artifact: null,
+    html: null,
+    reportDir,
+    attempt: attemptOf(task),
+    shard: { ...run.part, table: [] },
+  })
 }

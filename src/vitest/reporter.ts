@@ -11,6 +11,8 @@ import { BooleanField, NonEmptyPathField } from '../options/fields.js'
 import { parseOptions, type StrictOptions } from '../options/parse-options.js'
 import { displayPath } from '../files/display-path.js'
 import { appendJobSummary, STEP_SUMMARY_ENV } from './github-summary.js'
+import { SHARD_ENV } from './dataset-shard.js'
+import { mergeShards, type MergedShards, type ShardEntry } from './merge-shards.js'
 import { readMetaEntries } from './meta.js'
 import { resolveReportDir } from './provided.js'
 import { RUN_REPORT_SCHEMA, RunReportSchema, type RunReportEntry } from './run-report.js'
@@ -43,7 +45,9 @@ const PAINT: Record<Standing, (text: string) => string> = {
  * `report.json` plus `index.html` in the report directory; on GitHub Actions (`GITHUB_STEP_SUMMARY`
  * set), the same table in Markdown, appended to the job summary. It reads each test's `task.meta`, which survives blob files, so after
  * `vitest --merge-reports` the summary covers every shard (annotations are not re-emitted there,
- * meta is). In a `--shard` run that writes blobs it stays quiet: the merge writes the summary. In
+ * meta is). In a `--shard` run that writes blobs it stays quiet: the merge writes the summary. A
+ * dataset claim whose cases were split across machines (`CAUSAL_REPLAY_SHARD`) is decided here, once,
+ * from every shard's tallies (see `mergeShards`), and a failing or inconclusive one fails the run. In
  * watch mode the table shows the tests of each rerun; the files keep the latest result of every test.
  */
 export default class CausalReplayReporter implements Reporter {
@@ -54,6 +58,10 @@ export default class CausalReplayReporter implements Reporter {
   private readonly entries = new Map<string, RunReportEntry[]>()
   // The tests of the current run: the table printed at its end.
   private readonly thisRun = new Set<string>()
+  // Entries of dataset claims run on one shard of their cases, by the reported test they came
+  // from: after --merge-reports the same test arrives once per blob, as a different TestCase, and
+  // is merged from all of them (the same TestCase seen twice is one part, not a case counted twice).
+  private readonly shardEntries = new Map<TestCase, ShardEntry[]>()
 
   private readonly options: z.output<typeof ReporterOptionsSchema>
 
@@ -68,6 +76,7 @@ export default class CausalReplayReporter implements Reporter {
 
   onTestRunStart(): void {
     this.thisRun.clear()
+    this.shardEntries.clear()
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -79,9 +88,13 @@ export default class CausalReplayReporter implements Reporter {
     for (const testModule of testModules) {
       for (const testCase of testModule.children.allTests()) this.collect(testCase)
     }
-    const entries = [...this.entries.values()].flat()
-    const printed = [...this.thisRun].flatMap((id) => this.entries.get(id) ?? [])
-    if (printed.length === 0 || this.isBlobShard()) return
+    if (this.isBlobShard()) return
+    const merged = this.mergeShardEntries()
+    const entries = [...this.entries.values()].flatMap((list) => withMerged(list, merged))
+    const printed = [...this.thisRun].flatMap((id) => withMerged(this.entries.get(id) ?? [], merged))
+    if (printed.length === 0) return
+    // A claim decided only here fails the run itself: each shard's test passed with its part.
+    if ([...merged.values()].some((each) => each.failsRun)) process.exitCode = 1
 
     // The files are a by-product of the verdicts: a directory that cannot be written is a warning,
     // never a failed run.
@@ -121,6 +134,19 @@ export default class CausalReplayReporter implements Reporter {
       paint: (standing, text) => PAINT[standing](text),
     })
     this.log(`\n${table}\n`)
+    for (const each of merged.values()) this.log(`causal-replay: shards merged: ${each.message}`)
+  }
+
+  /** The merged verdict of every dataset claim split across shards, by its entry's file and test. */
+  private mergeShardEntries(): Map<string, MergedShards> {
+    const byClaim = new Map<string, ShardEntry[]>()
+    for (const parts of this.shardEntries.values()) {
+      for (const part of parts) {
+        const key = claimKey(part)
+        byClaim.set(key, [...(byClaim.get(key) ?? []), part])
+      }
+    }
+    return new Map([...byClaim].map(([key, parts]) => [key, mergeShards(parts)]))
   }
 
   /** A path relative to the report directory, as a user would type it (from the working directory); null stays null. */
@@ -140,9 +166,8 @@ export default class CausalReplayReporter implements Reporter {
     }
     this.thisRun.add(testCase.id)
     const file = testCase.module.relativeModuleId.replaceAll('\\', '/')
-    this.entries.set(
-      testCase.id,
-      metaEntries.map(({ reportDir, attempt: _attempt, ...entry }, index) => ({
+    const reported: RunReportEntry[] = metaEntries.map(
+      ({ reportDir, attempt: _attempt, ...entry }, index) => ({
         ...entry,
         test: metaEntries.length === 1 ? testCase.fullName : `${testCase.fullName} [${index + 1}]`,
         file,
@@ -150,8 +175,12 @@ export default class CausalReplayReporter implements Reporter {
         html: entry.html === null ? null : this.relocate(reportDir, entry.html),
         // Vitest counts a `test.fails` test that failed as passed, and so do the summaries.
         ...(testCase.options.fails === true ? { expectedFail: true } : {}),
-      })),
+      }),
     )
+    this.entries.set(testCase.id, reported)
+    const parts = reported.filter(isShardEntry)
+    if (parts.length > 0) this.shardEntries.set(testCase, parts)
+    else this.shardEntries.delete(testCase)
   }
 
   /**
@@ -164,10 +193,14 @@ export default class CausalReplayReporter implements Reporter {
     return relative(this.reportDir, join(reportDir, path)).replaceAll('\\', '/')
   }
 
-  /** A shard that writes a blob report: `--merge-reports` will produce the summary of all shards. */
+  /**
+   * A shard that writes a blob report (Vitest's `--shard`, or the cases of dataset claims split by
+   * `CAUSAL_REPLAY_SHARD`): `--merge-reports` will produce the summary of all shards.
+   */
   private isBlobShard(): boolean {
     const config = this.vitest?.config
-    if (config === undefined || config.shard === undefined) return false
+    if (config === undefined) return false
+    if (config.shard === undefined && !process.env[SHARD_ENV]?.trim()) return false
     return config.reporters.some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === 'blob')
   }
 
@@ -185,6 +218,23 @@ export default class CausalReplayReporter implements Reporter {
 /** A report entry as a summary row (the terminal table's and the job summary's). */
 function summaryRow(entry: RunReportEntry): SummaryRow {
   return { ...entry, rollouts: entry.rolloutsUsed }
+}
+
+/** The key of one assertion across shards: its file and its test's name (numbered when a test has several). */
+function claimKey(entry: RunReportEntry): string {
+  return `${entry.file}\u0000${entry.test}`
+}
+
+function isShardEntry(entry: RunReportEntry): entry is ShardEntry {
+  return entry.shard !== undefined
+}
+
+/** A test's entries with each shard's part replaced by its claim's merged verdict. */
+function withMerged(
+  list: readonly RunReportEntry[],
+  merged: ReadonlyMap<string, MergedShards>,
+): RunReportEntry[] {
+  return list.map((entry) => (isShardEntry(entry) ? (merged.get(claimKey(entry))?.entry ?? entry) : entry))
 }
 
 function messageOf(error: unknown): string {

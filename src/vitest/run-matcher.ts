@@ -4,8 +4,10 @@ import type { Scenario } from '../agent/types.js'
 import { runCheck, type CheckResult } from '../check/check.js'
 import type { MatcherName } from '../check/claims.js'
 import { matcherClaim } from './matcher-claim.js'
+import { rememberDatasetReport } from './dataset-reports.js'
 import { watchForMissingAwait } from './missing-await.js'
-import { recordResult } from './record-result.js'
+import { recordEmptyShard, recordResult } from './record-result.js'
+import { isEmptyShard, shardFromEnvironment, shardOutcome, shardPartOf, shardRun } from './dataset-shard.js'
 import { refuseNot } from './refusals.js'
 import { checkContext, testCassette, testContext } from './test-context.js'
 
@@ -30,14 +32,24 @@ export async function runMatcher(
   if (state.isNot) refuseNot(matcher)
   const scenario = toScenario(received as Scenario<unknown, unknown>, `expect(received).${matcher}()`)
   const context = testContext(state)
-  const { claim, retryNote } = matcherClaim(matcher, args, context)
+  const made = matcherClaim(matcher, args, context)
+  const shard = shardFromEnvironment(context.env)
+  // Under a shard a dataset claim runs its shard's cases, K times each, and the merge decides.
+  const sharded =
+    shard === null ? null : shardRun(matcher, scenario, args, made.claim, shard, context.settings)
+  const { claim, retryNote } = sharded === null ? made : matcherClaim(matcher, sharded.args, context)
+  if (sharded !== null && isEmptyShard(sharded)) {
+    if (context.task !== undefined)
+      recordEmptyShard(context.task, matcher, sharded, context.settings.reportDir)
+    return { pass: true, message: () => '' }
+  }
   const cassette = await testCassette(context)
 
   const watch = watchForMissingAwait(context.task, matcher)
   let result: CheckResult
   try {
     result = await runCheck(
-      scenario as Scenario<unknown, unknown>,
+      (sharded?.scenario ?? scenario) as Scenario<unknown, unknown>,
       claim,
       checkContext(context, matcher, cassette, watch.signal),
     )
@@ -50,7 +62,12 @@ export async function runMatcher(
   }
   if (watch.testEnded) return UNAWAITED
   const { task, settings, cwd } = context
-  if (task !== undefined) await recordResult(task, matcher, result, { reportDir: settings.reportDir, cwd })
+  const shardPart = sharded === null ? undefined : shardPartOf(sharded, result)
+  if (task !== undefined)
+    await recordResult(task, matcher, result, { reportDir: settings.reportDir, cwd, shard: shardPart })
+  if (task !== undefined && result.verdict.dataset !== undefined)
+    rememberDatasetReport(task, result.verdict.dataset)
+  if (sharded !== null) return shardOutcome(sharded, result)
   return {
     pass: result.passed,
     message: () => (retryNote === null ? result.message : `${result.message}\n\n${retryNote}`),

@@ -32,6 +32,22 @@ export const RunReportEntrySchema = z.object({
   /** Present (true) when the test is marked `test.fails`: a fail verdict is an expected fail, a passed test. */
   expectedFail: z.boolean().optional(),
   ...metaFields,
+  /**
+   * A dataset claim whose cases were split across shards, decided by `--merge-reports` from every
+   * shard's tallies: the shards expected and merged, what went wrong (a shard missing, cases counted
+   * twice), the runs per case, the method and the reason of the verdict; absent for an unsplit claim.
+   */
+  merged: z
+    .object({
+      shards: z.number().int().positive(),
+      merged: z.array(z.number().int().positive()),
+      missing: z.array(z.number().int().positive()),
+      countedTwice: z.array(z.string()),
+      runsPerCase: z.number().int().positive(),
+      method: z.string(),
+      reason: z.string(),
+    })
+    .optional(),
 })
 export type RunReportEntry = z.infer<typeof RunReportEntrySchema>
 

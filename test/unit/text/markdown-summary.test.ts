@@ -127,6 +127,28 @@ describe('formatMarkdownSummary', () => {
     expect(formatMarkdownSummary(rows)).not.toContain('rate baseline')
   })
 
+  it('says how a dataset claim split across shards was decided after the merge', () => {
+    const merged = formatMarkdownSummary([
+      {
+        test: 'over the tickets',
+        file: 'sharded.test.js',
+        verdict: 'inconclusive',
+        rate: clopperPearson(6, 92, 0.9),
+        rollouts: 92,
+        locus: null,
+        report: null,
+        merged: {
+          shards: 2,
+          merged: [1],
+          reason: 'shard 2/2 missing from the merge (27 cases of 50 not run)',
+        },
+      },
+    ])
+    expect(merged).toContain(
+      '**sharded.test.js &gt; over the tickets**: merged from 1 of 2 shards: shard 2/2 missing from the merge (27 cases of 50 not run)',
+    )
+  })
+
   it('says there was nothing to report for a run without rate assertions', () => {
     expect(formatMarkdownSummary([])).toBe(
       '### causal-replay: 0 rate assertions — 0 fail, 0 inconclusive, 0 pass\n\n',

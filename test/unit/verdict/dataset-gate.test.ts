@@ -7,7 +7,6 @@ import {
   always,
   defineAgent,
   defineDataset,
-  matchesBaseline,
   never,
   rarely,
   scoresAtLeast,
@@ -134,11 +133,14 @@ describe('what a claim over a dataset refuses', () => {
     ).rejects.toThrow(/a claim over dataset "tickets": `allowErrors` must be false over a dataset/)
   })
 
-  it('a baseline or a score claim, naming the claims that take a dataset', async () => {
+  it('a score claim, naming the claims that take a dataset', async () => {
     await expect(
-      check(agent.over(tickets(5, 0)), matchesBaseline(refunds, { file: 'x.json', name: 'x' })),
+      check(
+        agent.over(tickets(5, 0)),
+        scoresAtLeast(() => 1, 0.5),
+      ),
     ).rejects.toThrow(
-      /over a dataset only toRarely, toUsually, toSometimes, toNever, toAlways decide a claim/,
+      /over a dataset only toRarely, toUsually, toSometimes, toNever, toAlways, toMatchRateBaseline, toBeNoWorseThan decide a claim/,
     )
     await expect(
       check(
@@ -146,5 +148,27 @@ describe('what a claim over a dataset refuses', () => {
         scoresAtLeast(() => 1, 0.5),
       ),
     ).rejects.toThrow(/`target` must be one input/)
+  })
+})
+
+describe('runsPerCase', () => {
+  it('runs every case exactly K times, however early the test could have stopped', async () => {
+    const { verdict } = await check(
+      agent.over(tickets(12, 0)),
+      rarely(refunds, { atMost: 0.5, runsPerCase: 3, seed: 2 }),
+    )
+    expect(verdict.rolloutsUsed).toBe(36)
+    expect(verdict.dataset?.table.every((row) => row.runs === 3)).toBe(true)
+    expect(verdict.dataset?.rounds).toBe(3)
+  })
+
+  it('is refused on a claim about one input and with per: case, naming the option', async () => {
+    await expect(check(agent.on({ rate: 0 }), rarely(refunds, { runsPerCase: 2 }))).rejects.toMatchObject({
+      name: 'InvalidOptionError',
+      option: 'runsPerCase',
+    })
+    await expect(
+      check(agent.over(tickets(4, 0)), rarely(refunds, { runsPerCase: 2, per: 'case' })),
+    ).rejects.toMatchObject({ name: 'InvalidOptionError', option: 'runsPerCase' })
   })
 })
