@@ -158,7 +158,7 @@ async function timedCheck(
     atMost: 0.05,
     seed: 5,
     concurrency: CONCURRENCY,
-    attribute: failing ? { method: 'contrastive', context: true } : false,
+    attribute: failing ? { method: 'contrastive', context: true, runAhead: lockstep ? 0 : 2 } : false,
   })
   agentRuns = 0
   const started = performance.now()

@@ -45,6 +45,7 @@ export const DEFAULTS = {
   search: 'auto',
   minEffect: 0.25,
   batchSize: 4,
+  runAhead: 0,
 
   // shapley (samplesPerEval of 'exact' depends on the step count: see `exactSamplesPerEval`)
   shapleyMethod: 'auto',

@@ -42,7 +42,7 @@ export async function attributeFailing(
   run: GateRun,
   failing: Trajectory,
   options: ResolvedCommon,
-  { method, rollouts, context }: Exclude<ResolvedCommon['attribute'], false>,
+  { method, rollouts, context, runAhead }: Exclude<ResolvedCommon['attribute'], false>,
   execution: Execution,
   stops: Stops,
 ): Promise<Diagnosis> {
@@ -71,6 +71,7 @@ export async function attributeFailing(
           ...shared,
           ...ARM_SAMPLING_DEFAULTS,
           rollouts,
+          runAhead,
           search: searchFor(failing.steps.length, DEFAULTS.search),
         })
   const contrastiveResult = contrastiveRun?.result ?? null
@@ -90,6 +91,7 @@ export async function attributeFailing(
           ...ablation,
           step,
           rollouts,
+          runAhead,
           // By default what a complete run could need, so that a prompt of a few messages is
           // narrowed to its sentence: a cap from the contrastive spend stopped a 4-message prompt
           // at its parts. Charged to the gate's budget too, whose limits still hold.

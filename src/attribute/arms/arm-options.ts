@@ -46,6 +46,18 @@ export const armStopFields = {
   ).default(DEFAULTS.minEffect),
   /** Default 4. Sequential only: rollouts per arm between two looks at the data. */
   batchSize: PositiveIntegerField.default(DEFAULTS.batchSize),
+  /**
+   * Default 0. Sequential only: rounds of `concurrency` replays that run ahead of the look in
+   * flight (each running arm's next batch, as if none stopped), so the slots its slowest replays
+   * leave free are not idle. It trades money for time: a look decides on the same replays as
+   * without it (results are identical), but what ran ahead for an arm that then stops is cut off,
+   * and its model calls are paid for. Measured on heavy-tailed latency at concurrency 8: 2 rounds
+   * took a failing claim's attribution from about 4.1–4.9× the work-conserving limit to 2.6–3.1×,
+   * and started about 50–60% more replays than it used.
+   */
+  runAhead: expecting(z.number().int().nonnegative(), 'a whole number of rounds ≥ 0, e.g. 2').default(
+    DEFAULTS.runAhead,
+  ),
 }
 
 /** The arm-sampling options, parsed. */

@@ -1,15 +1,5 @@
 import type { Arm, ArmRequest, ArmRun, ReplayArms } from './replay-arms.js'
 
-/**
- * Tentative rollouts queued ahead of the look in flight, in multiples of `concurrency`: enough that
- * the slots the look's slowest replays leave free have the next looks' rollouts to run, and no
- * more, since an arm that stops at a look cuts off what was queued for it. Measured on the failing
- * claim of `bench/wall-time.ts` (concurrency 8, 116 replays used): 1 round took 2.9–3.5× the
- * work-conserving limit and cut off about 35 replays, 2 rounds 2.6–3.2× and 56–72, 6 rounds
- * 2.65–3.05× and about 80; what is left is the search's own order (each probe waits for the last).
- */
-export const AHEAD_ROUNDS = 2
-
 /** An arm of a look, with the most pairs it may run. */
 export interface LookArm {
   readonly arm: Arm
@@ -37,6 +27,8 @@ export class LookPipeline {
     private readonly reference: Arm,
     private readonly batch: number,
     private readonly concurrency: number,
+    /** Rounds of `concurrency` rollouts queued ahead (the `runAhead` option; see its comment for the measured trade). */
+    private readonly rounds: number,
   ) {}
 
   /**
@@ -57,10 +49,10 @@ export class LookPipeline {
 
   /**
    * Queues the looks after the one just submitted, for `running` (in request order) as if none of
-   * them stopped, until {@link AHEAD_ROUNDS} rounds of `concurrency` rollouts are queued ahead.
+   * them stopped, until `rounds` rounds of `concurrency` rollouts are queued ahead.
    */
   queueAhead(running: readonly LookArm[]): void {
-    const limit = AHEAD_ROUNDS * this.concurrency
+    const limit = this.rounds * this.concurrency
     let queued = this.ahead.reduce((sum, look) => sum + rolloutsOf(look), 0)
     const frontier = new Map<Arm, number>()
     const reached = (arm: Arm) => frontier.get(arm) ?? this.lastQueued(arm) ?? arm.requested

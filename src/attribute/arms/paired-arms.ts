@@ -153,17 +153,27 @@ export class PairedArms {
     rejections: RescueRejections<T>,
     futility = false,
   ): Promise<void> {
-    const { sequential, concurrency, lockstep, scenario } = this.settings
-    // Lockstep where nothing runs ahead on purpose: one slot (nothing to fill), the bench's old
-    // schedule, and a cassette, whose recorded calls must stay a function of the seed (a replay cut
+    const { sequential, concurrency, lockstep, scenario, runAhead } = this.settings
+    // Lockstep unless the user lets replays run ahead (`runAhead`, which costs money), and where
+    // nothing runs ahead on purpose: one slot (nothing to fill), the bench's old schedule, and a cassette, whose recorded calls must stay a function of the seed (a replay cut
     // off midway would leave a hole that a warm run fills with a live call).
     const pipelined =
-      sequential && concurrency > 1 && lockstep !== true && cassetteOf(scenario.agent) === undefined
+      runAhead > 0 &&
+      sequential &&
+      concurrency > 1 &&
+      lockstep !== true &&
+      cassetteOf(scenario.agent) === undefined
     if (!pipelined) {
       await this.advanceInLockstep(group, rejections, futility)
       return
     }
-    const pipeline = new LookPipeline(this.replay, this.reference, this.settings.batchSize, concurrency)
+    const pipeline = new LookPipeline(
+      this.replay,
+      this.reference,
+      this.settings.batchSize,
+      concurrency,
+      runAhead,
+    )
     try {
       while (!this.truncated) {
         const running = group.filter((tested) => tested.state === 'running')

@@ -150,7 +150,9 @@ describe("the test's deadline", () => {
   })
 
   it('attribution stopped by the deadline is reported as data, and the verdict stands', async () => {
-    const options = sequentialGate({ attribute: { rollouts: 64, method: 'contrastive', context: false } })
+    const options = sequentialGate({
+      attribute: { rollouts: 64, method: 'contrastive', context: false, runAhead: 0 },
+    })
     const run = await runSequentialGate(coinAgent(0.5).on({ p: 0.5 }), subject(), options)
     expect(run.verdict.kind).toBe('fail')
     const diagnosis = await diagnose(coinAgent(0.5).on({ p: 0.5 }), run, {

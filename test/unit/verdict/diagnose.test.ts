@@ -93,7 +93,7 @@ describe('diagnose, when the attribution fails', () => {
       isBad: (trajectory: Trajectory) => Promise.resolve(abortOnReplay(trajectory)),
     }
     const options = common({
-      attribute: { rollouts: 20, method: 'contrastive', context: false },
+      attribute: { rollouts: 20, method: 'contrastive', context: false, runAhead: 0 },
       signal: controller.signal,
     })
     const scenario = toScenario(coinAgent(0.5), 'test') as Scenario<unknown, unknown>

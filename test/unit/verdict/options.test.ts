@@ -49,6 +49,7 @@ describe('resolveSequentialGate', () => {
         rollouts: 64,
         method: 'contrastive',
         context: { ablation: 'remove', placeholder: '[removed]', refine: true },
+        runAhead: 0,
       },
       label: undefined,
       passK: [1, 3, 8],
@@ -101,7 +102,12 @@ describe('resolveSequentialGate', () => {
   it('resolves attribute.context: on by default, false turns it off, an object sets the ablation', () => {
     const resolve = (attribute: unknown) =>
       resolveSequentialGate('rarely', 'toRarely', { attribute }, {}, 1).attribute
-    expect(resolve({ context: false })).toEqual({ rollouts: 64, method: 'contrastive', context: false })
+    expect(resolve({ context: false })).toEqual({
+      rollouts: 64,
+      method: 'contrastive',
+      context: false,
+      runAhead: 0,
+    })
     expect(resolve({ context: true })).toMatchObject({
       context: { ablation: 'remove', placeholder: '[removed]', refine: true },
     })
@@ -111,6 +117,7 @@ describe('resolveSequentialGate', () => {
       rollouts: 64,
       method: 'both',
       context: { ablation: 'placeholder', placeholder: '…', refine: true, ablate },
+      runAhead: 0,
     })
     expect(resolve(false)).toBe(false)
   })
@@ -138,7 +145,7 @@ describe('resolveSequentialGate', () => {
     [{ attribute: { rollouts: 0 } }, '`attribute.rollouts` must be a positive integer, got 0.'],
     [
       { attribute: { rolouts: 3 } },
-      'unknown option `attribute.rolouts`. It accepts: rollouts, method, context.',
+      'unknown option `attribute.rolouts`. It accepts: rollouts, method, context, runAhead.',
     ],
     [{ attribute: null }, '`attribute` must be false or { rollouts?, method?, context? }, got null.'],
     [

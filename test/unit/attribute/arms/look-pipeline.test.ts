@@ -5,7 +5,7 @@ import type { Json } from '../../../../src/entries/types.js'
 import { firstBadRun } from '../fixtures.js'
 import { plantedKeys, refunded } from '../context-fixtures.js'
 
-// The looks of paired arms run ahead of themselves at concurrency > 1 (`LookPipeline`): the next
+// With `runAhead`, the looks of paired arms run ahead of themselves at concurrency > 1 (`LookPipeline`): the next
 // looks' rollouts run tentatively while the current look's slowest replays finish. These tests pin
 // that nothing of it shows: with latencies drawn at random (so rollouts finish in a different order
 // on every run), a seeded result is byte-identical at concurrency 1 (no running ahead), 3 and 8,
@@ -77,6 +77,7 @@ describe('looks run ahead of themselves without changing a result', () => {
           seed: 11,
           search,
           concurrency,
+          runAhead: 2,
         })
         // Every rollout counted was scored once; none run ahead and cut off reached the judge.
         expect(judge.calls()).toBe(result.rolloutsUsed)
@@ -86,6 +87,16 @@ describe('looks run ahead of themselves without changing a result', () => {
       }
       expect(results[1]).toBe(results[0])
       expect(results[2]).toBe(results[0])
+      // By default nothing runs ahead (it costs money): the same result, every replay started used.
+      const before = slow.runs()
+      const byDefault = await contrastive(slow.agent, factual, {
+        isBad: countingJudge().isBad,
+        seed: 11,
+        search,
+        concurrency: 8,
+      })
+      expect(slow.runs() - before).toBe(byDefault.rolloutsUsed)
+      expect(JSON.stringify(byDefault)).toBe(results[0])
     }
     // The pipeline did run ahead (and cut off what a stopped arm no longer needed).
     expect(ranAhead).toBe(true)
@@ -104,6 +115,7 @@ describe('looks run ahead of themselves without changing a result', () => {
           step: 1,
           seed,
           concurrency,
+          runAhead: 2,
         })
         expect(judge.calls()).toBe(result.rolloutsUsed)
         results.push(JSON.stringify(result))
@@ -117,14 +129,20 @@ describe('looks run ahead of themselves without changing a result', () => {
     const slow = withLatency(pivotal)
     const factual = await firstBadRun(slow.agent, 3, (trajectory) => trajectory.output === 'bad')
     const isBad = (trajectory: Trajectory) => trajectory.output === 'bad'
-    const full = await contrastive(slow.agent, factual, { isBad, seed: 11, concurrency: 1 })
+    const full = await contrastive(slow.agent, factual, { isBad, seed: 11, concurrency: 1, runAhead: 2 })
     // Budgets that stop the first look, a later one, and the last ones, where arms that stopped at a
     // look had rollouts running ahead (charged while they ran) that the budget must not count.
     for (const maxRollouts of [10, 23, 37, full.rolloutsUsed - 10, full.rolloutsUsed - 3]) {
       const results: string[] = []
       for (const concurrency of [1, 3, 8]) {
         const budget = new Budget({ maxRollouts })
-        const result = await contrastive(slow.agent, factual, { isBad, seed: 11, concurrency, budget })
+        const result = await contrastive(slow.agent, factual, {
+          isBad,
+          seed: 11,
+          concurrency,
+          budget,
+          runAhead: 2,
+        })
         expect(result.truncated).toBe(true)
         expect(budget.spentRollouts).toBe(result.rolloutsUsed)
         results.push(JSON.stringify(result))

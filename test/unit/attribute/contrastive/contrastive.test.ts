@@ -389,7 +389,7 @@ describe('option errors name the option', () => {
       'contrastive: `crn` must be true or false, got a string "yes".',
     )
     await expect(contrastive(pivotal, factual, { isBad, rollout: 8 } as never)).rejects.toThrow(
-      /^contrastive: unknown option `rollout`\. It accepts: isBad, confidence, seed, budget, concurrency, tools, timeoutMs, maxSteps, signal, onProgress, rollouts, crn, sequential, search, minEffect, batchSize\.$/,
+      /^contrastive: unknown option `rollout`\. It accepts: isBad, confidence, seed, budget, concurrency, tools, timeoutMs, maxSteps, signal, onProgress, rollouts, crn, sequential, search, minEffect, batchSize, runAhead\.$/,
     )
     await expect(contrastive(pivotal, factual, { isBad, budget: null } as never)).rejects.toThrow(
       'contrastive: `budget` must be a Budget or limits { maxRollouts?, maxCostUsd? }, got null.',
