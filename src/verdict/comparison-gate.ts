@@ -58,17 +58,11 @@ export async function runComparisonGate(
   let firstWorse: Trajectory | null = null
 
   const sampling = await samplePairsInOrder(scenario, baseline.scenario, options, async (mine, theirs) => {
-    await candidate.add(mine)
-    await reference.add(theirs)
-    if (mine.error !== undefined || theirs.error !== undefined) return 'skip'
+    const pair = await tallyPair(candidate, reference, mine, theirs, predicateIsBad)
+    if (pair === 'skip') return 'skip'
     if (sameSteps(mine, theirs)) sharedSteps++
-    const mineBad = (candidate.outcomes.at(-1) === '1') === predicateIsBad
-    const theirsBad = (reference.outcomes.at(-1) === '1') === predicateIsBad
-    if (mineBad && !theirsBad) {
-      pairs.worse++
-      firstWorse ??= mine
-    } else if (theirsBad && !mineBad) pairs.better++
-    else pairs.same++
+    pairs[pair]++
+    if (pair === 'worse') firstWorse ??= mine
     return comparisonDecision(pairs, options.margin, alpha) === null ? 'go on' : 'stop'
   })
   const stop = SEQUENTIAL_STOPS[sampling.end]
@@ -138,6 +132,28 @@ export function comparisonDecision(
   if (logEValueBelow(pairs, margin) >= threshold) return 'pass'
   if (logEValueAbove(pairs, margin) >= threshold) return 'fail'
   return null
+}
+
+/** How a pair of runs compares for the candidate: left out (an error on either side), worse, better or the same. */
+export type PairOutcome = 'skip' | 'worse' | 'better' | 'same'
+
+/**
+ * Adds a pair's runs (the candidate's and the baseline's rollout r) to their tallies and says how
+ * it compares: worse when only the candidate's run is bad, better when only the baseline's is.
+ */
+export async function tallyPair(
+  candidate: OutcomeTally,
+  reference: OutcomeTally,
+  mine: Trajectory,
+  theirs: Trajectory,
+  predicateIsBad: boolean,
+): Promise<PairOutcome> {
+  await candidate.add(mine)
+  await reference.add(theirs)
+  if (mine.error !== undefined || theirs.error !== undefined) return 'skip'
+  const mineBad = (candidate.outcomes.at(-1) === '1') === predicateIsBad
+  const theirsBad = (reference.outcomes.at(-1) === '1') === predicateIsBad
+  return mineBad === theirsBad ? 'same' : mineBad ? 'worse' : 'better'
 }
 
 /** Whether two rollouts made the same steps (names, in order): then rollout r of each drew the same streams at each step. */

@@ -7,7 +7,7 @@ import {
   datasetPairedTest,
 } from '../stats/dataset-paired-test.js'
 import type { Trajectory } from '../trajectory/schema.js'
-import { samplePairsInOrder, sameSteps } from './comparison-gate.js'
+import { samplePairsInOrder, sameSteps, tallyPair } from './comparison-gate.js'
 import { refuseOverDataset } from './dataset-gate.js'
 import { DatasetTally } from './dataset-tally.js'
 import type { GateRun, GateSubject } from './gate.js'
@@ -59,12 +59,9 @@ export async function runDatasetComparisonGate(
   let sharedSteps = 0
 
   const sampling = await samplePairsInOrder(scenario, baseline.scenario, options, async (mine, theirs) => {
-    await candidate.add(mine)
-    await reference.add(theirs)
-    if (mine.error !== undefined || theirs.error !== undefined) return 'skip'
+    const pair = await tallyPair(candidate, reference, mine, theirs, predicateIsBad)
+    if (pair === 'skip') return 'skip'
     if (sameSteps(mine, theirs)) sharedSteps++
-    const mineBad = (candidate.outcomes.at(-1) === '1') === predicateIsBad
-    const theirsBad = (reference.outcomes.at(-1) === '1') === predicateIsBad
     const round = Math.floor(mine.rollout / cases)
     while (worseRounds.length <= round) {
       worseRounds.push({ successes: 0, runs: 0 })
@@ -73,20 +70,15 @@ export async function runDatasetComparisonGate(
     const w = worseRounds[round] as RoundCounts
     const b = betterRounds[round] as RoundCounts
     const count = byCase.get(mine.case?.id ?? '')
-    const worse = mineBad && !theirsBad
-    const better = theirsBad && !mineBad
+    const worse = pair === 'worse'
+    const better = pair === 'better'
     worseRounds[round] = { successes: w.successes + (worse ? 1 : 0), runs: w.runs + 1 }
     betterRounds[round] = { successes: b.successes + (better ? 1 : 0), runs: b.runs + 1 }
-    if (worse) {
-      pairs.worse++
-      if (count !== undefined) {
-        count.worse++
-        count.firstWorse ??= mine
-      }
-    } else if (better) {
-      pairs.better++
-      if (count !== undefined) count.better++
-    } else pairs.same++
+    pairs[pair]++
+    if (count !== undefined && pair !== 'same') {
+      count[pair]++
+      if (worse) count.firstWorse ??= mine
+    }
     return datasetPairedDecision(cases, worseRounds, betterRounds, options.margin, alpha) === 'undecided'
       ? 'go on'
       : 'stop'
