@@ -11,17 +11,21 @@
  *
  * Against what a scheduler could do at best: the work-conserving limit max(sum of latencies /
  * concurrency, longest run), over the rollouts the result needs (the gate's scored ones, every
- * replay of the attribution), from the latencies the steps actually slept. "before" runs the gates
- * in lockstep batches of `concurrency` and the attribution one batch per look (an internal option
- * that keeps the old schedule), "after" through the work-conserving pool, the attribution's next
- * looks running ahead; both alternate in one run, so load from other work hits them alike. Each
- * cell is the median wall time over `--runs` runs, and its ratio to the limit.
+ * replay of the attribution), from the latencies the steps actually slept. A failing claim is also
+ * held against the limit of any schedule that waits for the gate before it replays the run the gate
+ * decided on (as every schedule must): the gate's limit plus the replays' limit ("gate, then
+ * replays"). "before" runs the gates in lockstep batches of `concurrency` and the attribution one
+ * batch per look (an internal option that keeps the old schedule), "after" through the
+ * work-conserving pool, the attribution's next looks running 2 rounds ahead; both alternate in one
+ * run, so load from other work hits them alike. Each cell is the median wall time over `--runs`
+ * runs, and its ratio to the limit. A second table runs the failing claim at 1, 2, 4 and 8 rounds
+ * ahead: what each round more buys in wall time and costs in replays cut off.
  * Goals: passing gate ≤ 1.25× the limit at σ 0.6 and 1.0; failing with attribution ≤ 1.6×.
  *
- * The limit is not reachable for the failing claim: the attribution cannot start before the gate
- * has decided, and the gate decides on its rollout 1, so the gate's slowest needed rollout comes
- * before any replay (at σ = 1 it sleeps 479 ms, and the replays alone sum to 448 ms a slot: 1.8×
- * the limit at best); and each probe of a search waits for the look before it.
+ * The failing claim's goal is not reachable: the gate decides on its rollout 1, whose latency comes
+ * before any replay (at σ = 1 it sleeps 479 ms, and the replays alone fill the slots for 448 ms:
+ * 1.8× the limit at best); and each phase of the attribution (contrastive, the context's parts, each
+ * refinement probe) waits for its last look's slowest replay before the next can be chosen.
  */
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
@@ -133,16 +137,27 @@ function sleptMs(trajectory: Trajectory): number {
 interface Timed {
   readonly wallMs: number
   readonly limitMs: number
+  /**
+   * The limit once attribution waits for the gate, as it must (it replays the failing run the gate
+   * decided on): the gate's rollouts' limit plus the replays' limit. The same as `limitMs` for a
+   * passing claim, which runs no replay.
+   */
+  readonly gateThenReplaysMs: number
   /** Rollouts the gate scored, and those it ran (scored, run past the deciding one, or cancelled). */
   readonly gateRollouts: { readonly used: number; readonly run: number }
   /** Replays the attribution scored, and those it started (run ahead of a look and cut off included). */
   readonly replays: { readonly used: number; readonly run: number }
 }
 
+/** How a check schedules its rollouts: lockstep batches (the old schedule), or the pool with `runAhead`. */
+type Schedule = { readonly lockstep: true } | { readonly lockstep: false; readonly runAhead: number }
+
+const LOCKSTEP: Schedule = { lockstep: true }
+
 async function timedCheck(
   scenario: Scenario<unknown, unknown>,
   failing: boolean,
-  lockstep: boolean,
+  schedule: Schedule,
 ): Promise<Timed> {
   // Scored rollouts by key: the gate's (which it may also score ahead of the deciding one) and
   // every replay (each scored once).
@@ -158,7 +173,9 @@ async function timedCheck(
     atMost: 0.05,
     seed: 5,
     concurrency: CONCURRENCY,
-    attribute: failing ? { method: 'contrastive', context: true, runAhead: lockstep ? 0 : 2 } : false,
+    attribute: failing
+      ? { method: 'contrastive', context: true, runAhead: schedule.lockstep ? 0 : schedule.runAhead }
+      : false,
   })
   agentRuns = 0
   const started = performance.now()
@@ -169,23 +186,27 @@ async function timedCheck(
     root: process.cwd(),
     cwd: process.cwd(),
     env: {},
-    lockstep,
+    lockstep: schedule.lockstep,
   })
   const wallMs = performance.now() - started
   const expected = failing ? 'fail' : 'pass'
   if (result.verdict.kind !== expected)
     throw new Error(`The ${expected}ing claim gave ${result.verdict.kind}.`)
-  const needed = [
-    ...Array.from({ length: result.verdict.rolloutsUsed }, (_, rollout) => gateRuns.get(rollout) ?? 0),
-    ...replayRuns,
-  ]
-  const sum = needed.reduce((total, ms) => total + ms, 0)
+  const gate = Array.from({ length: result.verdict.rolloutsUsed }, (_, rollout) => gateRuns.get(rollout) ?? 0)
   return {
     wallMs,
-    limitMs: Math.max(sum / CONCURRENCY, Math.max(...needed)),
+    limitMs: workConservingLimit([...gate, ...replayRuns]),
+    gateThenReplaysMs: workConservingLimit(gate) + workConservingLimit(replayRuns),
     gateRollouts: { used: result.verdict.rolloutsUsed, run: result.verdict.rolloutsRun },
     replays: { used: replayRuns.length, run: agentRuns - result.verdict.rolloutsRun },
   }
+}
+
+/** max(sum of latencies / concurrency, longest run): no schedule of these runs ends sooner. */
+function workConservingLimit(runs: readonly number[]): number {
+  if (runs.length === 0) return 0
+  const sum = runs.reduce((total, ms) => total + ms, 0)
+  return Math.max(sum / CONCURRENCY, Math.max(...runs))
 }
 
 function median(values: readonly number[]): number {
@@ -198,6 +219,10 @@ function median(values: readonly number[]): number {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 
+/** The run-ahead rounds of "after", and those the sweep compares on the failing claim. */
+const RUN_AHEAD = 2
+const SWEEP = [1, 2, 4, 8]
+
 const rows: string[][] = []
 for (const failing of [false, true]) {
   for (const latency of LATENCIES) {
@@ -205,54 +230,75 @@ for (const failing of [false, true]) {
     const runs = { before: [] as Timed[], after: [] as Timed[] }
     for (let run = 0; run < RUNS; run++) {
       // Alternated, so that load from other work on the machine hits both alike.
-      runs.before.push(await timedCheck(scenario, failing, true))
-      runs.after.push(await timedCheck(scenario, failing, false))
+      runs.before.push(await timedCheck(scenario, failing, LOCKSTEP))
+      runs.after.push(await timedCheck(scenario, failing, { lockstep: false, runAhead: RUN_AHEAD }))
     }
     const cells = (timed: Timed[]) => {
-      const wall = median(timed.map((one) => one.wallMs))
-      const ratio = median(timed.map((one) => one.wallMs / one.limitMs))
       const { used, run } = timed[0]?.gateRollouts ?? { used: 0, run: 0 }
-      const replays = timed[0]?.replays ?? { used: 0, run: 0 }
       return [
-        seconds(wall),
-        `${ratio.toFixed(2)}×`,
+        seconds(median(timed.map((one) => one.wallMs))),
+        `${median(timed.map((one) => one.wallMs / one.limitMs)).toFixed(2)}×`,
+        failing ? `${median(timed.map((one) => one.wallMs / one.gateThenReplaysMs)).toFixed(2)}×` : '',
         `${used}/${run}`,
-        failing ? `${replays.used}/${replays.run}` : '',
+        failing ? replaysCell(timed) : '',
       ]
     }
     rows.push([
       failing ? 'failing, contrastive + context' : 'passing (71 rollouts)',
       latency.label,
       seconds(median(runs.after.map((one) => one.limitMs))),
+      failing ? seconds(median(runs.after.map((one) => one.gateThenReplaysMs))) : '',
       ...cells(runs.before),
       ...cells(runs.after),
     ])
   }
 }
 
-const header = [
-  'claim',
-  'latency',
-  'limit',
-  'before: wall',
-  '× limit',
-  'gate rollouts',
-  'replays',
-  'after: wall',
-  '× limit',
-  'gate rollouts',
-  'replays',
-]
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-)
-const line = (cells: readonly string[]) =>
-  cells
-    .map((cell, column) => cell.padEnd(widths[column] as number))
-    .join('  ')
-    .trimEnd()
+// The failing claim at each number of run-ahead rounds: what each round more buys and costs. The
+// settings alternate within each run, so load hits them alike.
+const sweep: string[][] = []
+for (const latency of LATENCIES) {
+  const scenario = sleepyAgent(latency, INJECTED)
+  const timed = new Map<number, Timed[]>(SWEEP.map((rounds) => [rounds, []]))
+  for (let run = 0; run < RUNS; run++) {
+    for (const rounds of SWEEP) {
+      timed.get(rounds)?.push(await timedCheck(scenario, true, { lockstep: false, runAhead: rounds }))
+    }
+  }
+  sweep.push([
+    latency.label,
+    ...SWEEP.flatMap((rounds) => {
+      const runs = timed.get(rounds) ?? []
+      return [
+        `${median(runs.map((one) => one.wallMs / one.gateThenReplaysMs)).toFixed(2)}×`,
+        replaysCell(runs),
+      ]
+    }),
+  ])
+}
+
+/** Replays scored / started, of the first run (a seeded check scores the same ones every run). */
+function replaysCell(timed: readonly Timed[]): string {
+  const { used, run } = timed[0]?.replays ?? { used: 0, run: 0 }
+  return `${used}/${run}`
+}
+
+/** A plain-text table, columns padded to their widest cell. */
+function printTable(header: readonly string[], body: readonly string[][]): void {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
+  )
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] as number))
+      .join('  ')
+      .trimEnd()
+  console.log(line(header))
+  for (const row of body) console.log(line(row))
+}
+
 console.log(
-  `check at concurrency ${CONCURRENCY}, steps sleeping a latency from their own stream (median ${MEDIAN_MS} ms); median of ${RUNS} runs each, before (lockstep batches) and after (work-conserving pool) alternated`,
+  `check at concurrency ${CONCURRENCY}, steps sleeping a latency from their own stream (median ${MEDIAN_MS} ms); median of ${RUNS} runs each, before (lockstep batches) and after (work-conserving pool, attribution running ${RUN_AHEAD} rounds ahead) alternated`,
 )
 console.log(
   `load average ${loadavg()
@@ -260,11 +306,31 @@ console.log(
     .join(' ')}, ${new Date().toISOString().slice(0, 16)} UTC`,
 )
 console.log('')
-console.log(line(header))
-for (const row of rows) console.log(line(row))
+printTable(
+  [
+    'claim',
+    'latency',
+    'limit',
+    'gate, then replays',
+    'before: wall',
+    '× limit',
+    '× g, r',
+    'gate rollouts',
+    'replays',
+    'after: wall',
+    '× limit',
+    '× g, r',
+    'gate rollouts',
+    'replays',
+  ],
+  rows,
+)
 console.log('')
 console.log(
   'limit: max(sum of latencies / concurrency, longest run) over the rollouts the result needs (the median over the after runs)',
+)
+console.log(
+  "gate, then replays (× g, r): the gate's limit plus the replays' limit, since attribution replays the run the gate decided on and cannot start before it",
 )
 console.log(
   'gate rollouts: scored / run (run past the deciding one or cancelled in flight: paid for, never scored), of the first run',
@@ -273,3 +339,7 @@ console.log(
   'replays: scored / started (started past what a look asked for: run ahead of the look and cut off, paid for, never scored), of the first run',
 )
 console.log('goals: passing ≤ 1.25× the limit at σ 0.6 and 1.0; failing with attribution ≤ 1.6×')
+console.log('')
+console.log('the failing claim by run-ahead rounds: wall time × (gate, then replays), and replays scored / started')
+console.log('')
+printTable(['latency', ...SWEEP.flatMap((rounds) => [`${rounds}: × g, r`, 'replays'])], sweep)
