@@ -340,6 +340,8 @@ console.log(
 )
 console.log('goals: passing ≤ 1.25× the limit at σ 0.6 and 1.0; failing with attribution ≤ 1.6×')
 console.log('')
-console.log('the failing claim by run-ahead rounds: wall time × (gate, then replays), and replays scored / started')
+console.log(
+  'the failing claim by run-ahead rounds: wall time × (gate, then replays), and replays scored / started',
+)
 console.log('')
 printTable(['latency', ...SWEEP.flatMap((rounds) => [`${rounds}: × g, r`, 'replays'])], sweep)
